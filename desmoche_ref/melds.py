@@ -1,0 +1,87 @@
+"""Melds (R8): runs and sets, what a card extends, strict order, a run split by a desmoche."""
+
+from .cards import RANK, RED, SUIT
+
+RUN = "run"
+SET = "set"
+
+
+def meld_kind(cards) -> str | None:
+    """RUN, SET, or None if `cards` is not a valid meld (R8.1, R1.3)."""
+    n = len(cards)
+    if n < 3:
+        return None
+    first = cards[0]
+    rank = RANK[first]
+    if all(RANK[c] == rank for c in cards):
+        return SET if n <= 4 else None
+    suit = SUIT[first]
+    if n > 10 or any(SUIT[c] != suit for c in cards):
+        return None
+    ranks = sorted(RANK[c] for c in cards)
+    # Ace is low only (R1.3): consecutive run-order ranks, no wrap-around.
+    return RUN if ranks[-1] - ranks[0] == n - 1 and len(set(ranks)) == n else None
+
+
+def why_not_meld(cards) -> str:
+    """A player-readable reason why `cards` is not a meld (for R8.1 messages)."""
+    if len(cards) < 3:
+        return "a meld has at least three cards"
+    ranks = {RANK[c] for c in cards}
+    suits = {SUIT[c] for c in cards}
+    if len(ranks) == 1:
+        return "a set has at most four cards"
+    if len(suits) > 1:
+        return "a run is one suit" if len(ranks) == len(cards) else "a set is one rank"
+    if len(cards) > 10:
+        return "a run has at most ten cards"
+    return "a run is consecutive ranks, Ace low only (Q-K-A and K-A-2 are not runs)"
+
+
+def fits(card: int, meld) -> bool:
+    """Whether `card` can be added directly to `meld` (R9.1, R13.1): a run end or a set's fourth."""
+    first = meld[0]
+    if len(meld) >= 2 and RANK[meld[1]] == RANK[first]:  # a set
+        return len(meld) == 3 and RANK[card] == RANK[first]
+    if SUIT[card] != SUIT[first]:
+        return False
+    lo = min(RANK[c] for c in meld)
+    hi = lo + len(meld) - 1
+    r = RANK[card]
+    return (r == lo - 1 or r == hi + 1) and len(meld) < 10
+
+
+def fitting_cards(meld) -> list:
+    """Every card that fits `meld` directly."""
+    return [c for c in range(52) if c not in meld and fits(c, meld)]
+
+
+def in_order(cards) -> bool:
+    """Strict arrangement (R8.4): runs ascending, sets alternating colours, as written."""
+    if meld_kind(cards) == SET:
+        return all(RED[a] != RED[b] for a, b in zip(cards, cards[1:]))
+    return all(RANK[a] < RANK[b] for a, b in zip(cards, cards[1:]))
+
+
+def arranged(cards) -> list:
+    """A meld as it lies on the table: a run by rank; a set as laid."""
+    if len(cards) >= 2 and RANK[cards[0]] == RANK[cards[1]]:
+        return list(cards)
+    return sorted(cards, key=RANK.__getitem__)
+
+
+def remove_card(meld, card) -> list:
+    """What is left of `meld` without `card`: a run taken from its middle leaves two runs (R8.5)."""
+    rest = [c for c in meld if c != card]
+    if meld_kind(meld) != RUN:
+        return [rest] if rest else []
+    r = RANK[card]
+    below = [c for c in rest if RANK[c] < r]
+    above = [c for c in rest if RANK[c] > r]
+    return [part for part in (below, above) if part]
+
+
+def has_a23(meld) -> bool:
+    """A run holding A-2-3 of one suit (Mico, R12.2; escalera, R4.3)."""
+    ranks = {RANK[c] for c in meld}
+    return meld_kind(meld) == RUN and {1, 2, 3} <= ranks

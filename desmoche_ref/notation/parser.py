@@ -1,0 +1,232 @@
+"""Reading `.dsm` text into HandRecords (N1-N4). Pure: text in, values out, errors as values."""
+
+import re
+
+from ..cards import CARD_NAME, parse_card, parse_unknown
+from ..findings import error
+from .model import Event, HandRecord, RecordFile, Tag
+
+KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result")
+_TAG_CASE = {t.lower(): t for t in KNOWN_TAGS}
+_TAG_RE = re.compile(r'\[\s*([^\W\d_][\w.-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#(.*))?$')
+
+GAMES = {
+    "oro": "oro", "rombo": "oro", "corazon": "corazon", "corazón": "corazon", "flor": "flor",
+    "corazon-negro": "corazon-negro", "corazón-negro": "corazon-negro",
+    "par-rojo": "par-rojo", "par-negro": "par-negro",
+    "dos-par-rojo": "dos-par-rojo", "dos-par-negro": "dos-par-negro",
+    "tres-cuerpos": "tres-cuerpos", "escalera": "escalera",
+}
+AUTO_KINDS = ("peladilla", "cuatro-cuerpos", "color")
+FOUL_KINDS = {"misdeal": "misdeal", "peek": "peek", "hand": "hand", "arrangement": "arrangement",
+              "other": "other", "f1": "misdeal", "f2": "peek", "f3": "hand", "f4": "arrangement",
+              "f5": "other"}
+FOUL_CODES = {"misdeal": "F1", "peek": "F2", "hand": "F3", "arrangement": "F4", "other": "F5"}
+
+# verb -> (usage, unknown cards allowed)
+VERBS = {
+    "cut": ("cut PLAYER", False),
+    "deal": ("deal PLAYER CARDS", True),
+    "return": ("return PLAYER CARD", True),
+    "announce": ("announce PLAYER GAME CARDS", False),
+    "cambio": ("cambio PLAYER CARD", True),
+    "declare": ("declare PLAYER KIND [the nine CARDS]", False),
+    "draw": ("draw PLAYER CARD", False),
+    "claim": ("claim PLAYER", False),
+    "knock": ("knock PLAYER", False),
+    "meld": ("meld PLAYER CARDS", False),
+    "add": ("add PLAYER CARDS [to CARD]", False),
+    "pay": ("pay PLAYER CARD", False),
+    "pass": ("pass PLAYER", False),
+    "show": ("show PLAYER CARDS", False),
+    "foul": ("foul PLAYER KIND [CARD or WORDS]", False),
+    "forgive": ("forgive PLAYER", False),
+    "end": ("end", False),
+}
+NO_ARGS = {"cut", "claim", "knock", "pass", "forgive"}
+ONE_CARD = {"draw", "pay", "cambio"}
+
+
+def clip(text: str, width: int = 24) -> str:
+    """A token short enough to quote in a message."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class LineError(Exception):
+    """Raised inside the parser only; becomes an error Finding on the event."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+
+
+def _cards(tokens, verb: str, allow_unknown: bool, line_cards: list):
+    """Parse card tokens: (known cards, unknown count, canonical tokens)."""
+    known, unknown, canon = [], 0, []
+    for tok in tokens:
+        c = parse_card(tok)
+        if c is not None:
+            known.append(c)
+            canon.append(CARD_NAME[c])
+            continue
+        n = parse_unknown(tok)
+        if n is None:
+            raise LineError("N2.1", f"{clip(tok)!r} is not a card (cards are like As, Td, 10♠)")
+        if not allow_unknown:
+            raise LineError("N2.3", f"'?' is not allowed in {verb}: the card is seen by the table")
+        unknown += n
+        canon.append("?" if n == 1 else f"?x{n}")
+    return known, unknown, canon
+
+
+def parse_event(text: str, line: int) -> Event:
+    """One event line (comment already removed) into an Event; bad lines carry `error`."""
+    parts = text.split()
+    verb = parts[0].lower()
+    ev = Event(verb=verb, actor=None, line=line, raw=text)
+    try:
+        if verb not in VERBS:
+            raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
+        usage, allow_unknown = VERBS[verb]
+        if verb == "end":
+            if len(parts) != 1:
+                raise LineError("N4", "end takes no arguments")
+            return ev
+        if len(parts) < 2:
+            raise LineError("N4", f"missing player: {usage}")
+        ev.actor = parts[1]
+        args = parts[2:]
+        if verb in NO_ARGS:
+            if args:
+                raise LineError("N4", f"too many arguments: {usage}")
+            return ev
+        if verb in ("announce", "declare", "foul"):
+            if not args:
+                raise LineError("N4", f"missing argument: {usage}")
+            word = args[0].lower()
+            args = args[1:]
+            if verb == "announce":
+                if word not in GAMES:
+                    raise LineError("N4", f"unknown side game {clip(word)!r} (games: {', '.join(sorted(set(GAMES.values())))})")
+                ev.word = GAMES[word]
+                if not args:
+                    raise LineError("N4", f"missing cards: {usage}")
+            elif verb == "declare":
+                if word not in AUTO_KINDS:
+                    raise LineError("N4", f"unknown automatic win {clip(word)!r} (peladilla, cuatro-cuerpos, color)")
+                ev.word = word
+                if args and len(args) != 9:
+                    raise LineError("N4", f"a declaration shows all nine cards or none, not {len(args)}")
+            else:
+                if word not in FOUL_KINDS:
+                    raise LineError("N4", f"unknown foul {clip(word)!r} (misdeal, peek, hand, arrangement, other)")
+                ev.word = kind = FOUL_KINDS[word]
+                if kind == "other":
+                    if not args:
+                        raise LineError("N4", "foul other needs words that describe it")
+                    ev.text = " ".join(args)
+                    return ev
+                if kind == "hand":
+                    if len(args) != 1:
+                        raise LineError("N4", "foul hand names the one card put in hand: foul PLAYER hand CARD")
+                elif args:
+                    raise LineError("N4", f"foul {kind} takes no more arguments")
+        elif verb == "add" and len(args) >= 2 and args[-2].lower() == "to":
+            target = parse_card(args[-1])
+            if target is None:
+                raise LineError("N2.1", f"{clip(args[-1])!r} is not a card")
+            ev.target = target
+            args = args[:-2]
+        if verb in ONE_CARD and len(args) != 1:
+            raise LineError("N4", f"{verb} takes exactly one card: {usage}")
+        if verb not in ("declare", "foul") and not args:
+            raise LineError("N4", f"missing cards: {usage}")
+        known, unknown, canon = _cards(args, verb, allow_unknown, [])
+        ev.cards, ev.unknown, ev.tokens = tuple(known), unknown, tuple(canon)
+    except LineError as e:
+        ev.error = error(line, e.code, e.message)
+    return ev
+
+
+def _split_comment(text: str):
+    i = text.find("#")
+    if i < 0:
+        return text, None
+    return text[:i], text[i + 1:].rstrip()
+
+
+def parse_tag(text: str, line: int):
+    """A tag line into a Tag, or an error Finding (N1.4)."""
+    m = _TAG_RE.match(text.strip())
+    if not m:
+        return error(line, "N1.4", 'malformed tag line: a tag is [Name "value"]')
+    name, value, comment = m.groups()
+    value = re.sub(r"\\(.)", r"\1", value)
+    name = _TAG_CASE.get(name.lower(), name)
+    return Tag(name=name, value=value, line=line, comment=comment.rstrip() if comment else None)
+
+
+def decode_lines(data: bytes):
+    """Yield (line number, text or None if not UTF-8) for each line (N1.1)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            yield number, raw.decode("utf-8").replace("\t", " ")
+        except UnicodeDecodeError:
+            yield number, None
+
+
+def parse_bytes(data: bytes) -> RecordFile:
+    """Read a whole `.dsm` file (N1): hands in order, each with its tags and events."""
+    hands = []
+    hand = None
+    pending = []  # comment lines waiting for the next tag or event
+    for number, text in decode_lines(data):
+        if text is None:
+            ev = Event(verb="", actor=None, line=number,
+                       error=error(number, "N1.1", "this line is not valid UTF-8 text"))
+            if hand is None:
+                hand = HandRecord(line=number)
+                hands.append(hand)
+            hand.events.append(ev)
+            continue
+        stripped = text.strip()
+        if not stripped:
+            continue
+        if stripped[0] == "#":
+            pending.append(stripped[1:].rstrip())
+            continue
+        if stripped[0] == "[":
+            if hand is None or hand.events:
+                hand = HandRecord(line=number)
+                hands.append(hand)
+            tag = parse_tag(stripped, number)
+            if isinstance(tag, Tag):
+                tag.lead, pending = pending, []
+                hand.tags.append(tag)
+            else:
+                hand.tag_errors.append(tag)
+            continue
+        body, comment = _split_comment(stripped)
+        if hand is None:
+            hand = HandRecord(line=number)
+            hands.append(hand)
+        if not body.strip():  # cannot happen (a '#' line is handled above) but stay safe
+            pending.append(comment or "")
+            continue
+        ev = parse_event(body, number)
+        ev.comment = comment
+        ev.lead, pending = pending, []
+        hand.events.append(ev)
+    if hand is not None:
+        hand.trailing = pending
+    if not hands:
+        return RecordFile(hands=[], error="the file holds no hand (no tag or event lines)")
+    return RecordFile(hands=hands)
+
+
+def parse_text(text: str) -> RecordFile:
+    return parse_bytes(text.encode("utf-8"))

@@ -1,0 +1,60 @@
+"""Writing HandRecords in the canonical form (N7). Pure: values in, text out."""
+
+from ..cards import CARD_NAME
+from .model import Event, HandRecord, RecordFile
+from .parser import KNOWN_TAGS
+
+
+def _comment_lines(comments) -> list:
+    return ["#" + c for c in comments]
+
+
+def _with_comment(text: str, comment) -> str:
+    return text if comment is None else f"{text} #{comment}"
+
+
+def write_event(ev: Event) -> str:
+    if ev.verb == "end":
+        return "end"
+    parts = [ev.verb, ev.actor]
+    if ev.word is not None:
+        parts.append(ev.word)
+    parts.extend(ev.tokens)
+    if ev.target is not None:
+        parts += ["to", CARD_NAME[ev.target]]
+    if ev.text is not None:
+        parts.append(ev.text)
+    return " ".join(parts)
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_hand(hand: HandRecord) -> str:
+    rank = {name: i for i, name in enumerate(KNOWN_TAGS)}
+    tags = sorted(hand.tags, key=lambda t: rank.get(t.name, len(KNOWN_TAGS)))  # stable sort
+    out = []
+    for tag in tags:
+        out += _comment_lines(tag.lead)
+        out.append(_with_comment(f"[{tag.name} {_quote(tag.value)}]", tag.comment))
+    if tags and (hand.events or hand.trailing):
+        out.append("")
+    for ev in hand.events:
+        out += _comment_lines(ev.lead)
+        out.append(_with_comment(write_event(ev), ev.comment))
+    out += _comment_lines(hand.trailing)
+    return "\n".join(out) + "\n"
+
+
+def write_file(record: RecordFile) -> str:
+    return "\n".join(write_hand(h) for h in record.hands)
+
+
+def syntax_errors(record: RecordFile) -> list:
+    """The lines the writer cannot represent (it refuses to rewrite such a file)."""
+    found = []
+    for hand in record.hands:
+        found += hand.tag_errors
+        found += [ev.error for ev in hand.events if ev.error is not None]
+    return sorted(found, key=lambda f: f.line)
