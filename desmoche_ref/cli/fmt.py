@@ -1,0 +1,64 @@
+"""`desmoche-ref fmt`: hand records in the canonical form (N7)."""
+
+import sys
+
+import click
+
+from ..notation.parser import parse_bytes
+from ..notation.writer import syntax_errors, write_file
+from .files import read_record, write_atomically
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--in-place", "-i", is_flag=True, help="Rewrite each file in its canonical form.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Change nothing; exit 1 if a file is not in canonical form.")
+def fmt(files, in_place, check_only):
+    """Rewrite hand records in the canonical form (N7).
+
+    Tags in the standard order, one blank line, then one event a line with canonical
+    verbs and cards (Ts, Ah, 2c), single spaces, comments kept where they were. A file
+    with a line that cannot be read is left alone and its errors are printed.
+
+    \b
+    Examples:
+      desmoche-ref fmt hand.dsm                 # print the canonical form
+      desmoche-ref fmt --in-place sample_logs/*.dsm
+      desmoche-ref fmt --check sample_logs/*.dsm
+    """
+    if in_place and check_only:
+        raise click.UsageError("--in-place and --check do not go together")
+    status = 0
+    for path in files:
+        data, problem = read_record(path)
+        if problem:
+            click.echo(f"{path}: error: cannot read {path}: {problem}", err=True)
+            status = 2
+            continue
+        record = parse_bytes(data)
+        if record.error:
+            click.echo(f"{path}: error: {record.error}", err=True)
+            status = max(status, 1)
+            continue
+        bad = syntax_errors(record)
+        if bad:
+            for e in bad:
+                click.echo(f"{path}:{e.line}: {e.code} {e.message}", err=True)
+            status = max(status, 1)
+            continue
+        text = write_file(record)
+        canonical = text.encode("utf-8") == data
+        if check_only:
+            if not canonical:
+                click.echo(f"{path}: not in canonical form")
+                status = max(status, 1)
+        elif in_place:
+            if not canonical:
+                if path == "-":
+                    raise click.UsageError("--in-place needs a file, not standard input")
+                write_atomically(path, text)
+                click.echo(f"{path}: rewritten", err=True)
+        else:
+            sys.stdout.write(text)
+    sys.exit(status)

@@ -1,0 +1,154 @@
+"""The tags of a hand (N3) turned into the table it is played at: players, dealer, options, money."""
+
+import re
+from dataclasses import dataclass, field
+
+from ..findings import error
+from ..money import parse_amount
+from ..notation.parser import GAMES
+from ..options import PRESETS, RuleOptions, parse_options
+
+NAME = re.compile(r"[^\W\d_][\w.-]*")
+SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result")
+
+
+@dataclass
+class SideEntry:
+    game: str
+    stake: int  # cents
+    players: list  # seat indexes
+    line: int
+
+
+@dataclass
+class Setup:
+    players: list = field(default_factory=list)
+    dealer: int = -1
+    rules: str = "desmoche"
+    options: RuleOptions = field(default_factory=RuleOptions)
+    bet: int = 0
+    carry: int = 0
+    sides: list = field(default_factory=list)
+    side_carry: dict = field(default_factory=dict)  # game -> cents
+    result: list | None = None  # winners' names; [] for `none`
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def order_from_dealer(self) -> list:
+        """Seat indexes in seat order starting at the dealer's right (R3.3, R11.6)."""
+        n = len(self.players)
+        return [(self.dealer + k) % n for k in range(1, n + 1)]
+
+
+def read_setup(hand):
+    """(Setup, errors) from a hand's tags; errors are Findings, the first by line is reported."""
+    s = Setup()
+    errors = list(hand.tag_errors)
+    seen = {}
+    for tag in hand.tags:
+        if tag.name in SINGLE_TAGS and tag.name in seen:
+            errors.append(error(tag.line, "N3", f"the {tag.name} tag is given twice (first on line {seen[tag.name]})"))
+        seen.setdefault(tag.name, tag.line)
+
+    players = hand.tag("Players")
+    if players is None:
+        errors.append(error(hand.line, "N3", "the Players tag is missing: [Players \"Ana Beto Carla\"]"))
+    else:
+        names = players.value.split()
+        bad = [n for n in names if not NAME.fullmatch(n)]
+        if bad:
+            errors.append(error(players.line, "N3.1", f"{bad[0][:24]!r} is not a player name (a letter, then letters, digits, _ - .)"))
+        elif len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            errors.append(error(players.line, "N3.1", f"player {dup} is seated twice"))
+        elif not 2 <= len(names) <= 4:
+            errors.append(error(players.line, "N3", f"Desmoche is played by 2, 3 or 4 players, not {len(names)} (R1.1)"))
+        else:
+            s.players = names
+
+    dealer = hand.tag("Dealer")
+    if dealer is None:
+        errors.append(error(hand.line, "N3", "the Dealer tag is missing: [Dealer \"Ana\"]"))
+    elif s.players:
+        if dealer.value.strip() in s.players:
+            s.dealer = s.players.index(dealer.value.strip())
+        else:
+            errors.append(error(dealer.line, "N3", f"the dealer {dealer.value.strip()[:24]!r} is not one of the players"))
+
+    rules = hand.tag("Rules")
+    if rules is not None:
+        s.rules = rules.value.strip().lower()
+        if s.rules not in PRESETS:
+            errors.append(error(rules.line, "N3", f"unknown rules {rules.value[:24]!r}: desmoche or conquien"))
+            s.rules = "desmoche"
+    options = hand.tag("Options")
+    opts, why = parse_options(s.rules, options.value if options else "")
+    if opts is None:
+        errors.append(error(options.line, "N3", why))
+    else:
+        s.options = opts
+
+    for name in ("Bet", "Carry"):
+        tag = hand.tag(name)
+        if tag is not None:
+            cents = parse_amount(tag.value)
+            if cents is None:
+                errors.append(error(tag.line, "N3.2", f"{tag.value[:24]!r} is not an amount (like 10 or 2.50)"))
+            elif name == "Bet":
+                s.bet = cents
+            else:
+                s.carry = cents
+
+    for tag in hand.tags_named("Side"):
+        parts = tag.value.split()
+        if len(parts) < 3:
+            errors.append(error(tag.line, "N3", "a Side tag is GAME STAKE PLAYER PLAYER …"))
+            continue
+        game = GAMES.get(parts[0].lower())
+        if game is None:
+            errors.append(error(tag.line, "N3", f"unknown side game {parts[0][:24]!r} (R4.2)"))
+            continue
+        stake = parse_amount(parts[1])
+        if stake is None:
+            errors.append(error(tag.line, "N3.2", f"{parts[1][:24]!r} is not an amount"))
+            continue
+        if any(e.game == game for e in s.sides):
+            errors.append(error(tag.line, "N3", f"the side game {game} is entered twice"))
+            continue
+        if s.players:
+            unknown = [p for p in parts[2:] if p not in s.players]
+            if unknown:
+                errors.append(error(tag.line, "N3.1", f"{unknown[0][:24]!r} is not seated at this table (R4.1)"))
+                continue
+            if len(set(parts[2:])) != len(parts[2:]):
+                errors.append(error(tag.line, "N3.1", "a player enters a side game once"))
+                continue
+            s.sides.append(SideEntry(game, stake, sorted(s.players.index(p) for p in parts[2:]), tag.line))
+
+    for tag in hand.tags_named("SideCarry"):
+        parts = tag.value.split()
+        game = GAMES.get(parts[0].lower()) if len(parts) == 2 else None
+        if len(parts) != 2 or game is None:
+            errors.append(error(tag.line, "N3", "a SideCarry tag is GAME AMOUNT, e.g. [SideCarry \"oro 15\"]"))
+            continue
+        cents = parse_amount(parts[1])
+        if cents is None:
+            errors.append(error(tag.line, "N3.2", f"{parts[1][:24]!r} is not an amount"))
+            continue
+        s.side_carry[game] = s.side_carry.get(game, 0) + cents
+
+    result = hand.tag("Result")
+    if result is not None:
+        names = result.value.split()
+        if [n.lower() for n in names] == ["none"]:
+            s.result = []
+        elif not names:
+            errors.append(error(result.line, "N3", "the Result tag names the winner, the winners, or none"))
+        elif s.players and any(n not in s.players for n in names):
+            bad = next(n for n in names if n not in s.players)
+            errors.append(error(result.line, "N3.1", f"Result names {bad[:24]!r}, who is not a player"))
+        else:
+            s.result = names
+    errors.sort(key=lambda e: e.line)
+    return s, errors

@@ -1,0 +1,99 @@
+"""The table during a hand: where every card is, what each player holds, whose turn it is.
+
+Closed records (N6) are tracked as known cards plus counts of unknown ones: a card is
+FREE when nobody knows where it is (in the stock or in some unknown slot of a hand).
+"""
+
+# Where a card is (loc); `owner` says whose, where that matters.
+FREE, HAND, MELD, OFFER, DEAD, OUT, STOCK, TRANSIT = range(8)
+WHERE = {HAND: "in {}'s hand", MELD: "on {}'s table", OFFER: "on offer", DEAD: "on the discard pile",
+         OUT: "out of play", STOCK: "back in the stock", TRANSIT: "passed by {} in the cambio"}
+
+# Player status
+ACTIVE, PASSED, DISQUALIFIED = "in", "passed", "out"
+
+# Phases of a hand
+DEAL, PRE, PLAY, OVER = "deal", "pre-play", "play", "over"
+
+
+class PlayerState:
+    __slots__ = ("name", "hand", "unknown", "melds", "status", "laid", "dealt_total", "dealt9",
+                 "held9", "cambio_done", "passed_card", "received_card", "out_unknown")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.hand = set()        # known cards in hand
+        self.unknown = 0         # cards in hand nobody has seen (N6.2)
+        self.melds = []          # lists of cards, as they lie (runs by rank)
+        self.status = ACTIVE
+        self.laid = False        # laid a card on the table (not up the tree, R12.3)
+        self.dealt_total = 0     # cards dealt, before returns (N4.6)
+        self.dealt9 = None       # (frozenset known, unknown count) as dealt
+        self.held9 = None        # the same after the cambio
+        self.cambio_done = False
+        self.passed_card = None  # card passed in the cambio (-1 = unknown)
+        self.received_card = None
+        self.out_unknown = 0     # unknown cards set aside with the player (R14.1)
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.hand) + self.unknown
+
+    @property
+    def table_count(self) -> int:
+        return sum(len(m) for m in self.melds)
+
+
+class GameState:
+    """Everything a line can change. Copied whole when a foul may be forgiven (R14.3)."""
+
+    def __init__(self, names):
+        self.players = [PlayerState(n) for n in names]
+        self.loc = [FREE] * 52
+        self.owner = [-1] * 52
+        self.stock = 52          # cards in the stock, known or not
+        self.phase = DEAL
+        self.deal_started = False
+        self.written_misdeal = 0  # line of a `foul DEALER misdeal` during the deal
+        self.misdeal_forgiven = False
+        self.cambio_started = False
+        self.cambio_complete = False
+        self.transit_unknown = 0  # `?` cards passed in a cambio not yet complete
+        self.started = False     # the first card has been drawn
+        self.offer = -1          # the card on offer
+        self.offer_by = -1       # who put it on offer
+        self.offer_drawn = False  # drawn (True) or paid (False)
+        self.first_card = False  # the card on offer is the hand's very first draw (R7.7)
+        self.next_from = -1      # with nothing on offer: the next draw is by this player's right
+        self.actor = -1          # the player in the middle of an action (took, not yet paid)
+        self.taken = -1          # the card they took
+        self.claims = []         # claimants of the card on offer, in line order
+        self.dead = []           # the discard pile, oldest first
+        self.declarations = []   # valid automatic-win declarations: (seat, kind, strength, line)
+        self.outcome = None      # ("win"|"auto-win"|"no-winner", [seats], auto kind, line)
+        self.shown = set()       # (seat, card): cards a player has shown (R4.5)
+        self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards
+
+    def active(self) -> list:
+        return [i for i, p in enumerate(self.players) if p.status == ACTIVE]
+
+    def next_active(self, seat: int) -> int:
+        """The next player still playing to the right of `seat` (possibly `seat` itself), or -1."""
+        n = len(self.players)
+        for k in range(1, n + 1):
+            j = (seat + k) % n
+            if self.players[j].status == ACTIVE:
+                return j
+        return -1
+
+    def known_in_stock(self) -> list:
+        return [c for c in range(52) if self.loc[c] == STOCK]
+
+    def hidden_elsewhere(self) -> int:
+        """Unknown cards outside the stock: in hands, in transit, set aside."""
+        return self.transit_unknown + sum(p.unknown + p.out_unknown for p in self.players)
+
+    def where(self, card: int) -> str:
+        place = WHERE.get(self.loc[card], "somewhere else")
+        owner = self.owner[card]
+        return place.format(self.players[owner].name if owner >= 0 else "?")

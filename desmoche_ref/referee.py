@@ -1,0 +1,147 @@
+"""The referee's verdict on a record: parse, set up, replay, settle, report (N5, N8). Pure."""
+
+from dataclasses import dataclass, field
+
+from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
+from .engine.setup import Setup, read_setup
+from .findings import warning
+from .money import fmt
+from .notation.parser import parse_bytes
+from .settle import settle
+
+
+@dataclass
+class HandReport:
+    record: object
+    setup: Setup
+    replay: Replay | None
+    settlement: object = None
+    warnings: list = field(default_factory=list)
+    setup_error: object = None
+
+    @property
+    def status(self) -> str:
+        if self.setup_error is not None:
+            return INVALID
+        return self.replay.status
+
+    @property
+    def errors(self) -> list:
+        if self.setup_error is not None:
+            return [self.setup_error]
+        return self.replay.errors
+
+    @property
+    def fouls(self) -> list:
+        return self.replay.fouls if self.replay else []
+
+    @property
+    def outcome(self):
+        if self.status != COMPLETE:
+            return None
+        return self.replay.state.outcome
+
+    def winners(self) -> list:
+        outcome = self.outcome
+        return [self.setup.players[s] for s in outcome[1]] if outcome else []
+
+    def result_claimed(self):
+        tag = self.record.tag("Result")
+        return tag.value.strip() if tag is not None else None
+
+    def result_agrees(self):
+        if self.setup.result is None or self.status != COMPLETE:
+            return None
+        return sorted(self.setup.result) == sorted(self.winners())
+
+    def findings(self) -> list:
+        """Errors, fouls and warnings in line order: (line, code, message)."""
+        rows = [(e.line, e.code, e.message) for e in self.errors]
+        rows += [(f.line, f.code, f"{f.player}: {f.message} — "
+                  + ("enforced, disqualified" if f.enforced else "forgiven")) for f in self.fouls]
+        rows += [(w.line, w.code, w.message) for w in self.warnings]
+        return sorted(rows, key=lambda r: r[0])
+
+    def as_json(self) -> dict:
+        s = self.setup
+        complete = self.status == COMPLETE
+        st = self.settlement if complete else None
+        outcome = self.outcome
+        return {
+            "line": self.record.line,
+            "players": list(s.players),
+            "dealer": s.players[s.dealer] if s.players and s.dealer >= 0 else None,
+            "rules": s.rules,
+            "options": s.options.as_json(),
+            "status": self.status,
+            "outcome": {"kind": outcome[0], "winners": self.winners(), "auto": outcome[2],
+                        "line": outcome[3]} if outcome else None,
+            "bet": fmt(s.bet),
+            "carry_in": fmt(s.carry),
+            "pot": fmt(st.pot) if st else None,
+            "carry_out": fmt(st.carry_out) if st else None,
+            "bonuses": [{"kind": k, "from": a, "to": b, "amount": fmt(c)} for k, a, b, c in st.bonuses]
+            if st else None,
+            "side_games": [{"game": p.game, "stake": fmt(p.stake), "players": p.players,
+                            "carry_in": fmt(p.carry_in), "pot": fmt(p.pot), "winners": p.winners,
+                            "cards": p.cards, "carry_out": fmt(p.carry_out)} for p in st.side_games]
+            if st else None,
+            "net": {name: fmt(c) for name, c in st.net.items()} if st else None,
+            "fouls": [f.as_json() for f in self.fouls],
+            "errors": [e.as_json() for e in self.errors],
+            "warnings": [w.as_json() for w in self.warnings],
+            "result_claimed": self.result_claimed(),
+            "result_agrees": self.result_agrees(),
+        }
+
+
+@dataclass
+class FileReport:
+    path: str
+    hands: list
+    error: str | None = None
+
+    def as_json(self) -> dict:
+        out = {"path": self.path, "hands": [h.as_json() for h in self.hands]}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+    @property
+    def invalid(self) -> bool:
+        return bool(self.error) or any(h.status == INVALID for h in self.hands)
+
+
+def judge_hand(record, until=None) -> HandReport:
+    """The verdict on one hand record (replayed up to line `until`, if given)."""
+    setup, setup_errors = read_setup(record)
+    if setup_errors:
+        return HandReport(record, setup, None, setup_error=setup_errors[0])
+    played = replay(record, setup, until)
+    report = HandReport(record, setup, played, warnings=list(played.warnings))
+    if played.status == COMPLETE:
+        report.settlement = settle(setup, played)
+        report.warnings += report.settlement.warnings
+        if report.result_agrees() is False:
+            claimed = " ".join(setup.result) or "none"
+            computed = " ".join(report.winners()) or "none"
+            tag = record.tag("Result")
+            report.warnings.append(warning(tag.line, "R11.7", f"the table's result ({claimed}) "
+                                                              f"disagrees with the referee's ({computed})"))
+    report.warnings.sort(key=lambda w: w.line)
+    return report
+
+
+def judge_bytes(data: bytes, path: str = "-") -> FileReport:
+    record = parse_bytes(data)
+    if record.error:
+        return FileReport(path, [], record.error)
+    return FileReport(path, [judge_hand(h) for h in record.hands])
+
+
+def judge_text(text: str, path: str = "-") -> FileReport:
+    return judge_bytes(text.encode("utf-8"), path)
+
+
+__all__ = ["COMPLETE", "INCOMPLETE", "INVALID", "HandReport", "FileReport", "judge_hand",
+           "judge_bytes", "judge_text"]

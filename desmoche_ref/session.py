@@ -1,0 +1,96 @@
+"""A night at one table (R2.3, R3.1): consecutive hands of a file checked for continuity.
+
+Pure: FileReport in, Session out. Hand k+1 must be dealt by the player to the right of
+hand k's dealer, carry in exactly what hand k carried out (main pot and every side pot),
+and keep the bet while a pot is carried.
+"""
+
+from dataclasses import dataclass, field
+
+from .money import fmt
+
+
+@dataclass
+class SessionRow:
+    number: int
+    line: int
+    dealer: str
+    outcome: str
+    net: dict  # name -> cents (empty unless the hand is complete)
+
+
+@dataclass
+class Session:
+    players: list = field(default_factory=list)
+    rows: list = field(default_factory=list)
+    totals: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)  # (line, code, message)
+
+    def as_json(self) -> dict:
+        return {"players": self.players,
+                "hands": [{"hand": r.number, "line": r.line, "dealer": r.dealer, "outcome": r.outcome,
+                           "net": {p: fmt(c) for p, c in r.net.items()}} for r in self.rows],
+                "totals": {p: fmt(c) for p, c in self.totals.items()},
+                "problems": [{"line": l, "code": c, "message": m} for l, c, m in self.problems]}
+
+
+def _outcome_word(hand) -> str:
+    if hand.status != "complete":
+        return hand.status
+    kind, seats, auto, _ = hand.outcome
+    who = " ".join(hand.setup.players[s] for s in seats)
+    return {"win": f"{who} wins", "auto-win": f"{who} ({auto})", "no-winner": "no winner"}[kind]
+
+
+def check_session(report) -> Session:
+    session = Session()
+    previous = None
+    for number, hand in enumerate(report.hands, 1):
+        s = hand.setup
+        for p in s.players:
+            if p not in session.players:
+                session.players.append(p)
+                session.totals[p] = 0
+        settled = hand.settlement if hand.status == "complete" else None
+        net = {}
+        if settled:
+            for p, cents in settled.net.items():
+                net[p] = cents
+                session.totals[p] += cents
+        dealer = s.players[s.dealer] if s.players and s.dealer >= 0 else "?"
+        session.rows.append(SessionRow(number, hand.record.line, dealer, _outcome_word(hand), net))
+        if previous is not None:
+            _continuity(session, previous, hand)
+        previous = hand
+    return session
+
+
+def _continuity(session, before, hand):
+    line = hand.record.line
+    a, b = before.setup, hand.setup
+    problems = session.problems
+    if not a.players or not b.players:
+        return
+    if a.players != b.players:
+        problems.append((line, "R3.1", f"the players changed ({' '.join(a.players)} → "
+                                       f"{' '.join(b.players)}): the rotation cannot be checked"))
+    elif a.dealer >= 0 and b.dealer != (a.dealer + 1) % len(a.players):
+        expected = a.players[(a.dealer + 1) % len(a.players)]
+        problems.append((line, "R3.1", f"the deal passes to the right: {expected} deals this hand, "
+                                       f"not {b.players[b.dealer]}"))
+    if before.status != "complete":
+        problems.append((line, "R2.3", f"the hand before (line {before.record.line}) is "
+                                       f"{before.status}: what it carries cannot be known"))
+        return
+    settled = before.settlement
+    if b.carry != settled.carry_out:
+        problems.append((line, "R2.3", f"Carry is {fmt(b.carry)} but the hand before carried "
+                                       f"out {fmt(settled.carry_out)}"))
+    if settled.carry_out and b.bet != a.bet:
+        problems.append((line, "R2.3", f"the bet changed from {fmt(a.bet)} to {fmt(b.bet)} while "
+                                       f"a pot of {fmt(settled.carry_out)} is carried"))
+    carried = {p.game: p.carry_out for p in settled.side_games if p.carry_out}
+    for game in sorted(set(carried) | set(b.side_carry)):
+        if carried.get(game, 0) != b.side_carry.get(game, 0):
+            problems.append((line, "R4.6", f"SideCarry for {game} is {fmt(b.side_carry.get(game, 0))} "
+                                           f"but the hand before carried out {fmt(carried.get(game, 0))}"))

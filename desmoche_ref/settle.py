@@ -1,0 +1,186 @@
+"""Settlement of a complete hand (RULES §2, §4, §6, §11, §12): pots, bonuses, side pots, nets.
+
+Pure: a replayed hand in, a Settlement out. Money is integer cents; every settlement is
+checked to balance to zero before it is returned (N8's conservation law).
+"""
+
+from dataclasses import dataclass, field
+
+from .cards import SUIT, UNKNOWN, names
+from .findings import warning
+from .melds import has_a23
+from .money import split
+from .ranking import claim_strength
+
+
+@dataclass
+class SidePot:
+    game: str
+    stake: int
+    players: list  # names
+    carry_in: int
+    pot: int
+    winners: list = field(default_factory=list)
+    cards: list = field(default_factory=list)
+    carry_out: int = 0
+
+
+@dataclass
+class Settlement:
+    pot: int
+    carry_out: int
+    bonuses: list  # (kind, from name, to name, cents)
+    side_games: list
+    net: dict  # name -> cents
+    warnings: list
+
+
+class Unbalanced(AssertionError):
+    """A settlement that does not balance: a bug, never a player's error."""
+
+
+def _shares(amount: int, winners: list) -> list:
+    return list(zip(winners, split(amount, len(winners))))
+
+
+def main_pot(setup, outcome):
+    """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
+    pot = setup.carry + setup.bet * len(setup.players)
+    kind, winners = outcome[0], outcome[1]
+    if kind == "no-winner" or not winners:
+        return pot, pot, {}
+    return pot, 0, dict(_shares(pot, winners))
+
+
+def bonuses(setup, state, outcome) -> list:
+    """R12 (and R6.6 for automatic wins): (kind, payer seat, winner seat, cents) entries."""
+    opts = setup.options
+    kind, winners = outcome[0], outcome[1]
+    if not opts.todo or kind == "no-winner" or not winners or setup.bet == 0:
+        return []
+    bet = setup.bet
+    losers = [s for s in setup.order_from_dealer() if s not in winners
+              and not (opts.dq_bonus == "exempt" and state.players[s].status == "out")]
+    entries = []
+    if kind == "auto-win":  # R6.6: Arriba del Palo from everyone, and nothing else
+        for loser in losers:
+            for winner, cents in _shares(bet, winners):
+                entries.append(("arriba-del-palo", loser, winner, cents))
+        return entries
+    winner = winners[0]
+    melds = state.players[winner].melds
+    micos = sum(1 for m in melds if has_a23(m))
+    color = len({SUIT[c] for m in melds for c in m}) == 1
+    for loser in losers:
+        entries += [("mico", loser, winner, bet)] * micos
+        if color:
+            entries.append(("color", loser, winner, bet))
+        if not state.players[loser].laid:  # R12.3, R12.5, R13.3
+            entries.append(("arriba-del-palo", loser, winner, bet))
+    return entries
+
+
+def claim_void(setup, state, ann):
+    """Why a side-game claim is void (code, reason), 'unverified' (code, reason), or None if valid."""
+    player = state.players[ann.seat]
+    who = player.name
+    if ann.void:
+        return ann.void_code, ann.void, True
+    if player.status == "out":
+        return "R4.7", f"{who} was disqualified", True
+    dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
+    doubt = None
+    for c in ann.cards:
+        if c == player.passed_card:
+            return "R4.4", f"{names([c])} was passed in the cambio", True
+        if c in dealt_known:
+            continue
+        if c == player.received_card:
+            return "R4.4", f"{names([c])} was received in the cambio, not dealt", True
+        if state.revealed.get(c) == ann.seat and dealt_unknown:
+            if player.received_card == UNKNOWN:
+                doubt = f"{names([c])} may be the card {who} received in the cambio"
+            continue
+        return "R4.4", f"{names([c])} was not dealt to {who}", True
+    unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown]
+    if unshown:
+        return "R4.5", f"{names(unshown)} was never shown", True
+    if doubt:
+        return "R4.4", doubt, False
+    return None
+
+
+def side_pots(setup, state, announcements):
+    """R4.6: the best valid claim wins each side pot; none carries or is refunded."""
+    pots, warnings = [], []
+    games = [(e.game, e.stake, e.players) for e in setup.sides]
+    games += [(g, 0, []) for g in setup.side_carry if g not in {e.game for e in setup.sides}]
+    order = setup.order_from_dealer()
+    for game, stake, seats in games:
+        carry_in = setup.side_carry.get(game, 0)
+        pot = SidePot(game, stake, [setup.players[s] for s in order if s in seats], carry_in,
+                      carry_in + stake * len(seats))
+        best = {}  # seat -> (strength, cards)
+        for ann in announcements:
+            if ann.game != game:
+                continue
+            verdict = claim_void(setup, state, ann)
+            if verdict and verdict[2]:
+                if not ann.void:  # void-at-announcement claims were reported already
+                    warnings.append(warning(ann.line, verdict[0],
+                                            f"{setup.players[ann.seat]}'s {game} claim is void: {verdict[1]}"))
+                continue
+            if verdict:
+                warnings.append(warning(ann.line, verdict[0], f"{setup.players[ann.seat]}'s {game} "
+                                                              f"claim cannot be verified: {verdict[1]}"))
+            strength = claim_strength(game, ann.cards, setup.options.escalera)
+            if ann.seat not in best or strength > best[ann.seat][0]:
+                best[ann.seat] = (strength, ann.cards)
+        winners = []
+        if best:
+            top = max(v[0] for v in best.values())
+            winners = [s for s in order if s in best and best[s][0] == top]
+            pot.winners = [setup.players[s] for s in winners]
+            pot.cards = names(best[winners[0]][1]).split()
+        elif setup.options.side_nowin == "refund":
+            pot.carry_out = carry_in  # this hand's stakes go back to their payers
+        else:
+            pot.carry_out = pot.pot
+        pots.append((pot, seats, winners))
+    return pots, warnings
+
+
+def settle(setup, replay) -> Settlement:
+    """Money for a complete hand (R11.4): every player's net, balanced to the cent."""
+    state = replay.state
+    outcome = state.outcome
+    players = setup.players
+    net = {s: -setup.bet for s in range(len(players))}
+    pot, carry_out, won = main_pot(setup, outcome)
+    for seat, cents in won.items():
+        net[seat] += cents
+    entries = bonuses(setup, state, outcome)
+    for _, payer, winner, cents in entries:
+        net[payer] -= cents
+        net[winner] += cents
+    pots, warnings = side_pots(setup, state, replay.announcements)
+    side_delta = 0
+    for side, seats, winner_seats in pots:
+        for s in seats:
+            net[s] -= side.stake
+        if winner_seats:
+            for s, cents in zip(winner_seats, split(side.pot, len(winner_seats))):
+                net[s] += cents
+        elif setup.options.side_nowin == "refund":
+            for s in seats:
+                net[s] += side.stake
+        side_delta += side.carry_out - side.carry_in
+    total = sum(net.values()) + (carry_out - setup.carry) + side_delta
+    if total != 0:
+        raise Unbalanced(f"settlement does not balance: {total} cents")
+    return Settlement(
+        pot=pot, carry_out=carry_out,
+        bonuses=[(k, players[a], players[b], c) for k, a, b, c in entries],
+        side_games=[p for p, _, _ in pots],
+        net={players[s]: c for s, c in net.items()},
+        warnings=warnings)
