@@ -35,6 +35,14 @@ def _build_lookup() -> dict:
 _LOOKUP = _build_lookup()
 
 
+def card_lookup() -> dict:
+    """Token -> card for the usual spellings (the parser's fast path; parse_card does the rest)."""
+    table = dict(_LOOKUP)
+    table.update({t.upper(): c for t, c in _LOOKUP.items()})
+    table.update({t[0].upper() + t[1:]: c for t, c in _LOOKUP.items()})
+    return table
+
+
 def parse_card(token: str):
     """The card a token names (any case, `10`/`T`, unicode suits), or None."""
     found = _LOOKUP.get(token)

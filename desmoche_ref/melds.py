@@ -11,16 +11,17 @@ def meld_kind(cards) -> str | None:
     n = len(cards)
     if n < 3:
         return None
-    first = cards[0]
-    rank = RANK[first]
-    if all(RANK[c] == rank for c in cards):
+    ranks = [RANK[c] for c in cards]
+    if ranks.count(ranks[0]) == n:
         return SET if n <= 4 else None
-    suit = SUIT[first]
-    if n > 10 or any(SUIT[c] != suit for c in cards):
-        return None
-    ranks = sorted(RANK[c] for c in cards)
+    suit = SUIT[cards[0]]
+    for c in cards:
+        if SUIT[c] != suit:
+            return None
     # Ace is low only (R1.3): consecutive run-order ranks, no wrap-around.
-    return RUN if ranks[-1] - ranks[0] == n - 1 and len(set(ranks)) == n else None
+    if n <= 10 and max(ranks) - min(ranks) == n - 1 and len(set(ranks)) == n:
+        return RUN
+    return None
 
 
 def why_not_meld(cards) -> str:

@@ -62,6 +62,7 @@ class Referee:
         self.g = GameState(setup.players)
         self.out = Replay(setup=setup, state=self.g)
         self.index = -1
+        self.seats = {name: i for i, name in enumerate(setup.players)}
         # Fouls of the latest foul line, for `forgive` right after it (R14.3):
         # (event index, [Foul], state as if they had not happened, found by referee)
         self.last_fouls = None
@@ -283,9 +284,11 @@ class Referee:
         count = len(ev.cards) + ev.unknown
         if count > g.stock:
             fail(ev.line, "N2.4", f"the deck has only {g.stock} cards left to deal, not {count}")
-        if ev.unknown and any(l == STOCK for l in g.loc):
+        if ev.unknown and g.stock_known:
             for c in g.known_in_stock():  # a `?` may be one of them: no longer known where
                 g.loc[c] = FREE
+            g.stock_known = 0
+        g.stock_known -= sum(1 for c in ev.cards if g.loc[c] == STOCK)
         p = g.players[seat]
         g.deal_started = True
         out = p.status == DISQUALIFIED
@@ -313,6 +316,7 @@ class Referee:
         for c, src in zip(ev.cards, sources):
             self.take_from_hand(seat, c, src, STOCK)
             g.owner[c] = -1
+            g.stock_known += 1
         p.unknown -= ev.unknown
         g.stock += count
 
@@ -450,6 +454,8 @@ class Referee:
 
     def standing_declarations(self):
         g = self.g
+        if not g.declarations:
+            return []
         return [d for d in g.declarations if g.players[d[0]].status == ACTIVE]
 
     def settle_declarations(self, line):
@@ -469,7 +475,7 @@ class Referee:
             fail(ev.line, "R10.3", "the stock is empty: nothing can be drawn (write `end` when the "
                                    "last card goes untaken)")
         if g.loc[c] == FREE:
-            if g.stock - len(g.known_in_stock()) <= 0:
+            if g.unknown_in_stock() <= 0:
                 fail(ev.line, "N2.4", f"{name(c)} cannot be in the stock: every card left there is known")
         elif g.loc[c] != STOCK:
             fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
@@ -500,6 +506,8 @@ class Referee:
         g.first_card = not g.started
         g.started = True
         g.phase = PLAY
+        if g.loc[c] == STOCK:
+            g.stock_known -= 1
         g.offer, g.offer_by, g.offer_drawn = c, seat, True
         g.loc[c] = OFFER
         g.owner[c] = -1
@@ -661,7 +669,7 @@ class Referee:
         if not p.melds:
             fail(ev.line, "R13.1", f"{p.name} has no meld on the table and cannot pass")
         fitting = sorted({c for m in p.melds for c in range(52) if fits(c, m)})
-        unknown_in_stock = g.stock - len(g.known_in_stock())
+        unknown_in_stock = g.unknown_in_stock()
         hidden = g.hidden_elsewhere()
         doubtful = []
         for c in fitting:
@@ -710,7 +718,7 @@ class Referee:
             loc = g.loc[c]
             if not (loc in (OFFER, DEAD, FREE, STOCK) or (loc == HAND and g.owner[c] == seat)):
                 fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
-            if loc == FREE and g.stock - len(g.known_in_stock()) <= 0:
+            if loc == FREE and g.unknown_in_stock() <= 0:
                 fail(ev.line, "N2.4", f"{name(c)} cannot have come from the stock")
             message = f"put {name(c)} into the hand"
             before = copy.deepcopy(g)
@@ -723,6 +731,7 @@ class Referee:
                 g.dead.remove(c)
             elif loc in (FREE, STOCK):
                 g.stock -= 1
+                g.stock_known -= loc == STOCK
             g.loc[c] = OUT
             g.owner[c] = seat
             self.record_foul(ev, seat, code, message)
@@ -804,8 +813,14 @@ class Referee:
                 self.end_deal(ev)
             self.do_end(ev)
             return
-        seat = self.seat_of(ev)
-        if g.phase == OVER:
+        seat = self.seats.get(ev.actor)
+        if seat is None:
+            self.seat_of(ev)
+        phase = g.phase
+        if phase == PLAY and not g.declarations:  # the common case, kept short
+            PLAY_HANDLERS[verb](self, ev, seat)
+            return
+        if phase == OVER:
             if verb == "show":
                 self.do_show(ev, seat)
                 return
@@ -813,24 +828,27 @@ class Referee:
                 self.do_forgive(ev, seat)
                 return
             fail(ev.line, "N4.4", f"the hand is over (line {g.outcome[3]}): only show and end may follow")
-        if g.phase == DEAL and verb not in DEAL_VERBS:
+        if phase == DEAL:
+            if verb in DEAL_VERBS:
+                DEAL_HANDLERS[verb](self, ev, seat)
+                return
             self.end_deal(ev)
-        if g.phase == DEAL or verb in ("foul", "forgive"):
-            handler = {"cut": self.do_cut, "deal": self.do_deal, "return": self.do_return,
-                       "foul": self.do_foul, "forgive": self.do_forgive}[verb]
-            handler(ev, seat)
-            return
-        if g.phase == OVER:  # the deal left no one to play
-            fail(ev.line, "N4.4", "the hand is over: no player is left")
-        if verb in ("deal", "return", "cut"):
-            fail(ev.line, "N4.6", f"the deal is over: {verb} comes before the first other event")
+            if g.phase == OVER:  # the deal left no one to play
+                fail(ev.line, "N4.4", "the hand is over: no player is left")
         if self.standing_declarations() and verb not in AFTER_DECLARATION and verb != "draw":
             fail(ev.line, "N4.7", "an automatic win has been declared: only declarations, the "
                                   "cambio, announcements and shows may follow before `end`")
-        HANDLERS[verb](self, ev, seat)
+        PLAY_HANDLERS[verb](self, ev, seat)
+
+    def deal_is_over(self, ev, seat):
+        fail(ev.line, "N4.6", f"the deal is over: {ev.verb} comes before the first other event")
 
 
-HANDLERS = {
+DEAL_HANDLERS = {"cut": Referee.do_cut, "deal": Referee.do_deal, "return": Referee.do_return,
+                 "foul": Referee.do_foul, "forgive": Referee.do_forgive}
+PLAY_HANDLERS = {
+    "cut": Referee.deal_is_over, "deal": Referee.deal_is_over, "return": Referee.deal_is_over,
+    "foul": Referee.do_foul, "forgive": Referee.do_forgive,
     "announce": Referee.do_announce, "cambio": Referee.do_cambio, "declare": Referee.do_declare,
     "draw": Referee.do_draw, "claim": Referee.do_claim, "knock": Referee.do_claim,
     "meld": Referee.do_lay, "add": Referee.do_lay, "pay": Referee.do_pay, "pass": Referee.do_pass,

@@ -52,6 +52,7 @@ class GameState:
         self.loc = [FREE] * 52
         self.owner = [-1] * 52
         self.stock = 52          # cards in the stock, known or not
+        self.stock_known = 0     # of which known (returned face up, N4.6)
         self.phase = DEAL
         self.deal_started = False
         self.written_misdeal = 0  # line of a `foul DEALER misdeal` during the deal
@@ -87,7 +88,11 @@ class GameState:
         return -1
 
     def known_in_stock(self) -> list:
-        return [c for c in range(52) if self.loc[c] == STOCK]
+        return [c for c in range(52) if self.loc[c] == STOCK] if self.stock_known else []
+
+    def unknown_in_stock(self) -> int:
+        """Cards in the stock whose faces are not known (all of them in most records)."""
+        return self.stock - self.stock_known
 
     def hidden_elsewhere(self) -> int:
         """Unknown cards outside the stock: in hands, in transit, set aside."""

@@ -14,21 +14,30 @@ class Tag:
     lead: list = field(default_factory=list)  # comment lines just above it
 
 
-@dataclass(slots=True)
 class Event:
-    verb: str
-    actor: str | None
-    line: int
-    cards: tuple = ()        # known cards, in the order written
-    unknown: int = 0         # how many `?` cards (N2.3)
-    word: str | None = None  # announce: game; declare: kind; foul: kind
-    target: int | None = None  # add ... to CARD
-    text: str | None = None  # foul other WORDS
-    tokens: tuple = ()       # the card tokens in canonical form, for the writer
-    comment: str | None = None
-    lead: list = field(default_factory=list)
-    error: Finding | None = None  # a line that could not be read (N1, N2, N4)
-    raw: str = ""
+    """One event line. A plain slotted class: thousands are made per second (bench/)."""
+
+    __slots__ = ("verb", "actor", "line", "cards", "unknown", "word", "target", "text", "args",
+                 "comment", "lead", "error", "raw")
+
+    def __init__(self, verb, actor, line, cards=(), unknown=0, word=None, target=None, text=None,
+                 args=(), comment=None, lead=(), error=None, raw=""):
+        self.verb = verb          # canonical verb
+        self.actor = actor        # player name as written
+        self.line = line
+        self.cards = cards        # known cards, in the order written
+        self.unknown = unknown    # how many `?` cards (N2.3)
+        self.word = word          # announce: game; declare: kind; foul: kind (canonical)
+        self.target = target      # add ... to CARD
+        self.text = text          # foul other WORDS
+        self.args = args          # the card tokens as written, for the writer
+        self.comment = comment
+        self.lead = lead          # comment lines just above it
+        self.error = error        # a line that could not be read (N1, N2, N4)
+        self.raw = raw
+
+    def __repr__(self):
+        return f"Event({self.verb!r}, {self.actor!r}, line={self.line})"
 
 
 @dataclass(slots=True)

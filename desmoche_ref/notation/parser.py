@@ -2,7 +2,7 @@
 
 import re
 
-from ..cards import CARD_NAME, parse_card, parse_unknown
+from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import error
 from .model import Event, HandRecord, RecordFile, Tag
 
@@ -60,14 +60,19 @@ class LineError(Exception):
         self.message = message
 
 
-def _cards(tokens, verb: str, allow_unknown: bool, line_cards: list):
-    """Parse card tokens: (known cards, unknown count, canonical tokens)."""
-    known, unknown, canon = [], 0, []
+_CARD = _card_lookup()
+
+
+def _cards(tokens, verb: str, allow_unknown: bool):
+    """Parse card tokens: (known cards, unknown count)."""
+    known = []
+    unknown = 0
     for tok in tokens:
-        c = parse_card(tok)
+        c = _CARD.get(tok)
+        if c is None:
+            c = parse_card(tok)
         if c is not None:
             known.append(c)
-            canon.append(CARD_NAME[c])
             continue
         n = parse_unknown(tok)
         if n is None:
@@ -75,31 +80,41 @@ def _cards(tokens, verb: str, allow_unknown: bool, line_cards: list):
         if not allow_unknown:
             raise LineError("N2.3", f"'?' is not allowed in {verb}: the card is seen by the table")
         unknown += n
-        canon.append("?" if n == 1 else f"?x{n}")
-    return known, unknown, canon
+    return tuple(known), unknown
+
+
+def canonical_token(tok: str) -> str:
+    """A card token in the canonical form (N2.2): Ts, ?, ?x9."""
+    c = parse_card(tok)
+    if c is not None:
+        return CARD_NAME[c]
+    n = parse_unknown(tok)
+    return "?" if n == 1 else f"?x{n}"
 
 
 def parse_event(text: str, line: int) -> Event:
     """One event line (comment already removed) into an Event; bad lines carry `error`."""
     parts = text.split()
-    verb = parts[0].lower()
-    ev = Event(verb=verb, actor=None, line=line, raw=text)
+    verb = parts[0]
+    if verb not in VERBS:
+        verb = verb.lower()
     try:
         if verb not in VERBS:
             raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
-        usage, allow_unknown = VERBS[verb]
         if verb == "end":
             if len(parts) != 1:
                 raise LineError("N4", "end takes no arguments")
-            return ev
+            return Event(verb, None, line, raw=text)
+        usage, allow_unknown = VERBS[verb]
         if len(parts) < 2:
             raise LineError("N4", f"missing player: {usage}")
-        ev.actor = parts[1]
+        actor = parts[1]
         args = parts[2:]
         if verb in NO_ARGS:
             if args:
                 raise LineError("N4", f"too many arguments: {usage}")
-            return ev
+            return Event(verb, actor, line, raw=text)
+        word = target = None
         if verb in ("announce", "declare", "foul"):
             if not args:
                 raise LineError("N4", f"missing argument: {usage}")
@@ -108,44 +123,40 @@ def parse_event(text: str, line: int) -> Event:
             if verb == "announce":
                 if word not in GAMES:
                     raise LineError("N4", f"unknown side game {clip(word)!r} (games: {', '.join(sorted(set(GAMES.values())))})")
-                ev.word = GAMES[word]
+                word = GAMES[word]
                 if not args:
                     raise LineError("N4", f"missing cards: {usage}")
             elif verb == "declare":
                 if word not in AUTO_KINDS:
                     raise LineError("N4", f"unknown automatic win {clip(word)!r} (peladilla, cuatro-cuerpos, color)")
-                ev.word = word
                 if args and len(args) != 9:
                     raise LineError("N4", f"a declaration shows all nine cards or none, not {len(args)}")
             else:
                 if word not in FOUL_KINDS:
                     raise LineError("N4", f"unknown foul {clip(word)!r} (misdeal, peek, hand, arrangement, other)")
-                ev.word = kind = FOUL_KINDS[word]
-                if kind == "other":
+                word = FOUL_KINDS[word]
+                if word == "other":
                     if not args:
                         raise LineError("N4", "foul other needs words that describe it")
-                    ev.text = " ".join(args)
-                    return ev
-                if kind == "hand":
+                    return Event(verb, actor, line, word=word, text=" ".join(args), raw=text)
+                if word == "hand":
                     if len(args) != 1:
                         raise LineError("N4", "foul hand names the one card put in hand: foul PLAYER hand CARD")
                 elif args:
-                    raise LineError("N4", f"foul {kind} takes no more arguments")
+                    raise LineError("N4", f"foul {word} takes no more arguments")
         elif verb == "add" and len(args) >= 2 and args[-2].lower() == "to":
             target = parse_card(args[-1])
             if target is None:
                 raise LineError("N2.1", f"{clip(args[-1])!r} is not a card")
-            ev.target = target
             args = args[:-2]
         if verb in ONE_CARD and len(args) != 1:
             raise LineError("N4", f"{verb} takes exactly one card: {usage}")
-        if verb not in ("declare", "foul") and not args:
+        if not args and verb not in ("declare", "foul"):
             raise LineError("N4", f"missing cards: {usage}")
-        known, unknown, canon = _cards(args, verb, allow_unknown, [])
-        ev.cards, ev.unknown, ev.tokens = tuple(known), unknown, tuple(canon)
+        cards, unknown = _cards(args, verb, allow_unknown)
+        return Event(verb, actor, line, cards, unknown, word, target, None, tuple(args), raw=text)
     except LineError as e:
-        ev.error = error(line, e.code, e.message)
-    return ev
+        return Event(verb, None, line, error=error(line, e.code, e.message), raw=text)
 
 
 def _split_comment(text: str):
@@ -161,7 +172,8 @@ def parse_tag(text: str, line: int):
     if not m:
         return error(line, "N1.4", 'malformed tag line: a tag is [Name "value"]')
     name, value, comment = m.groups()
-    value = re.sub(r"\\(.)", r"\1", value)
+    if "\\" in value:
+        value = re.sub(r"\\(.)", r"\1", value)
     name = _TAG_CASE.get(name.lower(), name)
     return Tag(name=name, value=value, line=line, comment=comment.rstrip() if comment else None)
 
@@ -170,6 +182,16 @@ def decode_lines(data: bytes):
     """Yield (line number, text or None if not UTF-8) for each line (N1.1)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:  # the usual case: decode once
+        if "\t" in text:
+            text = text.replace("\t", " ")
+        for number, raw in enumerate(text.split("\n"), 1):
+            yield number, raw[:-1] if raw.endswith("\r") else raw
+        return
     for number, raw in enumerate(data.split(b"\n"), 1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]

@@ -2,7 +2,7 @@
 
 from ..cards import CARD_NAME
 from .model import Event, HandRecord, RecordFile
-from .parser import KNOWN_TAGS
+from .parser import KNOWN_TAGS, canonical_token
 
 
 def _comment_lines(comments) -> list:
@@ -19,7 +19,7 @@ def write_event(ev: Event) -> str:
     parts = [ev.verb, ev.actor]
     if ev.word is not None:
         parts.append(ev.word)
-    parts.extend(ev.tokens)
+    parts.extend(canonical_token(t) for t in ev.args)
     if ev.target is not None:
         parts += ["to", CARD_NAME[ev.target]]
     if ev.text is not None:
