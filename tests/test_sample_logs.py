@@ -481,3 +481,32 @@ def test_r14_4_nobody_left_no_winner_empty_table():
     assert h["net"] == {p: "-10.00" for p in ("Ana", "Beto", "Carla")}
     assert h["warnings"] == []
     assert h["result_agrees"] is True
+
+
+# -------------------------------------------------------- split-peladilla.dsm
+
+def test_r11_6_split_automatic_win_odd_cents_split_peladilla_h1():
+    h = hand("split-peladilla.dsm", 1)
+    # dealer Carla: seat order from her right is Ana, then Beto
+    assert_outcome(h, "auto-win", ["Ana", "Beto"], 17, auto="peladilla")
+    assert h["pot"] == "3.75"
+    # Carla's one bonus of 1.25 is shared like the pot: one entry per winner (N8)
+    assert bonuses(h) == [("arriba-del-palo", "Carla", "Ana", "0.63"),
+                          ("arriba-del-palo", "Carla", "Beto", "0.62")]
+    assert h["net"] == {"Ana": "1.26", "Beto": "1.24", "Carla": "-2.50"}
+    assert (h["result_claimed"], h["result_agrees"]) == ("Ana Beto", True)
+
+
+def test_r6_3_late_declaration_void_split_peladilla_h2():
+    h = hand("split-peladilla.dsm", 2)
+    assert_outcome(h, "win", ["Beto"], 43)
+    assert [(w["code"], w["line"]) for w in h["warnings"]] == [("R6.3", 35)]
+
+
+def test_r12_2_two_micos_from_each_loser_split_peladilla_h2():
+    h = hand("split-peladilla.dsm", 2)
+    want = []
+    for p in ("Ana", "Carla"):
+        want += [("mico", p, "Beto", "5.00")] * 2 + [("arriba-del-palo", p, "Beto", "5.00")]
+    assert bonuses(h) == sorted(want)
+    assert h["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
