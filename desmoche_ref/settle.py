@@ -118,7 +118,7 @@ def side_pots(setup, state, announcements):
     order = setup.order_from_dealer()
     for game, stake, seats in games:
         carry_in = setup.side_carry.get(game, 0)
-        pot = SidePot(game, stake, [setup.players[s] for s in order if s in seats], carry_in,
+        pot = SidePot(game, stake, [setup.players[s] for s in sorted(seats)], carry_in,
                       carry_in + stake * len(seats))
         best = {}  # seat -> (strength, cards)
         for ann in announcements:

@@ -682,7 +682,10 @@ class _HandSim:
                 target.extend(cards)
             self.public.update(op[1])
             if i == foul_op:
-                last = i == len(ops) - 1 and plan.win
+                # The table may also write the foul (N4.8), except on a line that may end the
+                # hand: a tenth card (the win stands only if the *next* line forgives it), or
+                # the last player in (the hand is over at once; N4.4 allows only a forgive).
+                last = (i == len(ops) - 1 and plan.win) or len(self.in_players()) == 1
                 if not last and rng.random() < 0.4:
                     self.emit("foul", p.name, "arrangement")
                 if self.forgive():

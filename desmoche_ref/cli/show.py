@@ -56,10 +56,11 @@ def show(file, hand_number, at_line, as_json):
     from ..view import table_at
     view = table_at(hand, at_line)
     view["path"], view["hand"] = file, hand_number
+    status = 1 if view["status"] == "invalid" else 0
     if as_json:
         json.dump(view, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
-        return
+        sys.exit(status)
     colour = use_colour()
     where = f"after line {at_line}" if at_line else "at the end of the record"
     click.echo(f"{file} hand {hand_number} (line {hand.line}), {where}: {view['status']}")
@@ -88,3 +89,4 @@ def show(file, hand_number, at_line, as_json):
                    f"({'enforced' if f['enforced'] else 'forgiven'})")
     for w in view["warnings"]:
         click.echo(f"warning line {w['line']}: {w['code']} {w['message']}")
+    sys.exit(status)
