@@ -27,6 +27,7 @@ INVALID = {
     "dispute-hand-melds.dsm",
     "dispute-not-a-meld.dsm",
     "dispute-pass-refused.dsm",
+    "dispute-short-deal.dsm",
 }
 
 
@@ -510,3 +511,37 @@ def test_r12_2_two_micos_from_each_loser_split_peladilla_h2():
         want += [("mico", p, "Beto", "5.00")] * 2 + [("arriba-del-palo", p, "Beto", "5.00")]
     assert bonuses(h) == sorted(want)
     assert h["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
+
+
+# ---------------------------------------------------------- forcing-pass.dsm
+
+def test_r9_4_passed_player_never_forced_forcing_pass():
+    # Carla's 8h (line 34) fits Ana's 5-6-7 of hearts, but Ana has passed:
+    # it goes dead and Beto draws; no R9.1 error
+    h = hand("forcing-pass.dsm", 1)
+    assert h["options"]["forcing"] is True
+    assert_outcome(h, "win", ["Beto"], 36)
+    assert h["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}
+
+
+def test_r9_2_voluntary_taker_beats_meld_owner_and_pass_is_silent_forcing_pass():
+    # Carla takes Beto's 4h ahead of Ana, whose run it fits (R9.2); Ana's pass is
+    # then checked against an open record: 4h on Carla's table, 8h in Carla's hand
+    h = hand("forcing-pass.dsm", 1)
+    assert h["errors"] == [] and h["warnings"] == [] and h["fouls"] == []
+
+
+# -------------------------------------------------------------- run-split.dsm
+
+def test_r8_5_run_split_in_the_middle_run_split():
+    h = hand("run-split.dsm", 1)
+    assert_outcome(h, "win", ["Ana"], 25)
+    assert bonuses(h) == [("arriba-del-palo", p, "Ana", "5.00") for p in ("Beto", "Carla")]
+    assert h["net"] == {"Ana": "20.00", "Beto": "-10.00", "Carla": "-10.00"}
+
+
+# ------------------------------------------------------ dispute-short-deal.dsm
+
+def test_r3_5_short_hand_not_completed_dispute_short_deal():
+    h = hand("dispute-short-deal.dsm", 1)
+    assert_invalid(h, "R3.5", 12)
