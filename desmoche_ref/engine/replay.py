@@ -414,7 +414,8 @@ class Referee:
         else:
             hands = [known for known, unknown in candidates if unknown == 0]
             unverifiable = any(unknown for known, unknown in candidates)
-        for c in named:
+        # The declarer lays the hand face up (R6.3): its cards are shown (R4.5).
+        for c in named or p.hand | (p.dealt9[0] if p.dealt9 else frozenset()):
             g.shown.add((seat, c))
         if g.phase == PLAY or g.started:
             self.warn(ev.line, "R6.3", f"{who}'s declaration is void: automatic wins are declared "
