@@ -22,6 +22,7 @@ LOGS = ROOT / "sample_logs"
 
 SAMPLES = sorted(p.name for p in LOGS.glob("*.dsm"))
 INVALID = {
+    "dispute-claims.dsm",
     "dispute-draw-out-of-turn.dsm",
     "dispute-forced-card.dsm",
     "dispute-hand-melds.dsm",
@@ -545,3 +546,21 @@ def test_r8_5_run_split_in_the_middle_run_split():
 def test_r3_5_short_hand_not_completed_dispute_short_deal():
     h = hand("dispute-short-deal.dsm", 1)
     assert_invalid(h, "R3.5", 12)
+
+
+# ------------------------------------------------------------------- solo.dsm
+
+def test_r14_4_last_player_plays_alone_without_cambio_solo():
+    h = hand("solo.dsm", 1)
+    assert h["players"] == ["Ana", "Beto"]
+    assert_outcome(h, "win", ["Beto"], 26)
+    assert fouls(h) == [("Ana", "F5", True)]
+    assert h["pot"] == "20.00"  # Ana's ante stays in the pot (R14.1)
+    assert bonuses(h) == [("arriba-del-palo", "Ana", "Beto", "10.00")]
+    assert h["net"] == {"Ana": "-20.00", "Beto": "20.00"}
+
+
+# -------------------------------------------------------- dispute-claims.dsm
+
+def test_r7_5_claims_decided_by_seat_order_dispute_claims():
+    assert_invalid(hand("dispute-claims.dsm", 1), "R7.5", 19)
