@@ -1,0 +1,59 @@
+"""`desmoche-ref simulate`: write a session of bot-played hands (issue 4)."""
+
+import sys
+
+import click
+
+from .files import write_atomically
+
+
+@click.command()
+@click.option("--hands", "-n", type=click.IntRange(min=1), required=True,
+              help="How many consecutive hands to play.")
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=3, show_default=True,
+              help="Players at the table (2, 3 or 4).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Random seed: the same seed writes the same session.")
+@click.option("--options", "options", metavar="TEXT", default=None,
+              help='Fix the Options tag of every hand, e.g. "todo strict" (R15); '
+                   "the rest still varies.")
+@click.option("--plain", is_flag=True,
+              help="Play every hand by the defaults: no fouls, no closed records, "
+                   "no varied presets or options.")
+@click.option("--out", "-o", "out", metavar="FILE", default=None,
+              help="Write the session to FILE instead of standard output.")
+def simulate(hands, players, seed, options, plain, out):
+    """Write a session of bot-played hands as a .dsm record.
+
+    The hands follow each other at one table: the dealer rotates (R3.1) and pots
+    carry (R2.3, R4.6). By default the presets and every table option of R15 vary
+    across hands, with fouls (some forgiven), contested claims and a few closed
+    records, so that the referee has every rule to judge.
+
+    \b
+    Examples:
+      desmoche-ref simulate --hands 20
+      desmoche-ref simulate --hands 1000 --players 4 --seed 7 --out night.dsm
+      desmoche-ref simulate --hands 50 --options "todo forcing" | desmoche-ref check -
+    """
+    from ..options import parse_options
+    from ..simulate import simulate_session
+
+    if options is not None:
+        for preset in ("desmoche", "conquien"):
+            _, reason = parse_options(preset, options)
+            if reason:
+                raise click.BadParameter(reason, param_hint="--options")
+    if sys.stderr.isatty():
+        with click.progressbar(length=hands, label="Simulating", file=sys.stderr) as bar:
+            text = simulate_session(hands, players, seed, options, vary=not plain,
+                                    progress=bar.update)
+    else:
+        text = simulate_session(hands, players, seed, options, vary=not plain)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomically(out, text)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {e.strerror or e}")
