@@ -91,9 +91,9 @@ def test_r13_1_a_passed_player_takes_no_more_cards():
 def test_r13_1_a_passed_player_draws_no_more():
     # Carla's dead card: her right is Ana, who passed: Beto draws
     base = ["pass Ana", "draw Beto 7s", "draw Carla 8s"]
-    assert_ok(passing(base + ["draw Beto 9d"]))
-    text = passing(base + ["draw Ana 9d"])
-    assert_error(text, "R7.6", "draw Ana 9d")
+    assert_ok(passing(base + ["draw Beto 9h"]))
+    text = passing(base + ["draw Ana 9h"])
+    assert_error(text, "R7.6", "draw Ana 9h")
 
 
 def test_r13_1_a_player_passes_once():
