@@ -564,3 +564,12 @@ def test_r14_4_last_player_plays_alone_without_cambio_solo():
 
 def test_r7_5_claims_decided_by_seat_order_dispute_claims():
     assert_invalid(hand("dispute-claims.dsm", 1), "R7.5", 19)
+
+
+# ---------------------------------------------------- fallen-declaration.dsm
+
+def test_n4_7_declarer_disqualified_declaration_falls_play_starts():
+    h = hand("fallen-declaration.dsm", 1)
+    assert_outcome(h, "win", ["Beto"], 25)
+    assert fouls(h) == [("Ana", "F5", True)]
+    assert h["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}
