@@ -573,3 +573,19 @@ def test_n4_7_declarer_disqualified_declaration_falls_play_starts():
     assert_outcome(h, "win", ["Beto"], 25)
     assert fouls(h) == [("Ana", "F5", True)]
     assert h["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}
+
+
+# --------------------------------------------------- cambio-declarations.dsm
+
+def test_r6_2_hand_qualifying_after_the_cambio_cambio_declarations_h1():
+    h = hand("cambio-declarations.dsm", 1)
+    assert_outcome(h, "auto-win", ["Beto"], 20, auto="cuatro-cuerpos")
+    assert h["warnings"] == []
+    assert h["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
+
+
+def test_n4_7_declaration_between_cambio_lines_judged_as_dealt_cambio_declarations_h2():
+    h = hand("cambio-declarations.dsm", 2)
+    assert_outcome(h, "auto-win", ["Ana"], 39, auto="peladilla")
+    assert [(w["code"], w["line"]) for w in h["warnings"]] == [("R6.4", 35)]
+    assert h["net"] == {"Ana": "40.00", "Beto": "-20.00", "Carla": "-20.00"}
