@@ -589,3 +589,22 @@ def test_n4_7_declaration_between_cambio_lines_judged_as_dealt_cambio_declaratio
     assert_outcome(h, "auto-win", ["Ana"], 39, auto="peladilla")
     assert [(w["code"], w["line"]) for w in h["warnings"]] == [("R6.4", 35)]
     assert h["net"] == {"Ana": "40.00", "Beto": "-20.00", "Carla": "-20.00"}
+
+
+# ------------------------------------------------------------ side-games.dsm
+
+def test_r4_2_every_side_game_ranked_side_games():
+    h = hand("side-games.dsm", 1)
+    assert_outcome(h, "win", ["Beto"], 43)
+    got = {g["game"]: (g["pot"], g["winners"], g["cards"]) for g in h["side_games"]}
+    assert got == {
+        "oro": ("3.00", ["Carla"], ["Kd"]),            # `rombo` is reported as oro (N8)
+        "flor": ("2.00", ["Beto"], ["Ac"]),            # the Ace is high (R1.2)
+        "corazon-negro": ("3.00", ["Ana"], ["As"]),
+        "par-rojo": ("3.00", ["Ana"], ["Th", "Td"]),
+        "par-negro": ("2.00", ["Carla"], ["Js", "Jc"]),
+        "dos-par-rojo": ("2.00", ["Ana"], ["Th", "Td", "2h", "2d"]),
+        "tres-cuerpos": ("3.00", ["Carla"], ["6h", "6d", "6c"]),
+    }
+    assert h["net"] == {"Ana": "-3.00", "Beto": "6.00", "Carla": "-3.00"}
+    assert h["warnings"] == []
