@@ -39,22 +39,26 @@ def why_not_meld(cards) -> str:
     return "a run is consecutive ranks, Ace low only (Q-K-A and K-A-2 are not runs)"
 
 
+def fitting_cards(meld) -> list:
+    """Every card that fits a valid meld directly (R9.1, R13.1): a run's ends, a set's fourth."""
+    first = meld[0]
+    if RANK[meld[1]] == RANK[first]:  # a set
+        if len(meld) != 3:
+            return []
+        rank = RANK[first]
+        suits = {SUIT[c] for c in meld}
+        return [s * 13 + rank - 1 for s in range(4) if s not in suits]
+    if len(meld) >= 10:
+        return []
+    ranks = [RANK[c] for c in meld]
+    lo, hi = min(ranks), max(ranks)
+    base = SUIT[first] * 13 - 1
+    return [base + r for r in (lo - 1, hi + 1) if 1 <= r <= 13]
+
+
 def fits(card: int, meld) -> bool:
     """Whether `card` can be added directly to `meld` (R9.1, R13.1): a run end or a set's fourth."""
-    first = meld[0]
-    if len(meld) >= 2 and RANK[meld[1]] == RANK[first]:  # a set
-        return len(meld) == 3 and RANK[card] == RANK[first]
-    if SUIT[card] != SUIT[first]:
-        return False
-    lo = min(RANK[c] for c in meld)
-    hi = lo + len(meld) - 1
-    r = RANK[card]
-    return (r == lo - 1 or r == hi + 1) and len(meld) < 10
-
-
-def fitting_cards(meld) -> list:
-    """Every card that fits `meld` directly."""
-    return [c for c in range(52) if c not in meld and fits(c, meld)]
+    return card in fitting_cards(meld)
 
 
 def in_order(cards) -> bool:

@@ -1,6 +1,7 @@
 """Table options and presets (R15)."""
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 
 SWITCHES = ("todo", "strict", "forcing", "auto", "hand-melds")
 CHOICES = {
@@ -44,6 +45,7 @@ def preset(name: str) -> RuleOptions:
     return RuleOptions(auto=False) if name == "conquien" else RuleOptions()
 
 
+@lru_cache(maxsize=256)
 def parse_options(preset_name: str, text: str):
     """(RuleOptions, None) or (None, reason) for an `Options` tag value over a preset."""
     opts = preset(preset_name)

@@ -7,6 +7,7 @@ checked to balance to zero before it is returned (N8's conservation law).
 from dataclasses import dataclass, field
 
 from .cards import SUIT, UNKNOWN, names
+from .engine.state import FREE
 from .findings import warning
 from .melds import has_a23
 from .money import split
@@ -101,8 +102,12 @@ def claim_void(setup, state, ann):
             if player.received_card == UNKNOWN:
                 doubt = f"{names([c])} may be the card {who} received in the cambio"
             continue
+        if ann.seat in state.declared_blind and state.loc[c] == FREE:
+            doubt = f"{who}'s declaration showed the hand, but the record does not list its cards"
+            continue
         return "R4.4", f"{names([c])} was not dealt to {who}", True
-    unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown]
+    unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown
+               and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
     if unshown:
         return "R4.5", f"{names(unshown)} was never shown", True
     if doubt:

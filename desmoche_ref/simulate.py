@@ -13,6 +13,7 @@ Same seed, same text: all randomness comes from one `random.Random(seed)`.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from decimal import Decimal
 from itertools import combinations
 
@@ -393,6 +394,7 @@ class _HandSim:
         self.winners: list = []
         self.declared: list = []
         self.cambio_done = False
+        self.notes = Counter()  # which situations the hand went through (for coverage)
         # planned incidents (draw numbers at which they happen)
         r = rng.random
         self.peek_at = rng.randint(2, 30) if vary and r() < _P_PEEK else None
@@ -534,6 +536,10 @@ class _HandSim:
     # -- automatic wins (R6, N4.7)
     def declare(self, p: _Player, cards):
         kind = _auto_kind(cards, self.opts)
+        self.notes["declare " + kind] += 1
+        self.notes["declare after the cambio" if self.cambio_done else "declare before the cambio"] += 1
+        if self.declared:
+            self.notes["several declarations"] += 1
         words = ["declare", p.name, kind]
         if self.closed or self.rng.random() < 0.4:
             words += [CARD_NAME[c] for c in sorted(cards)]
@@ -628,6 +634,9 @@ class _HandSim:
                     if taker is None:
                         taker, plan = q, pl
                         claimants.append(q)
+                        self.notes["forced back" if q is offerer else "forced"] += 1
+                        if pl.win:
+                            self.notes["forced win"] += 1
                     break
                 wants = pl is not None and (pl.win or rng.random() >= _P_DECLINE)
                 if wants and (q not in claimants):
@@ -647,6 +656,12 @@ class _HandSim:
                         self.emit("claim", q.name)
             if taker is None:
                 return ("dead", offerer, c)
+            if len(claimants) > 1:
+                self.notes["contested"] += 1
+            if not self.stock:
+                self.notes["taken after the stock ran out"] += 1
+            if len(self.in_players()) == 1:
+                self.notes["lone player takes"] += 1
             outcome = self.act(taker, plan, c)
             if outcome != "paid":
                 return (outcome, taker)
@@ -659,6 +674,7 @@ class _HandSim:
                     self.emit("forgive", taker.name)
                 else:
                     self.disqualify(taker)
+                    self.notes["payer out, card stays on offer"] += 1
 
     def act(self, p: _Player, plan: _Plan, c: int) -> str:
         """Write the action of a taker (N4.2): "win", "out" (F4 enforced) or "paid"."""
@@ -709,11 +725,29 @@ class _HandSim:
                     self.emit("forgive", p.name)
                 else:
                     self.disqualify(p)  # during their own action: no pay (R14.5)
+                    self.notes["F4 enforced" + (" on the winning line" if plan.win and
+                                                i == len(ops) - 1 else "")] += 1
                     return "out"
+        before = sum(len(m) for m in p.melds)
+        for op in ops:
+            if op[0] == "meld" and any(x in m for m in p.melds for x in op[1]):
+                self.notes["desmoche"] += 1
+                if any(meld_kind(m) == RUN and x in m and len(remove_card(m, x)) == 2
+                       for m in p.melds for x in op[1]):
+                    self.notes["run split"] += 1
+        if not self.opts.hand_melds:
+            self.notes["hand-melds off action"] += 1
         p.hand = list(plan.hand)
         p.melds = [list(m) for m in plan.melds]
         if plan.win:
             self.winners = [p]
+            self.notes["win"] += 1
+            if before == 9:
+                self.notes["win from nine down (R10.2)"] += 1
+            if len(self.in_players()) == 1:
+                self.notes["lone player wins"] += 1
+            if foul_op is not None:
+                self.notes["F4 forgiven on the winning line"] += 1
             return "win"
         pay = self.choose_pay(p)
         p.hand.remove(pay)
@@ -769,9 +803,13 @@ class _HandSim:
             else:
                 self.disqualify(q)
         for q in self.seat_order_from(anchor.idx):
-            if self.may_pass(q) and rng.random() < _P_PASS:
+            # "Cannot win" is the player's own judgement (R13.1): likelier with a hand that
+            # makes no new meld.
+            chance = _P_PASS if _potential(q.hand) == 0 else _P_PASS / 4
+            if self.may_pass(q) and rng.random() < chance:
                 self.emit("pass", q.name)
                 q.status = "passed"
+                self.notes["pass"] += 1
 
     def play(self):
         drawer = self.next_in(self.dealer)
@@ -779,6 +817,7 @@ class _HandSim:
         while True:
             if drawer is None:
                 self.emit("end")  # no player left (R14.4)
+                self.notes["no player left"] += 1
                 return
             c = self.stock.pop()
             self.draws += 1
@@ -801,8 +840,10 @@ class _HandSim:
                 offerer = result[1]
                 if not self.stock:
                     self.emit("end")  # R10.3
+                    self.notes["stock ran out"] += 1
                     return
                 if first and result[2] == c and offerer is drawer and drawer.status == "in":
+                    self.notes["first card redrawn"] += 1
                     first = False
                     continue  # R7.7: the same player draws again
                 anchor = offerer
@@ -904,6 +945,11 @@ def simulate_session(hands: int, players: int = 3, seed: int = 0, options: str |
     the `Options` tag of every hand; `vary` varies preset, options, fouls, claims and closed
     records across hands; `progress(1)` is called after each hand.
     """
+    return "\n".join(_session(hands, players, seed, options, vary, progress)[0])
+
+
+def _session(hands, players, seed, options, vary, progress):
+    """The hands' texts and a Counter of the situations they went through."""
     if not 2 <= players <= 4:
         raise ValueError(f"a table has 2, 3 or 4 players, not {players}")
     if hands < 0:
@@ -919,6 +965,7 @@ def simulate_session(hands: int, players: int = 3, seed: int = 0, options: str |
     carry = Decimal(0)
     side_carry: dict = {}  # game -> (stake, amount)
     texts = []
+    notes = Counter()
     for number in range(1, hands + 1):
         dealer = (number - 1) % players
         preset = "conquien" if vary and rng.random() < 0.2 else "desmoche"
@@ -967,6 +1014,8 @@ def simulate_session(hands: int, players: int = 3, seed: int = 0, options: str |
         texts.append("\n".join(lines + [""] + sim.lines) + "\n")
         carry, side_out = _carries(sim, bet, carry, sides, opts)
         side_carry = {g: (stake, side_out[g]) for g, stake, _, _ in sides if side_out[g]}
+        notes.update(sim.notes)
+        notes["closed record"] += closed
         if progress is not None:
             progress(1)
-    return "\n".join(texts)
+    return texts, notes

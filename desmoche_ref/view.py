@@ -65,7 +65,7 @@ def _turn(ref, setup) -> str:
         return "an automatic win is declared: declarations close with `end`"
     if not g.active():
         return "no player is left"
-    seat, _, _ = ref.expected_drawer()
+    seat, _ = ref.expected_drawer()
     drawer = setup.players[seat] if seat >= 0 else "nobody"
     if g.phase == PRE:
         waiting = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..cards import UNKNOWN, name, names
 from ..findings import Foul, error, warning
-from ..melds import arranged, fits, in_order, meld_kind, remove_card, why_not_meld
+from ..melds import arranged, fits, fitting_cards, in_order, meld_kind, remove_card, why_not_meld
 from ..notation.parser import FOUL_CODES
 from ..ranking import GAME_NEEDS, auto_strength, claim_strength, why_not_auto
 from .state import (ACTIVE, DEAD, DEAL, DISQUALIFIED, FREE, HAND, MELD, OFFER, OUT, OVER, PASSED,
@@ -228,17 +228,25 @@ class Referee:
         return -1
 
     def expected_drawer(self):
+        """(seat, rule) of who draws next: R7.1 first draw, R7.7 redraw, R7.6 otherwise."""
         g = self.g
         if not g.started:
-            return g.next_active(self.setup.dealer), "R7.1", "the first card is drawn by the player to the dealer's right"
+            return g.next_active(self.setup.dealer), "R7.1"
         if g.offer >= 0 and g.first_card:
             drawer = g.offer_by
             if g.players[drawer].status == ACTIVE:
-                return drawer, "R7.7", "nobody took the first card, so the same player draws again"
-            return g.next_active(drawer), "R7.7", "the first drawer is out, so the next player draws"
+                return drawer, "R7.7"
+            return g.next_active(drawer), "R7.7"
+        return g.next_active(g.offer_by if g.offer >= 0 else g.next_from), "R7.6"
+
+    def why_drawer(self, code):
+        g = self.g
+        if code == "R7.1":
+            return "the first card is drawn by the player to the dealer's right"
+        if code == "R7.7":
+            return "nobody took the first card, so the same player draws again"
         origin = g.offer_by if g.offer >= 0 else g.next_from
-        who = g.players[origin].name
-        return g.next_active(origin), "R7.6", f"the next draw is by the player to the right of {who}"
+        return f"the next draw is by the player to the right of {g.players[origin].name}"
 
     # ------------------------------------------------------------- the deal
     def end_deal(self, ev):
@@ -414,6 +422,8 @@ class Referee:
         else:
             hands = [known for known, unknown in candidates if unknown == 0]
             unverifiable = any(unknown for known, unknown in candidates)
+            if p.unknown:
+                g.declared_blind.add(seat)  # shown at the table, not in the record
         # The declarer lays the hand face up (R6.3): its cards are shown (R4.5).
         for c in named or p.hand | (p.dealt9[0] if p.dealt9 else frozenset()):
             g.shown.add((seat, c))
@@ -470,36 +480,38 @@ class Referee:
 
     # ------------------------------------------------------------------ play
     def do_draw(self, ev, seat):
+        """R7.1, R7.6, R7.7: who draws; checks in the order of N5.1's table."""
         g = self.g
         c = ev.cards[0]
-        if g.stock == 0:
-            fail(ev.line, "R10.3", "the stock is empty: nothing can be drawn (write `end` when the "
-                                   "last card goes untaken)")
         if g.loc[c] == FREE:
-            if g.unknown_in_stock() <= 0:
+            if g.stock and g.unknown_in_stock() <= 0:
                 fail(ev.line, "N2.4", f"{name(c)} cannot be in the stock: every card left there is known")
         elif g.loc[c] != STOCK:
             fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
-        if self.standing_declarations():
-            fail(ev.line, "N4.7", "an automatic win has been declared: no card is drawn "
-                                  "(close the declarations with `end`)")
         if g.actor >= 0:
             self.unfinished_action(ev)
-        if not g.started:
-            missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
-            if not g.cambio_complete and missing:
-                fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
-                                      f"has not passed a card")
-        expected, code, why = self.expected_drawer()
+        expected, code = self.expected_drawer()
+        if seat != expected:
+            if g.players[seat].status != ACTIVE:
+                state = "passed" if g.players[seat].status == PASSED else "out of the hand"
+                fail(ev.line, code, f"{self.pname(seat)} is {state} and does not draw")
+            fail(ev.line, code, f"{self.why_drawer(code)}: {self.pname(expected)}, not {self.pname(seat)}")
+        if g.stock == 0:
+            fail(ev.line, "R10.3", "the stock is empty: nothing can be drawn (write `end` when the "
+                                   "last card goes untaken)")
         if g.offer >= 0 and self.opts.forcing:
             owners = self.fitting_players(g.offer)
             if owners:
                 fail(ev.line, "R9.1", f"{name(g.offer)} fits {g.players[owners[0]].name}'s meld "
                                       f"and must be taken (forcing)")
-        if seat != expected:
-            if g.players[seat].status != ACTIVE:
-                fail(ev.line, code, f"{self.pname(seat)} is {'passed' if g.players[seat].status == PASSED else 'out of the hand'} and does not draw")
-            fail(ev.line, code, f"{why}: {self.pname(expected)}, not {self.pname(seat)}")
+        if self.standing_declarations():
+            fail(ev.line, "N4.7", "an automatic win has been declared: no card is drawn "
+                                  "(close the declarations with `end`)")
+        if not g.started:
+            missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
+            if not g.cambio_complete and missing:
+                fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
+                                      f"has not passed a card")
         if g.offer >= 0:
             g.loc[g.offer] = DEAD
             g.owner[g.offer] = -1
@@ -669,7 +681,7 @@ class Referee:
             fail(ev.line, "R13.1", f"{p.name} is in the middle of an action and cannot pass now")
         if not p.melds:
             fail(ev.line, "R13.1", f"{p.name} has no meld on the table and cannot pass")
-        fitting = sorted({c for m in p.melds for c in range(52) if fits(c, m)})
+        fitting = sorted({c for m in p.melds for c in fitting_cards(m)})
         unknown_in_stock = g.unknown_in_stock()
         hidden = g.hidden_elsewhere()
         doubtful = []

@@ -74,6 +74,7 @@ class GameState:
         self.outcome = None      # ("win"|"auto-win"|"no-winner", [seats], auto kind, line)
         self.shown = set()       # (seat, card): cards a player has shown (R4.5)
         self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards
+        self.declared_blind = set()  # seats that laid an unknown hand face up (declare, no cards)
 
     def active(self) -> list:
         return [i for i, p in enumerate(self.players) if p.status == ACTIVE]

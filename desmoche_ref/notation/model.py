@@ -18,10 +18,10 @@ class Event:
     """One event line. A plain slotted class: thousands are made per second (bench/)."""
 
     __slots__ = ("verb", "actor", "line", "cards", "unknown", "word", "target", "text", "args",
-                 "comment", "lead", "error", "raw")
+                 "comment", "lead", "error")
 
     def __init__(self, verb, actor, line, cards=(), unknown=0, word=None, target=None, text=None,
-                 args=(), comment=None, lead=(), error=None, raw=""):
+                 args=(), comment=None, lead=(), error=None):
         self.verb = verb          # canonical verb
         self.actor = actor        # player name as written
         self.line = line
@@ -34,7 +34,6 @@ class Event:
         self.comment = comment
         self.lead = lead          # comment lines just above it
         self.error = error        # a line that could not be read (N1, N2, N4)
-        self.raw = raw
 
     def __repr__(self):
         return f"Event({self.verb!r}, {self.actor!r}, line={self.line})"

@@ -104,7 +104,7 @@ def parse_event(text: str, line: int) -> Event:
         if verb == "end":
             if len(parts) != 1:
                 raise LineError("N4", "end takes no arguments")
-            return Event(verb, None, line, raw=text)
+            return Event(verb, None, line)
         usage, allow_unknown = VERBS[verb]
         if len(parts) < 2:
             raise LineError("N4", f"missing player: {usage}")
@@ -113,7 +113,7 @@ def parse_event(text: str, line: int) -> Event:
         if verb in NO_ARGS:
             if args:
                 raise LineError("N4", f"too many arguments: {usage}")
-            return Event(verb, actor, line, raw=text)
+            return Event(verb, actor, line)
         word = target = None
         if verb in ("announce", "declare", "foul"):
             if not args:
@@ -138,7 +138,7 @@ def parse_event(text: str, line: int) -> Event:
                 if word == "other":
                     if not args:
                         raise LineError("N4", "foul other needs words that describe it")
-                    return Event(verb, actor, line, word=word, text=" ".join(args), raw=text)
+                    return Event(verb, actor, line, word=word, text=" ".join(args))
                 if word == "hand":
                     if len(args) != 1:
                         raise LineError("N4", "foul hand names the one card put in hand: foul PLAYER hand CARD")
@@ -154,16 +154,9 @@ def parse_event(text: str, line: int) -> Event:
         if not args and verb not in ("declare", "foul"):
             raise LineError("N4", f"missing cards: {usage}")
         cards, unknown = _cards(args, verb, allow_unknown)
-        return Event(verb, actor, line, cards, unknown, word, target, None, tuple(args), raw=text)
+        return Event(verb, actor, line, cards, unknown, word, target, None, args)
     except LineError as e:
-        return Event(verb, None, line, error=error(line, e.code, e.message), raw=text)
-
-
-def _split_comment(text: str):
-    i = text.find("#")
-    if i < 0:
-        return text, None
-    return text[:i], text[i + 1:].rstrip()
+        return Event(verb, None, line, error=error(line, e.code, e.message))
 
 
 def parse_tag(text: str, line: int):
@@ -232,16 +225,19 @@ def parse_bytes(data: bytes) -> RecordFile:
             else:
                 hand.tag_errors.append(tag)
             continue
-        body, comment = _split_comment(stripped)
+        hash_at = stripped.find("#")
+        if hash_at < 0:
+            body, comment = stripped, None
+        else:
+            body, comment = stripped[:hash_at], stripped[hash_at + 1:].rstrip()
         if hand is None:
             hand = HandRecord(line=number)
             hands.append(hand)
-        if not body.strip():  # cannot happen (a '#' line is handled above) but stay safe
-            pending.append(comment or "")
-            continue
         ev = parse_event(body, number)
-        ev.comment = comment
-        ev.lead, pending = pending, []
+        if comment is not None:
+            ev.comment = comment
+        if pending:
+            ev.lead, pending = pending, []
         hand.events.append(ev)
     if hand is not None:
         hand.trailing = pending
