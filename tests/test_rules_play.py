@@ -530,13 +530,14 @@ def test_r10_3_drawing_from_an_empty_stock_is_an_error():
     # but the stock is empty
     closed = {"Beto": "?x9", "Carla": "?x9", "Ana": "?x9"}
     cambio = {"Beto": "?", "Carla": "?", "Ana": "?"}
-    text = hand(drain_all_but("Qc") + ["draw Ana 2h"], deal=closed, cambio=cambio)
-    assert_error(text, "R10.3", "draw Ana 2h")
+    assert drain_all_but("Qc")[-1] == "draw Ana Qc"  # Beto, Ana's right, draws next
+    text = hand(drain_all_but("Qc") + ["draw Beto 2h"], deal=closed, cambio=cambio)
+    assert_error(text, "R10.3", "draw Beto 2h")
 
 
 def test_r10_3_in_an_open_record_a_card_known_elsewhere_is_n2_4_first():
-    text = hand(drain_all_but("Qc") + ["draw Ana 2h"])  # 2h is Carla's
-    assert_error(text, "N2.4", "draw Ana 2h")
+    text = hand(drain_all_but("Qc") + ["draw Beto 2h"])  # 2h is Carla's
+    assert_error(text, "N2.4", "draw Beto 2h")
 
 
 # ---------------------------------------------------------------- N4.4 after the end
