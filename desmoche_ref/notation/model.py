@@ -42,6 +42,7 @@ class Event:
 @dataclass(slots=True)
 class HandRecord:
     line: int  # the hand's first line (its first tag, or first event if it has no tags)
+    lead: list = field(default_factory=list)  # comment lines above the hand's first line
     tags: list = field(default_factory=list)
     events: list = field(default_factory=list)
     trailing: list = field(default_factory=list)  # comment lines after the last event

@@ -216,7 +216,8 @@ def parse_bytes(data: bytes) -> RecordFile:
             continue
         if stripped[0] == "[":
             if hand is None or hand.events:
-                hand = HandRecord(line=number)
+                hand = HandRecord(line=number, lead=pending)
+                pending = []
                 hands.append(hand)
             tag = parse_tag(stripped, number)
             if isinstance(tag, Tag):
@@ -231,7 +232,8 @@ def parse_bytes(data: bytes) -> RecordFile:
         else:
             body, comment = stripped[:hash_at], stripped[hash_at + 1:].rstrip()
         if hand is None:
-            hand = HandRecord(line=number)
+            hand = HandRecord(line=number, lead=pending)
+            pending = []
             hands.append(hand)
         ev = parse_event(body, number)
         if comment is not None:

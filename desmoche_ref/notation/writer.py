@@ -34,7 +34,7 @@ def _quote(value: str) -> str:
 def write_hand(hand: HandRecord) -> str:
     rank = {name: i for i, name in enumerate(KNOWN_TAGS)}
     tags = sorted(hand.tags, key=lambda t: rank.get(t.name, len(KNOWN_TAGS)))  # stable sort
-    out = []
+    out = _comment_lines(hand.lead)
     for tag in tags:
         out += _comment_lines(tag.lead)
         out.append(_with_comment(f"[{tag.name} {_quote(tag.value)}]", tag.comment))
