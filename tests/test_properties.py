@@ -1,0 +1,196 @@
+"""Property tests (issue 4): the referee on many more hands than anyone writes by hand.
+
+Bounded so that CI stays fast (the whole file runs in a few seconds on 2 cores): each
+property draws a few small simulated sessions (2-4 players, 1-4 hands, every option
+varied by the simulator) or a hand-written record, and checks:
+
+- every simulated hand checks complete, without error (N5), money conserved (N8);
+- `fmt` round-trips: the canonical form is a fixed point and keeps every verdict;
+- hiding the cards of an open record (N6) keeps it valid with the same outcome and nets;
+- a mutated record never raises: it yields findings, each error with a line and a code.
+
+The helpers (mutation, invariants, hiding cards) live in bench/common.py, shared with
+the fuzzer and the benchmarks.
+"""
+
+import os
+import random
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import common  # noqa: E402
+
+from desmoche_ref.notation.parser import parse_bytes, parse_text  # noqa: E402
+from desmoche_ref.notation.writer import syntax_errors, write_file  # noqa: E402
+from desmoche_ref.referee import judge_bytes, judge_text  # noqa: E402
+
+simulate_session = common.simulator()
+needs_simulator = pytest.mark.skipif(simulate_session is None,
+                                     reason="desmoche_ref.simulate is not there yet")
+
+# DESMOCHE_EXAMPLES=500 pytest tests/test_properties.py: a deeper run on demand.
+EXAMPLES = int(os.environ.get("DESMOCHE_EXAMPLES", "25"))
+BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+sessions = st.tuples(st.integers(0, 2**31 - 1), st.sampled_from((2, 3, 4)), st.integers(1, 4))
+SEEDS = common.seed_records()
+
+
+@lru_cache(maxsize=256)
+def simulated(seed: int, players: int, hands: int) -> str:
+    return simulate_session(hands, players=players, seed=seed)
+
+
+def hand_texts(text: str) -> list:
+    return common.split_hands(text)
+
+
+def reports(text: str) -> list:
+    doc = judge_text(text).as_json()
+    return doc["hands"]
+
+
+# ---------------------------------------------------------------- simulated hands
+
+@needs_simulator
+@BOUNDED
+@given(sessions)
+def test_every_simulated_hand_checks_complete_without_error(session):
+    seed, players, count = session
+    text = simulated(seed, players, count)
+    hands = reports(text)
+    assert len(hands) == count
+    for i, hand in enumerate(hands, 1):
+        where = f"simulate_session({count}, players={players}, seed={seed}) hand {i}"
+        assert hand["errors"] == [], f"{where}: {hand['errors']}"
+        assert hand["status"] == "complete", f"{where}: {hand['status']}"
+        common.check_hand_json(hand, where)
+
+
+@needs_simulator
+@BOUNDED
+@given(sessions)
+def test_money_is_conserved_in_every_complete_hand_n8(session):
+    seed, players, count = session
+    for i, hand in enumerate(reports(simulated(seed, players, count)), 1):
+        if hand["status"] != "complete":
+            continue
+        assert common.conservation(hand) == 0, (
+            f"simulate_session({count}, players={players}, seed={seed}) hand {i}: "
+            f"nets {hand['net']}, pot {hand['carry_in']} -> {hand['carry_out']}, "
+            f"side {hand['side_games']}")
+
+
+def test_money_is_conserved_in_the_hand_written_records():
+    for name, data in SEEDS:
+        for hand in judge_bytes(data).as_json()["hands"]:
+            if hand["status"] == "complete":
+                assert common.conservation(hand) == 0, f"{name} line {hand['line']}"
+
+
+# ---------------------------------------------------------------- fmt round trip
+
+def assert_round_trip(data: bytes, where: str) -> None:
+    record = parse_bytes(data)
+    if record.error or syntax_errors(record):
+        return  # fmt refuses such a file: nothing to round-trip
+    canonical = write_file(record)
+    again = write_file(parse_text(canonical))
+    assert again == canonical, f"{where}: write(parse(text)) is not a fixed point"
+    before = [common.verdict(h) for h in judge_bytes(data).as_json()["hands"]]
+    after = [common.verdict(h) for h in judge_text(canonical).as_json()["hands"]]
+    assert after == before, f"{where}: fmt changed the verdict"
+
+
+@pytest.mark.parametrize("name", [n for n, _ in SEEDS])
+def test_fmt_round_trips_the_hand_written_records(name):
+    assert_round_trip(dict(SEEDS)[name], name)
+
+
+@needs_simulator
+@BOUNDED
+@given(sessions)
+def test_fmt_round_trips_simulated_sessions(session):
+    text = simulated(*session)
+    assert write_file(parse_text(text)) == text, f"simulate_session{session} is not canonical"
+    assert_round_trip(text.encode("utf-8"), f"simulate_session{session}")
+
+
+@BOUNDED
+@given(st.integers(0, len(SEEDS) - 1), st.integers(0, 2**32 - 1))
+def test_fmt_round_trips_mutated_records(index, mutation_seed):
+    name, data = SEEDS[index]
+    mutated = common.mutate(data, random.Random(mutation_seed))
+    assert_round_trip(mutated, f"{name} mutated with seed {mutation_seed}")
+
+
+# ---------------------------------------------------------------- closed records (N6)
+
+@needs_simulator
+@BOUNDED
+@given(sessions)
+def test_hiding_the_cards_keeps_the_outcome_and_nets(session):
+    seed, players, count = session
+    for i, text in enumerate(hand_texts(simulated(seed, players, count)), 1):
+        if not common.is_open(text):
+            continue
+        closed = common.hide_cards(text)
+        assert not common.is_open(closed)
+        where = f"simulate_session({count}, players={players}, seed={seed}) hand {i}, closed"
+        (open_hand,) = reports(text)
+        (closed_hand,) = reports(closed)
+        assert closed_hand["errors"] == [], f"{where}: {closed_hand['errors']}\n{closed}"
+        assert closed_hand["status"] == open_hand["status"], where
+        assert closed_hand["outcome"] == open_hand["outcome"], where
+        assert closed_hand["net"] == open_hand["net"], where
+        assert closed_hand["fouls"] == open_hand["fouls"], where
+
+
+def test_hiding_the_cards_of_the_open_example():
+    name = "tests/conformance/friday.dsm"
+    text = dict(SEEDS)[name].decode("utf-8")
+    (open_hand,) = reports(text)
+    (closed_hand,) = reports(common.hide_cards(text))
+    assert closed_hand["errors"] == []
+    assert (closed_hand["outcome"], closed_hand["net"]) == (open_hand["outcome"], open_hand["net"])
+
+
+# ---------------------------------------------------------------- mutations
+
+@BOUNDED
+@given(st.integers(0, len(SEEDS) - 1), st.integers(0, 2**32 - 1))
+def test_mutated_hand_written_records_never_raise(index, mutation_seed):
+    name, data = SEEDS[index]
+    mutated = common.mutate(data, random.Random(mutation_seed))
+    common.check_invariants(mutated, f"{name} mutated with seed {mutation_seed}")
+
+
+@needs_simulator
+@BOUNDED
+@given(sessions, st.integers(0, 2**32 - 1))
+def test_mutated_simulated_records_never_raise(session, mutation_seed):
+    data = simulated(*session).encode("utf-8")
+    mutated = common.mutate(data, random.Random(mutation_seed))
+    common.check_invariants(mutated, f"simulate_session{session} mutated with seed {mutation_seed}")
+
+
+@BOUNDED
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_raise(data):
+    common.check_invariants(data, repr(data))
+
+
+@BOUNDED
+@given(st.lists(st.sampled_from(common.VOCAB + common.CARDS), max_size=12).map(" ".join),
+       st.integers(0, len(SEEDS) - 1), st.integers(0, 200))
+def test_an_arbitrary_line_inserted_never_raises(line, index, at):
+    lines = SEEDS[index][1].decode("utf-8").split("\n")
+    lines.insert(at % (len(lines) + 1), line)
+    common.check_invariants("\n".join(lines).encode("utf-8", "surrogatepass"), repr(line))
