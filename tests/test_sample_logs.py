@@ -33,16 +33,21 @@ INVALID = {
 
 
 @functools.lru_cache(maxsize=None)
-def check(name):
-    """(exit status, hands) of `check --json` on one sample: one subprocess per file."""
+def run_check(name):
+    """(exit status, whole JSON report) of `check --json sample_logs/NAME`: one subprocess per file."""
     run = subprocess.run(
-        [sys.executable, "-m", "desmoche_ref", "check", "--json", str(LOGS / name)],
+        [sys.executable, "-m", "desmoche_ref", "check", "--json", f"sample_logs/{name}"],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
     )
     assert run.stdout, f"no output for {name}: {run.stderr[-2000:]}"
-    report = json.loads(run.stdout)
+    return run.returncode, json.loads(run.stdout)
+
+
+def check(name):
+    """(exit status, hands) of one sample."""
+    code, report = run_check(name)
     (entry,) = report["files"]
-    return run.returncode, entry["hands"]
+    return code, entry["hands"]
 
 
 def hand(name, number):
@@ -609,3 +614,45 @@ def test_r4_2_every_side_game_ranked_side_games():
     }
     assert h["net"] == {"Ana": "-3.00", "Beto": "6.00", "Carla": "-3.00"}
     assert h["warnings"] == []
+
+
+# ---------------------------------------------------------------- friday.dsm
+# NOTATION's open-record example, as a sample: N8 gives its report exactly.
+FRIDAY_REPORT = {
+    "line": 1,
+    "players": ["Ana", "Beto", "Carla"],
+    "dealer": "Ana",
+    "rules": "desmoche",
+    "options": {"todo": True, "strict": False, "forcing": False, "auto": True,
+                "hand-melds": True, "color": "color", "escalera": "a23-high",
+                "side-nowin": "carry", "dq-bonus": "pay"},
+    "status": "complete",
+    "outcome": {"kind": "win", "winners": ["Carla"], "auto": None, "line": 39},
+    "bet": "10.00",
+    "carry_in": "0.00",
+    "pot": "30.00",
+    "carry_out": "0.00",
+    "bonuses": [{"kind": "mico", "from": "Beto", "to": "Carla", "amount": "10.00"},
+                {"kind": "mico", "from": "Ana", "to": "Carla", "amount": "10.00"}],
+    "side_games": [{"game": "oro", "stake": "5.00", "players": ["Ana", "Beto", "Carla"],
+                    "carry_in": "0.00", "pot": "15.00", "winners": ["Beto"],
+                    "cards": ["Qd"], "carry_out": "0.00"}],
+    "net": {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"},
+    "fouls": [],
+    "errors": [],
+    "warnings": [],
+    "result_claimed": "Carla",
+    "result_agrees": True,
+}
+
+
+def test_n8_report_of_the_notation_example_friday():
+    code, report = run_check("friday.dsm")
+    assert code == 0
+    (entry,) = report["files"]
+    assert entry["path"] == "sample_logs/friday.dsm"
+    (h,) = entry["hands"]
+    # bonuses: the order of entries is not part of the contract
+    assert sorted(h["bonuses"], key=json.dumps) == sorted(FRIDAY_REPORT["bonuses"], key=json.dumps)
+    assert {k: v for k, v in h.items() if k != "bonuses"} == \
+        {k: v for k, v in FRIDAY_REPORT.items() if k != "bonuses"}
