@@ -543,3 +543,8 @@ def test_n7_unknown_cards_and_words_round_trip():
     once = fmt(text)
     assert "deal Carla ? ?x8" in once
     assert fmt(once) == once
+
+
+def test_n3_a_single_tag_given_twice_is_an_error():
+    text = raw(tags_text() + ['[Bet "20"]'], [])
+    assert_error(text, "N3", 4)

@@ -375,3 +375,18 @@ def test_n6_2_declared_cards_must_be_the_declarers_hand():
     assert j["status"] == "invalid"
     assert j["errors"][0]["line"] == line_of(text, "declare Beto peladilla 2h 3d 4h 7s 8d Ts Jc Qd Kh")
     assert j["errors"][0]["code"] == "N2.4"
+
+
+def test_r6_1_peladilla_ace_and_two_of_one_suit_are_adjacent():
+    deal = {"Beto": "As 2s 4d 7h 8s Td Js Qh Kd", "Carla": "3h 3d 4h 7s 8d Ts Jc Qd Kh",
+            "Ana": "5s 5h 5d 5c 9c 9d 6h 6c 2d"}
+    text = auto(["declare Beto peladilla"], deal)
+    assert warnings_of(verdict(text)) == [("R6.4", line_of(text, "declare Beto peladilla"))]
+
+
+def test_r6_5_color_by_suit_against_color_by_suit_compares_the_cards():
+    deal = {"Beto": "Ah 2h 3h 5h 6h 8h 9h Jh Kh", "Carla": "As 2s 3s 4s 6s 7s 9s Js Qs",
+            "Ana": "Tc Td Ts Th 5c 6c 7c 8c 9c"}
+    text = auto(["declare Carla color", "declare Beto color", "end"], deal)
+    # both Ace high; then K (Beto) against Q (Carla)
+    assert verdict(text)["outcome"]["winners"] == ["Beto"]

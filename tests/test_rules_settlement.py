@@ -555,3 +555,40 @@ def test_r12_6_conquien_has_no_bonuses():
 def test_r12_6_conquien_with_todo_has_bonuses():
     j = assert_ok(spades(rules="conquien", options="todo"), "complete")
     assert len(j["bonuses"]) == 5
+
+
+def test_r12_4_no_color_bonus_for_ten_red_cards_of_two_suits():
+    deal = {"Beto": "2h 3h 4h 5h 6h 7h Td Jd Kc", "Carla": "As 2s 3s 9s 9c 5c 6c Qc Qs",
+            "Ana": "4s 5s 6s 8c 8s Js Jc 2c Ac"}
+    text = hand(["draw Beto 8h", "meld Beto 2h 3h 4h 5h 6h 7h 8h", "pay Beto 2c",
+                 "draw Carla 9d", "meld Beto 9d Td Jd"], deal=deal,
+                cambio={"Beto": "Kc", "Carla": "Qs", "Ana": "2c"}, options="todo")
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Beto"]
+    assert bonuses_of(j) == [("arriba-del-palo", "Carla", "Beto", "10.00"),
+                             ("arriba-del-palo", "Ana", "Beto", "10.00")]
+    assert j["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
+
+
+def test_r4_4_a_claim_a_closed_record_cannot_verify_is_a_warning_and_still_counts():
+    # Carla's hand is unknown; her Qd may be the unknown card Beto passed her in the cambio
+    text = hand(["declare Ana peladilla", "cambio Beto ?", "cambio Carla ?", "cambio Ana Kd",
+                 "end", "show Carla Qd"],
+                deal={"Beto": "?x9", "Carla": "?x9", "Ana": PELADILLA}, cambio={},
+                pre=["announce Carla oro Qd"], side=("oro 5 Ana Carla",))
+    j = verdict(text)
+    assert j["status"] == "complete", j["errors"]
+    assert side_of(j, "oro")["winners"] == ["Carla"]
+    assert warnings_of(j) == [("R4.4", line_of(text, "announce Carla oro Qd"))]
+
+
+def test_r4_6_the_next_hand_carries_in_the_side_pot_carried_out():
+    first = side_hand("Qd", "", side=("oro 5 Ana Carla",))  # no claim: 10.00 carries
+    deal2 = {"Carla": PELADILLA, "Ana": fill("", PELADILLA.split())}
+    deal2["Beto"] = fill("", PELADILLA.split() + deal2["Ana"].split())
+    ok = hand(["declare Carla peladilla", "end"], dealer="Beto", deal=deal2, cambio={},
+              sidecarry=("oro 10",))
+    bad = hand(["declare Carla peladilla", "end"], dealer="Beto", deal=deal2, cambio={},
+               sidecarry=("oro 5",))
+    assert [p for p in session_of(first, ok).problems if p[1] == "R4.6"] == []
+    assert [p[1] for p in session_of(first, bad).problems] == ["R4.6"]
