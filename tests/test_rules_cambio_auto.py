@@ -268,9 +268,19 @@ def test_r6_5_exactly_equal_hands_split_the_pot():
 
 
 # R6.6 once a valid automatic win is declared
+PEL_CAMBIO = ["cambio Beto Kd", "cambio Carla Kh", "cambio Ana 2s"]
+
+
 def test_r6_6_no_card_is_drawn_after_a_valid_declaration():
-    text = auto(["declare Beto peladilla", "draw Beto 7c"], PEL)
+    # the cambio is complete and Beto is the right drawer: only N4.7 is broken
+    text = auto(["declare Beto peladilla"] + PEL_CAMBIO + ["draw Beto 7c"], PEL)
     assert_error(text, "N4.7", "draw Beto 7c")
+
+
+def test_n5_1_a_draw_out_of_turn_after_a_declaration_is_r7_1_first():
+    # N5.1 checks the drawer (R7.1) before "draw after a valid declaration" (N4.7)
+    text = auto(["declare Beto peladilla"] + PEL_CAMBIO + ["draw Carla 7c"], PEL)
+    assert_error(text, "R7.1", "draw Carla 7c")
 
 
 def test_r6_6_others_may_still_declare_and_the_cambio_may_still_be_made():
@@ -328,8 +338,14 @@ def test_n4_7_only_declarations_cambio_announce_show_foul_forgive_end_may_follow
 
 
 def test_n4_7_a_pass_after_a_valid_declaration_is_an_error():
+    # Carla has no meld yet: by the N5.1 order "pass refused" (R13.1) comes before N4.7
     text = auto(["declare Beto peladilla", "pass Carla"], PEL)
-    assert_error(text, "N4.7", "pass Carla")
+    assert_error(text, "R13.1", "pass Carla")
+
+
+def test_n4_7_a_meld_after_a_valid_declaration_has_nothing_to_take():
+    text = auto(["declare Beto peladilla", "meld Ana 5s 5h 5d"], PEL)
+    assert_error(text, "R7.9", "meld Ana 5s 5h 5d")
 
 
 def test_n4_7_end_closes_the_declarations_without_it_the_hand_is_incomplete():
