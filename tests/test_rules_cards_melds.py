@@ -263,3 +263,11 @@ def test_n2_5_laying_a_card_not_in_hand():
     # a free card (in the stock) is not in Beto's hand: N2.5
     text = hand(["draw Beto 2d", "meld Beto 2s 2d 2c", "pay Beto Kh"])  # Kh is in the stock
     assert_error(text, "N2.5", "pay Beto Kh")
+
+
+@pytest.mark.parametrize("event", ["announce Beto oro ?", "show Beto ?", "foul Beto hand ?",
+                                   "declare Beto peladilla ? ? ? ? ? ? ? ? ?"])
+def test_n2_3_unknown_cards_are_not_allowed_in_announce_show_foul_declare(event):
+    text = raw(tags_text(side=("oro 1 Ana Beto",)),
+               ["deal Beto ?x9", "deal Carla ?x9", "deal Ana ?x9", event])
+    assert_error(text, "N2.3", event)

@@ -311,3 +311,23 @@ def test_r14_1_a_disqualified_dealers_ante_stays_in_the_pot():
     assert fouls_of(j) == [("Ana", "F1", True)]
     assert j["pot"] == "30.00"
     assert j["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}
+
+
+def test_n4_6_a_written_misdeal_is_forgiven_by_the_dealer_in_the_deal():
+    beto = " ".join(BETO.split()[:8])
+    text = rec([f"deal Beto {beto}", f"deal Carla {CARLA}", f"deal Ana {ANA}",
+                "foul Ana misdeal", "deal Beto Ks", "forgive Ana", "cambio Beto Ks",
+                "cambio Carla Qh", "cambio Ana 2c", "draw Beto 2d"])
+    j = assert_ok(text)
+    assert fouls_of(j) == [("Ana", "F1", False)]
+
+
+def test_r12_5_a_misdealing_dealer_pays_arriba_del_palo_on_an_automatic_win():
+    peladilla = {"Beto": "As 3c 4d 7h 8s Td Js Qh Kd", "Carla": "5s 5h 5d 2c 9d Jh Ks Qc 6h",
+                 "Ana": "2s 6s 9c Tc 3h 4c 8d 6d Ac Kh"}
+    events = [f"deal Beto {peladilla['Beto']}", f"deal Carla {peladilla['Carla']}",
+              f"deal Ana {peladilla['Ana']}", "return Ana Kh", "declare Beto peladilla", "end"]
+    j = assert_ok(rec(events, options="todo"), "complete")
+    assert j["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
+    j = assert_ok(rec(events, options="todo dq-bonus=exempt"), "complete")
+    assert j["net"] == {"Ana": "-10.00", "Beto": "30.00", "Carla": "-20.00"}

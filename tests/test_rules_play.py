@@ -557,3 +557,16 @@ def test_n4_4_end_in_the_middle_of_an_action_is_an_error():
     draws = drain_all_but("7s")
     text = hand(draws + ["meld Ana 4s 5s 6s 7s", "end"])
     assert_error(text, "N4.4", "end")
+
+
+def test_r9_1_a_drawn_card_that_fits_only_the_drawers_meld_is_forced_on_the_drawer():
+    base = ["meld Ana 4h 4s 4c", "meld Ana 9s Ts Js", "pay Ana 5c", "draw Beto 7s",
+            "draw Carla 5s", "draw Ana Qs"]
+    text = forcing2(base + ["draw Beto 6h"])
+    assert_error(text, "R9.1", "draw Beto 6h")
+    assert_ok(forcing2(base + ["add Ana Qs", "pay Ana Kc"]))
+
+
+def test_n4_4_a_foul_after_the_end_is_an_error():
+    text = friday_until("show Beto Qd", ["foul Ana peek"])
+    assert_error(text, "N4.4", "foul Ana peek")
