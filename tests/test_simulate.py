@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from desmoche_ref.cli import main
 from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.notation.writer import write_file
-from desmoche_ref.simulate import simulate_session
+from desmoche_ref.simulate import _session, simulate_session
 
 VERBS = ("cut", "deal", "return", "announce", "cambio", "declare", "draw", "claim", "knock",
          "meld", "add", "pay", "pass", "show", "foul", "forgive", "end")
@@ -59,8 +59,14 @@ def test_written_in_canonical_form():
     assert write_file(parse_text(text)) == text
 
 
-def test_default_run_uses_every_verb_and_option():
-    text = simulate_session(1000, seed=0)
+@pytest.fixture(scope="module")
+def default_run():
+    texts, notes = _session(1000, 3, 0, None, True, None)
+    return "\n".join(texts), notes
+
+
+def test_default_run_uses_every_verb_and_option(default_run):
+    text, _ = default_run
     verbs = {line.split()[0] for line in text.splitlines() if line and line[0] != "["}
     assert verbs == set(VERBS)
     options = " ".join(tag_values(text, "Options")).split()
@@ -71,6 +77,16 @@ def test_default_run_uses_every_verb_and_option():
     for kind in ("misdeal", "peek", "hand", "arrangement", "other"):
         assert re.search(rf"^foul \S+ {kind}", text, re.M), kind
     assert re.search(r"^deal \S+ \?x9$", text, re.M)  # closed records (N6)
+
+
+def test_default_run_plays_every_situation(default_run):
+    _, notes = default_run
+    for situation in ("forced", "forced back", "forced win", "desmoche", "contested",
+                      "first card redrawn", "pass", "stock ran out", "lone player wins",
+                      "win from nine down (R10.2)", "taken after the stock ran out",
+                      "declare before the cambio", "declare after the cambio", "F4 enforced",
+                      "payer out, card stays on offer", "hand-melds off action", "closed record"):
+        assert notes[situation] > 0, situation
 
 
 def test_cli_writes_a_session(tmp_path):
@@ -102,7 +118,7 @@ def judged(players, hands, seed):
 
 @pytest.fixture(scope="module")
 def sessions():
-    return {p: judged(p, 150, 100 + p) for p in (2, 3, 4)}
+    return {p: judged(p, 120, 100 + p) for p in (2, 3, 4)}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
