@@ -25,12 +25,16 @@ class Session:
     rows: list = field(default_factory=list)
     totals: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)  # (line, code, message)
+    refund: dict = field(default_factory=dict)  # R11.5: carried pots returned when the table breaks up
+    final: dict = field(default_factory=dict)   # totals + refund
 
     def as_json(self) -> dict:
         return {"players": self.players,
                 "hands": [{"hand": r.number, "line": r.line, "dealer": r.dealer, "outcome": r.outcome,
                            "net": {p: fmt(c) for p, c in r.net.items()}} for r in self.rows],
                 "totals": {p: fmt(c) for p, c in self.totals.items()},
+                "refund": {p: fmt(c) for p, c in self.refund.items()},
+                "final": {p: fmt(c) for p, c in self.final.items()},
                 "problems": [{"line": l, "code": c, "message": m} for l, c, m in self.problems]}
 
 
@@ -62,7 +66,75 @@ def check_session(report) -> Session:
         if previous is not None:
             _continuity(session, previous, hand)
         previous = hand
+    session.refund = returned_carry(report.hands)
+    session.final = {p: session.totals[p] + session.refund.get(p, 0) for p in session.players}
     return session
+
+
+def _pot_shares(hands, carried_out, put_in):
+    """What each player put into a pot carried out of the last hand: walk back the hands it
+    carried through. `carried_out(hand)` is the pot a hand carried out, `put_in(hand)` maps
+    names to what they put in during that hand and gives the pot's carry_in."""
+    shares = {}
+    for hand in reversed(hands):
+        if hand.status != "complete" or not carried_out(hand):
+            break
+        carry_in, paid = put_in(hand)
+        for name, cents in paid.items():
+            shares[name] = shares.get(name, 0) + cents
+        if not carry_in:
+            break
+    return shares
+
+
+def _in_proportion(amount, shares, order):
+    """Split `amount` in proportion to `shares` (R11.5), exactly: leftover cents one each in `order`."""
+    total = sum(shares.values())
+    if not total:
+        return {}
+    out = {p: amount * c // total for p, c in shares.items()}
+    left = amount - sum(out.values())
+    for p in [p for p in order if p in shares][:left]:
+        out[p] += 1
+    return out
+
+
+def returned_carry(hands) -> dict:
+    """R11.5: pots still carried after the last hand go back in proportion to what each put in.
+
+    A pot carried in from before the record is returned with the rest, in proportion to what
+    the record shows each player put in (docs/rulings.md)."""
+    if not hands or hands[-1].status != "complete":
+        return {}
+    last = hands[-1]
+    order = [last.setup.players[s] for s in last.setup.order_from_dealer()]
+    refund = {}
+
+    def add(amounts):
+        for p, c in amounts.items():
+            refund[p] = refund.get(p, 0) + c
+
+    main = last.settlement.carry_out
+    if main:
+        shares = _pot_shares(hands, lambda h: h.settlement.carry_out,
+                             lambda h: (h.setup.carry, {p: h.setup.bet for p in h.setup.players}))
+        add(_in_proportion(main, shares, order))
+    for pot in last.settlement.side_games:
+        if not pot.carry_out:
+            continue
+        game = pot.game
+
+        def carried(h, game=game):
+            return next((q.carry_out for q in h.settlement.side_games if q.game == game), 0)
+
+        def paid(h, game=game):
+            entry = next((q for q in h.settlement.side_games if q.game == game), None)
+            if entry is None:
+                return 0, {}
+            return entry.carry_in, {p: entry.stake for p in entry.players}
+
+        add(_in_proportion(pot.carry_out, _pot_shares(hands, carried, paid), order))
+    return refund
 
 
 def _continuity(session, before, hand):

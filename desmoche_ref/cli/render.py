@@ -91,4 +91,8 @@ def print_session(report, session) -> None:
         rows.append([row.number, row.line, row.dealer, row.outcome]
                     + [fmt(row.net[p]) if p in row.net else "" for p in session.players])
     rows.append(["total", "", "", ""] + [fmt(session.totals[p]) for p in session.players])
+    if session.refund:
+        rows.append(["returned", "", "", "carried pot (R11.5)"]
+                    + [fmt(session.refund.get(p, 0)) for p in session.players])
+        rows.append(["final", "", "", ""] + [fmt(session.final[p]) for p in session.players])
     click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))

@@ -1,0 +1,88 @@
+"""Sessions (check --session): continuity of a night at one table and its balance (R2.3, R3.1, R4.6, R11.5)."""
+
+import pathlib
+
+from desmoche_ref.referee import judge_text
+from desmoche_ref.session import check_session
+
+CONF = pathlib.Path(__file__).parent / "conformance"
+NO_WINNER = (CONF / "no-winner.dsm").read_text()
+
+
+def peladilla_hand(dealer="Ana", carry="40", bet="5", extra=""):
+    return f"""
+[Players "Ana Beto Carla Dani"]
+[Dealer "{dealer}"]
+[Bet "{bet}"]
+[Carry "{carry}"]
+{extra}
+deal Beto As 3c 4d 7h 8s Td Js Qh Kd
+deal Carla 5s 5h 5d 2c 9d Jh Ks Qc 6h
+deal Dani 2s 6s 9c Tc 3h 4c 8d 6d Ac
+deal Ana 2h 3s 4s 7c 8c 9h Th Jc Qs
+declare Beto peladilla
+end
+"""
+
+
+def session_of(text):
+    return check_session(judge_text(text))
+
+
+def test_r2_3_a_won_carried_pot_leaves_nothing_to_return():
+    s = session_of(NO_WINNER + peladilla_hand())
+    assert s.problems == []
+    assert s.totals == {"Ana": -1000, "Beto": 5000, "Carla": -1000, "Dani": -1000}
+    assert s.refund == {} and s.final == s.totals
+
+
+def test_r11_5_a_pot_still_carried_when_the_table_breaks_up_is_returned_in_proportion():
+    # one hand, no winner: the 40.00 pot (20 carried in + 4 antes of 5) goes back 10 each
+    s = session_of(NO_WINNER)
+    assert s.refund == {"Ana": 1000, "Beto": 1000, "Carla": 1000, "Dani": 1000}
+    assert s.final == {"Ana": 500, "Beto": 500, "Carla": 500, "Dani": 500}
+
+
+def rotated(text):
+    """The same hand one seat on: every player's part is played by the next player."""
+    import re
+    nxt = {"Ana": "Beto", "Beto": "Carla", "Carla": "Dani", "Dani": "Ana"}
+    head, body = text.split("\n\n", 1)
+    head = head.replace('[Dealer "Dani"]', '[Dealer "Ana"]')
+    return head + "\n\n" + re.sub(r"\b(Ana|Beto|Carla|Dani)\b", lambda m: nxt[m.group(1)], body)
+
+
+def test_r11_5_a_pot_carried_through_two_hands_is_returned_whole():
+    second = rotated(NO_WINNER).replace('[Carry "20"]', '[Carry "40"]')
+    s = session_of(NO_WINNER + "\n" + second)
+    assert s.problems == []
+    assert s.refund == {"Ana": 1500, "Beto": 1500, "Carla": 1500, "Dani": 1500}  # 60.00 in all
+    assert s.final == {"Ana": 500, "Beto": 500, "Carla": 500, "Dani": 500}
+
+
+def test_r11_5_proportional_split_is_exact_to_the_cent():
+    from desmoche_ref.session import _in_proportion
+    out = _in_proportion(1000, {"Ana": 100, "Beto": 100, "Carla": 100}, ["Beto", "Carla", "Ana"])
+    assert out == {"Ana": 333, "Beto": 334, "Carla": 333}
+    out = _in_proportion(1001, {"Ana": 500, "Beto": 1000}, ["Ana", "Beto"])
+    assert out == {"Ana": 334, "Beto": 667} and sum(out.values()) == 1001
+
+
+def test_r3_1_dealer_must_rotate_and_r2_3_carry_must_match():
+    s = session_of(NO_WINNER + peladilla_hand(dealer="Carla", carry="35"))
+    codes = [(code, message.split(":")[0]) for _, code, message in s.problems]
+    assert ("R3.1", "the deal passes to the right") in codes
+    assert any(code == "R2.3" and "Carry is 35.00" in message for _, code, message in s.problems)
+
+
+def test_r2_3_bet_may_not_change_while_a_pot_is_carried():
+    s = session_of(NO_WINNER + peladilla_hand(bet="10"))
+    assert any(code == "R2.3" and "the bet changed" in message for _, code, message in s.problems)
+
+
+def test_r4_6_side_carry_must_follow_on():
+    first = NO_WINNER.replace('[Carry "20"]', '[Carry "20"]\n[Side "oro 1 Ana Beto"]')
+    s = session_of(first + peladilla_hand())
+    assert any(code == "R4.6" and "SideCarry for oro is 0.00" in message for _, code, message in s.problems)
+    s = session_of(first + peladilla_hand(extra='[SideCarry "oro 2"]'))
+    assert not any(code == "R4.6" for _, code, _ in s.problems)
