@@ -593,3 +593,26 @@ def test_r4_6_the_next_hand_carries_in_the_side_pot_carried_out():
                sidecarry=("oro 5",))
     assert [p for p in session_of(first, ok).problems if p[1] == "R4.6"] == []
     assert [p[1] for p in session_of(first, bad).problems] == ["R4.6"]
+
+
+def test_r11_5_a_carried_pot_never_won_is_returned_in_proportion():
+    # hand 1: oro entered by Ana and Carla, no claim: 10.00 carries; hand 2: all three enter,
+    # no claim again: 25.00 is left when the table breaks up: Ana and Carla put in 10.00
+    # each, Beto 5.00
+    first = side_hand("", "", side=("oro 5 Ana Carla",))
+    deal2 = {"Carla": PELADILLA, "Ana": fill("", PELADILLA.split())}
+    deal2["Beto"] = fill("", PELADILLA.split() + deal2["Ana"].split())
+    second = hand(["declare Carla peladilla", "end"], dealer="Beto", deal=deal2, cambio={},
+                  side=("oro 5 Ana Beto Carla",), sidecarry=("oro 10",))
+    session = session_of(first, second)
+    assert session.problems == []
+    assert session.refund == {"Ana": 1000, "Beto": 500, "Carla": 1000}
+
+
+def test_r11_5_a_main_pot_carried_at_the_end_goes_back_to_those_who_anted():
+    from test_rules_deal import drain
+    from helpers import DEAL, stock_of
+    text = hand(drain(stock_of(DEAL), ["Beto", "Carla", "Ana"]) + ["end"])
+    session = check_session(judge_text(text))
+    assert session.refund == {"Ana": 1000, "Beto": 1000, "Carla": 1000}
+    assert set(session.final.values()) == {0}
