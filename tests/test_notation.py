@@ -341,7 +341,7 @@ def test_n3_2_amounts_with_at_most_two_decimals(amount, shown):
 
 @pytest.mark.parametrize("event", ["drow Beto 7s", "draw Beto", "draw Beto 7s 8s",
                                    "pass Beto 7s", "end now", "declare Beto peladilla As",
-                                   "foul Beto sneeze", "foul Beto hand", "announce Beto bingo Qd",
+                                   "foul Beto sneeze", "foul Beto hand", "foul Beto other", "announce Beto bingo Qd",
                                    "meld Beto", "cambio Beto Ks Qd"])
 def test_n4_unknown_verb_or_wrong_arguments(event):
     assert_error(hand([event], cambio={}), "N4", event)

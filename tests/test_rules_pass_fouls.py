@@ -316,3 +316,12 @@ def test_n4_8_f4_on_the_tenth_card_without_forgiveness_the_win_falls():
     # play goes on: the next draw is by Carla's right
     assert_ok(tenth_out_of_order(["draw Ana 9h"]))
 
+
+
+def test_r13_2_a_card_known_to_be_back_in_the_stock_refuses_the_pass_in_a_closed_record():
+    # Ana (dealer) got a tenth card, Kh, which went back: the stock is known to hold Kh
+    text = hand(["return Ana Kh", "cambio Beto ?", "cambio Carla ?", "draw Beto Ks",
+                 "meld Carla Ks Kc Kd", "pay Carla 2c", "pass Carla"],
+                deal={"Beto": "?x9", "Carla": "?x9", "Ana": "?x9 Kh"}, cambio={})
+    j = assert_error(text, "R13.2", "pass Carla")
+    assert fouls_of(j) == [("Ana", "F1", True)]

@@ -362,6 +362,7 @@ def test_r4_7_a_disqualified_players_claim_is_void():
     j = assert_ok(text, "complete")
     assert side_of(j, "oro")["winners"] == ["Ana"]
     assert warnings_of(j) == [("R4.7", line_of(text, "announce Carla oro Qd"))]
+    assert j["net"] == {"Ana": "-5.00", "Beto": "20.00", "Carla": "-15.00"}
 
 
 # ---------------------------------------------------------------- R11 settlement
@@ -616,3 +617,12 @@ def test_r11_5_a_main_pot_carried_at_the_end_goes_back_to_those_who_anted():
     session = check_session(judge_text(text))
     assert session.refund == {"Ana": 1000, "Beto": 1000, "Carla": 1000}
     assert set(session.final.values()) == {0}
+
+
+def test_r4_4_a_claim_on_a_card_dealt_to_someone_else_is_void():
+    # the open example, with Beto also claiming Ana's Jd for oro
+    text = friday().replace("announce Beto oro Qd\n", "announce Beto oro Qd\n"
+                            "announce Carla oro Jd\n")
+    j = assert_ok(text, "complete")
+    assert side_of(j, "oro")["winners"] == ["Beto"]
+    assert warnings_of(j) == [("R4.4", line_of(text, "announce Carla oro Jd"))]
