@@ -548,3 +548,11 @@ def test_n7_unknown_cards_and_words_round_trip():
 def test_n3_a_single_tag_given_twice_is_an_error():
     text = raw(tags_text() + ['[Bet "20"]'], [])
     assert_error(text, "N3", 4)
+
+
+def test_n7_a_file_of_several_hands_round_trips():
+    text = EXAMPLE + "\n" + CLOSED_EXAMPLE
+    once = fmt(text)
+    assert fmt(once) == once
+    assert len(parse_text(once).hands) == 2
+    assert [j["status"] for j in verdicts(once)] == ["complete", "incomplete"]

@@ -570,3 +570,18 @@ def test_r9_1_a_drawn_card_that_fits_only_the_drawers_meld_is_forced_on_the_draw
 def test_n4_4_a_foul_after_the_end_is_an_error():
     text = friday_until("show Beto Qd", ["foul Ana peek"])
     assert_error(text, "N4.4", "foul Ana peek")
+
+
+def test_r7_3_hand_melds_off_applies_to_new_melds_made_by_a_desmoche():
+    # Carla adds the taken 7d to her run, then re-lays her three sevens as a new meld:
+    # with hand-melds=off every new meld must contain the taken card
+    events = ["add Carla 7d to 4d", "meld Carla 7s 7h 7c", "pay Carla 9c"]
+    assert_ok(multi(events))
+    text = multi(events, options="hand-melds=off")
+    assert_error(text, "R7.3", line_of(text, "meld Carla 7s 7h 7c", 2))
+
+
+def test_r7_1_with_the_dealers_right_out_the_next_player_in_draws_first():
+    assert_ok(hand(["foul Beto peek", "draw Carla 7s"]))
+    text = hand(["foul Beto peek", "draw Ana 7s"])
+    assert_error(text, "R7.1", "draw Ana 7s")
