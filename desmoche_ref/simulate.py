@@ -48,6 +48,7 @@ _P_PASS = 0.4          # a bot that may pass (R13) does
 _P_CUT = 0.3
 _P_SPLIT_DEAL = 0.05
 _P_RESULT = 0.25
+_P_COMMENT = 0.2       # a comment on a line worth one (N1.2)
 
 
 class _Player:
@@ -390,6 +391,8 @@ class _HandSim:
         self.lines: list = []
         self.stock: list = []
         self.public: set = set()
+        self.dead: list = []  # the discard pile (R7.6)
+        self.take_comment = None
         self.draws = 0
         self.winners: list = []
         self.declared: list = []
@@ -400,12 +403,17 @@ class _HandSim:
         self.peek_at = rng.randint(2, 30) if vary and r() < _P_PEEK else None
         self.other_at = rng.randint(2, 30) if vary and r() < _P_FOUL_OTHER else None
         self.hand_foul_at = rng.randint(2, 30) if vary and r() < _P_FOUL_HAND else None
+        # F3: the card just drawn, a card from the discard pile, or the top of the stock
+        self.hand_foul_from = rng.choice(("drawn", "drawn", "discard", "stock"))
         self.arrangement_at = (rng.randint(1, 25) if vary and opts.strict and r() < _P_ARRANGEMENT
                                else None)
 
     # -- small helpers
-    def emit(self, *parts):
-        self.lines.append(" ".join(parts))
+    def emit(self, *parts, comment=None):
+        line = " ".join(parts)
+        if comment and self.vary and self.rng.random() < _P_COMMENT:
+            line += " # " + comment
+        self.lines.append(line)
 
     def in_players(self):
         return [p for p in self.players if p.status == "in"]
@@ -623,6 +631,7 @@ class _HandSim:
         rng = self.rng
         while True:
             taker = plan = None
+            self.take_comment = None
             claimants = []
             knockers = []
             for q, obliged in self.candidates(c, offerer, kind):
@@ -635,6 +644,8 @@ class _HandSim:
                         taker, plan = q, pl
                         claimants.append(q)
                         self.notes["forced back" if q is offerer else "forced"] += 1
+                        self.take_comment = ("forced back onto their own meld (R9.1)"
+                                             if q is offerer else "forced: it fits their meld (R9.1)")
                         if pl.win:
                             self.notes["forced win"] += 1
                     break
@@ -697,7 +708,8 @@ class _HandSim:
                 else:
                     written = list(cards)
                     rng.shuffle(written)
-                self.emit("meld", p.name, *(CARD_NAME[x] for x in written))
+                self.emit("meld", p.name, *(CARD_NAME[x] for x in written),
+                          comment=self.line_comment(i, ops, plan, foul_op))
                 for x in cards:
                     for j, m in enumerate(melds):
                         if x in m:
@@ -711,7 +723,7 @@ class _HandSim:
                 words = ["add", p.name, *(CARD_NAME[x] for x in cards)]
                 if len(valid) != 1 or rng.random() < 0.1:
                     words += ["to", CARD_NAME[rng.choice(target)]]
-                self.emit(*words)
+                self.emit(*words, comment=self.line_comment(i, ops, plan, foul_op))
                 target.extend(cards)
             self.public.update(op[1])
             if i == foul_op:
@@ -755,6 +767,16 @@ class _HandSim:
         self.public.add(pay)
         self.last_paid = pay
         return "paid"
+
+    def line_comment(self, i, ops, plan, foul_op):
+        if i == foul_op:
+            return "out of order under strict (F4)"
+        if i == 0 and self.take_comment:
+            comment, self.take_comment = self.take_comment, None
+            return comment
+        if i == len(ops) - 1 and plan.win:
+            return "ten cards down: a win (R10.1)"
+        return None
 
     def merge_adds(self, ops):
         """Sometimes write consecutive adds to one meld as one line (a group, N4.2a)."""
@@ -802,18 +824,50 @@ class _HandSim:
                 self.emit("forgive", q.name)
             else:
                 self.disqualify(q)
+        if (self.hand_foul_at is not None and self.draws >= self.hand_foul_at
+                and self.hand_foul_from != "drawn"):
+            self.hand_foul_out_of_hand()
         for q in self.seat_order_from(anchor.idx):
             # "Cannot win" is the player's own judgement (R13.1): likelier with a hand that
             # makes no new meld.
             chance = _P_PASS if _potential(q.hand) == 0 else _P_PASS / 4
             if self.may_pass(q) and rng.random() < chance:
-                self.emit("pass", q.name)
+                self.emit("pass", q.name, comment="no card left in the stock fits (R13.1)")
                 q.status = "passed"
                 self.notes["pass"] += 1
+
+    def hand_foul_out_of_hand(self):
+        """F3 with a card from the discard pile or the stock, caught between two draws."""
+        rng = self.rng
+        live = self.in_players()
+        # not the card that just went dead: until the next draw it is still on offer
+        pile = self.dead[:-1]
+        if not live or (self.hand_foul_from == "discard" and not pile) or len(self.stock) < 2:
+            return
+        self.hand_foul_at = None
+        q = rng.choice(live)
+        if self.hand_foul_from == "discard":
+            x = rng.choice(pile)
+            comment = "took a card from the discard pile (F3)"
+        else:
+            x = self.stock[-1]
+            comment = "took the top card of the stock (F3)"
+        self.emit("foul", q.name, "hand", CARD_NAME[x], comment=comment)
+        self.notes["F3 from the " + self.hand_foul_from] += 1
+        if self.forgive():
+            self.emit("forgive", q.name)  # the card goes back where it was (N4.8)
+            return
+        self.disqualify(q)
+        if self.hand_foul_from == "discard":
+            self.dead.remove(x)
+        else:
+            self.stock.pop()
+        self.public.add(x)
 
     def play(self):
         drawer = self.next_in(self.dealer)
         first = True
+        draw_comment = "the dealer's right draws first (R7.1)"
         while True:
             if drawer is None:
                 self.emit("end")  # no player left (R14.4)
@@ -821,10 +875,11 @@ class _HandSim:
                 return
             c = self.stock.pop()
             self.draws += 1
-            self.emit("draw", drawer.name, CARD_NAME[c])
+            self.emit("draw", drawer.name, CARD_NAME[c], comment=draw_comment)
+            draw_comment = None
             self.public.add(c)
             if (self.hand_foul_at is not None and self.draws >= self.hand_foul_at and not first
-                    and self.stock):
+                    and self.stock and self.hand_foul_from == "drawn"):
                 self.hand_foul_at = None
                 self.emit("foul", drawer.name, "hand", CARD_NAME[c])
                 if not self.forgive():
@@ -838,6 +893,7 @@ class _HandSim:
                 return
             if result[0] == "dead":
                 offerer = result[1]
+                self.dead.append(result[2])
                 if not self.stock:
                     self.emit("end")  # R10.3
                     self.notes["stock ran out"] += 1
@@ -845,6 +901,7 @@ class _HandSim:
                 if first and result[2] == c and offerer is drawer and drawer.status == "in":
                     self.notes["first card redrawn"] += 1
                     first = False
+                    draw_comment = "the first card went dead: the same player draws (R7.7)"
                     continue  # R7.7: the same player draws again
                 anchor = offerer
             else:  # disqualified during their action (R14.5)
