@@ -351,8 +351,8 @@ def test_n4_unknown_player():
     assert_error(hand(["draw Bob 7s"]), "N3.1", "draw Bob 7s")
 
 
-def test_n4_verbs_are_written_canonically():
-    text = hand(["DRAW Beto 7S", "Meld Ana 4s 5s 6s 7s"])
+def test_n7_events_are_written_with_single_spaces_and_canonical_cards():
+    text = hand(["draw   Beto 7S", "meld Ana 4♠ 5s\t6S 7s"])
     out = fmt(text)
     assert "draw Beto 7s\nmeld Ana 4s 5s 6s 7s\n" in out
 

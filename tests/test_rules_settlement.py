@@ -626,3 +626,16 @@ def test_r4_4_a_claim_on_a_card_dealt_to_someone_else_is_void():
     j = assert_ok(text, "complete")
     assert side_of(j, "oro")["winners"] == ["Beto"]
     assert warnings_of(j) == [("R4.4", line_of(text, "announce Carla oro Jd"))]
+
+
+def test_r11_6_a_three_way_split_gives_the_two_odd_cents_in_order_from_the_dealers_right():
+    # three equal Peladillas at a table of four; dealer Ana: the order is Beto, Carla, Dani,
+    # Ana; the pot of 0.20 splits 0.07, 0.07, 0.06
+    deal = {"Carla": "As 3s 4h 7s 8h Ts Jh Qd Kc", "Dani": "Ah 3h 4d 7h 8d Th Jd Qc Ks",
+            "Ana": "Ad 3d 4c 7d 8c Td Jc Qs Kh", "Beto": "2s 2h 2d 2c 5s 5h 5d 6s 6h"}
+    text = hand(["declare Ana peladilla", "declare Dani peladilla", "declare Carla peladilla",
+                 "end"], players=("Ana", "Beto", "Carla", "Dani"), deal=deal, cambio={},
+                bet="0.05")
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Carla", "Dani", "Ana"]
+    assert j["net"] == {"Ana": "0.01", "Beto": "-0.05", "Carla": "0.02", "Dani": "0.02"}
