@@ -556,3 +556,15 @@ def test_n7_a_file_of_several_hands_round_trips():
     assert fmt(once) == once
     assert len(parse_text(once).hands) == 2
     assert [j["status"] for j in verdicts(once)] == ["complete", "incomplete"]
+
+
+def test_n6_2_a_question_mark_passed_from_a_mixed_hand_is_one_of_the_unknown_cards():
+    text = hand(["draw Beto 2d", "meld Beto 2s 2d 2c", "pay Beto 7c"],
+                deal={"Beto": "2s 2c ?x7", "Carla": "?x9", "Ana": "?x9"}, cambio=CLOSED_CAMBIO)
+    assert_ok(text)
+
+
+def test_n6_2_a_card_known_in_a_hand_cannot_be_revealed_by_another_player():
+    text = hand(["draw Beto 2d", "meld Carla 2s 2d 2h"],
+                deal={"Beto": "2s 2c ?x7", "Carla": "?x9", "Ana": "?x9"}, cambio=CLOSED_CAMBIO)
+    assert_error(text, "N2.4", "meld Carla 2s 2d 2h")

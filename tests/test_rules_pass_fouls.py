@@ -325,3 +325,16 @@ def test_r13_2_a_card_known_to_be_back_in_the_stock_refuses_the_pass_in_a_closed
                 deal={"Beto": "?x9", "Carla": "?x9", "Ana": "?x9 Kh"}, cambio={})
     j = assert_error(text, "R13.2", "pass Carla")
     assert fouls_of(j) == [("Ana", "F1", True)]
+
+
+def test_f3_a_card_from_the_stock_leaves_play():
+    text = hand(["draw Beto 7s", "foul Ana hand 9h", "draw Beto 8s", "draw Carla 9h"])
+    j = assert_error(text, "N2.4", "draw Carla 9h")
+    assert fouls_of(j) == [("Ana", "F3", True)]
+
+
+def test_n4_8_a_forgiven_f3_from_the_stock_leaves_the_card_in_the_stock():
+    text = hand(["draw Beto 7s", "foul Ana hand 9h", "forgive Ana", "draw Beto 8s",
+                 "draw Carla 9h"])
+    j = assert_ok(text)
+    assert fouls_of(j) == [("Ana", "F3", False)]
