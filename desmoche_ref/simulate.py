@@ -456,6 +456,14 @@ class _HandSim:
         early = forgiven and rng.random() < 0.5  # forgive right after the misdealt line
         if kind == "short":
             self.stock.append(victim.hand.pop())  # dealt again from the top of the stock
+        if not misdeal and self.vary and rng.random() < _P_SPLIT_DEAL:
+            # written as dealt, in rounds (N4.6: several lines for one player add up)
+            for k in range(0, 9, 3):
+                for p in order:
+                    part = p.hand[k:k + 3]
+                    self.emit("deal", p.name, "?x3" if self.closed else
+                              " ".join(CARD_NAME[c] for c in part))
+            order = []
         for p in order:
             cards = list(p.hand)
             if p is victim and kind == "long":
