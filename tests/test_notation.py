@@ -568,3 +568,24 @@ def test_n6_2_a_card_known_in_a_hand_cannot_be_revealed_by_another_player():
     text = hand(["draw Beto 2d", "meld Carla 2s 2d 2h"],
                 deal={"Beto": "2s 2c ?x7", "Carla": "?x9", "Ana": "?x9"}, cambio=CLOSED_CAMBIO)
     assert_error(text, "N2.4", "meld Carla 2s 2d 2h")
+
+
+ALL_VERBS = ["cut", "deal", "return", "announce", "cambio", "declare", "draw", "claim", "knock",
+             "meld", "add", "pay", "pass", "show", "foul", "forgive", "end"]
+
+
+def test_n4_5_the_writer_emits_the_verbs_of_the_table():
+    events = ["cut Beto", "deal Beto ?x9", "return Beto ?", "announce Beto oro Qd",
+              "cambio Beto ?", "declare Beto color", "draw Beto 7s", "claim Ana", "knock Ana",
+              "meld Ana 4s 5s 6s 7s", "add Ana 8s", "pay Ana Qh", "pass Ana", "show Beto Qd",
+              "foul Ana peek", "forgive Ana", "end"]
+    out = fmt(raw(tags_text(), events))
+    verbs = [line.split()[0] for line in out.split("\n\n", 1)[1].strip().split("\n")]
+    assert verbs == ALL_VERBS
+
+
+def test_n5_3_a_warning_does_not_stop_the_hand():
+    text = friday(result="Ana")
+    j = assert_ok(text, "complete")
+    assert [w["code"] for w in j["warnings"]] == ["R11.7"]
+    assert j["net"] == EXAMPLE_REPORT["net"]

@@ -585,3 +585,11 @@ def test_r7_1_with_the_dealers_right_out_the_next_player_in_draws_first():
     assert_ok(hand(["foul Beto peek", "draw Carla 7s"]))
     text = hand(["foul Beto peek", "draw Ana 7s"])
     assert_error(text, "R7.1", "draw Ana 7s")
+
+
+def test_r8_3_melds_are_face_up_their_cards_are_known_in_a_closed_record():
+    closed = {"Beto": "?x9", "Carla": "?x9", "Ana": "?x9"}
+    cambio = {"Beto": "?", "Carla": "?", "Ana": "?"}
+    text = hand(["draw Beto 2d", "meld Beto 2s 2d 2c", "pay Beto 7c", "draw Carla 2h",
+                 "meld Carla 2h 2s 2c"], deal=closed, cambio=cambio)
+    assert_error(text, "N2.4", "meld Carla 2h 2s 2c")

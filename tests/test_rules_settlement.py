@@ -639,3 +639,40 @@ def test_r11_6_a_three_way_split_gives_the_two_odd_cents_in_order_from_the_deale
     j = assert_ok(text, "complete")
     assert j["outcome"]["winners"] == ["Carla", "Dani", "Ana"]
     assert j["net"] == {"Ana": "0.01", "Beto": "-0.05", "Carla": "0.02", "Dani": "0.02"}
+
+
+def test_r11_2_bonuses_are_paid_by_each_losing_player_on_top_of_the_pot():
+    j = assert_ok(spades(), "complete")
+    paid = {}
+    for kind, payer, to, amount in bonuses_of(j):
+        assert to == "Beto"
+        paid[payer] = paid.get(payer, 0) + float(amount)
+    assert paid == {"Carla": 20.0, "Ana": 30.0}
+    assert j["pot"] == "30.00"
+
+
+def test_r11_3_side_pots_are_settled_separately_from_the_main_pot():
+    # Beto wins the main pot; Carla and Ana share nothing of it, Ana wins the oro pot
+    text = side_hand("Qd", "9d", side=("oro 5 Ana Carla",),
+                     announce=["announce Ana oro 9d"], show=["show Ana 9d"])
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Beto"] and j["pot"] == "30.00"
+    assert side_of(j, "oro")["winners"] == ["Ana"] and side_of(j, "oro")["pot"] == "10.00"
+    assert j["net"] == {"Ana": "-5.00", "Beto": "20.00", "Carla": "-15.00"}
+
+
+def test_r12_3_arriba_del_palo_only_from_a_loser_who_had_laid_no_card():
+    j = assert_ok(spades(), "complete")
+    arriba = [b for b in bonuses_of(j) if b[0] == "arriba-del-palo"]
+    assert arriba == [("arriba-del-palo", "Ana", "Beto", "10.00")]  # Carla laid her kings
+
+
+def test_r4_3_among_a_2_3_runs_the_higher_top_wins():
+    j = assert_ok(escalera("Ah 2h 3h 4h", "Ad 2d 3d"), "complete")
+    assert side_of(j, "escalera")["winners"] == ["Carla"]
+
+
+def test_r15_options_override_the_preset():
+    j = assert_ok(spades(rules="conquien", options="todo dq-bonus=exempt color=off"), "complete")
+    assert (j["rules"], j["options"]["todo"], j["options"]["auto"], j["options"]["dq-bonus"],
+            j["options"]["color"]) == ("conquien", True, False, "exempt", "off")
