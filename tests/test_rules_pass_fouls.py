@@ -338,3 +338,16 @@ def test_n4_8_a_forgiven_f3_from_the_stock_leaves_the_card_in_the_stock():
                  "draw Carla 9h"])
     j = assert_ok(text)
     assert fouls_of(j) == [("Ana", "F3", False)]
+
+
+def test_r14_3_a_forgiven_f4_leaves_the_player_in_their_action():
+    text = hand(["draw Beto 7s", "meld Ana 7s 6s 5s 4s", "forgive Ana", "pay Ana Qh",
+                 "draw Beto 8s"], options="strict")
+    j = assert_ok(text)
+    assert fouls_of(j) == [("Ana", "F4", False)]
+
+
+def test_r14_5_f3_during_ones_own_action():
+    base = ["draw Beto 2d", "meld Beto 2s 2d 2c", "foul Beto hand 9h"]
+    j = assert_ok(hand(base + ["draw Carla 7s"]))
+    assert fouls_of(j) == [("Beto", "F3", True)]

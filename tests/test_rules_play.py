@@ -593,3 +593,28 @@ def test_r8_3_melds_are_face_up_their_cards_are_known_in_a_closed_record():
     text = hand(["draw Beto 2d", "meld Beto 2s 2d 2c", "pay Beto 7c", "draw Carla 2h",
                  "meld Carla 2h 2s 2c"], deal=closed, cambio=cambio)
     assert_error(text, "N2.4", "meld Carla 2h 2s 2c")
+
+
+def forcing_drain_with_8s_last():
+    rest = [c for c in stock_of(DEAL) if c not in ("7s", "8s")] + ["8s"]
+    order = ["Beto", "Carla", "Ana"]
+    draws = [f"draw {order[k % 3]} {c}" for k, c in enumerate(rest)]
+    return ["draw Beto 7s", "meld Ana 4s 5s 6s 7s", "pay Ana Qh"] + draws
+
+
+def test_n4_3_a_forced_last_card_not_taken_is_an_error_at_end():
+    text = hand(forcing_drain_with_8s_last() + ["end"], options="forcing")
+    assert_error(text, "R9.1", "end")
+
+
+def test_r10_3_a_forced_last_card_taken_and_paid_then_end():
+    text = hand(forcing_drain_with_8s_last() + ["add Ana 8s", "pay Ana Jd", "end"],
+                options="forcing")
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["kind"] == "no-winner"
+
+
+def test_n5_4_stock_empty_without_end_is_incomplete():
+    text = hand(drain_all_but("Qc"))
+    j = assert_ok(text, "incomplete")
+    assert j["outcome"] is None
