@@ -589,3 +589,9 @@ def test_n5_3_a_warning_does_not_stop_the_hand():
     j = assert_ok(text, "complete")
     assert [w["code"] for w in j["warnings"]] == ["R11.7"]
     assert j["net"] == EXAMPLE_REPORT["net"]
+
+
+def test_n3_2_an_amount_has_no_upper_bound():
+    # N3.2 limits the decimals, not the size
+    j = verdict(raw(tags_text(bet="10000000000000"), []))
+    assert j["errors"] == [] and j["bet"] == "10000000000000.00"
