@@ -406,3 +406,24 @@ def test_r6_5_color_by_suit_against_color_by_suit_compares_the_cards():
     text = auto(["declare Carla color", "declare Beto color", "end"], deal)
     # both Ace high; then K (Beto) against Q (Carla)
     assert verdict(text)["outcome"]["winners"] == ["Beto"]
+
+
+CLOSED = {"Beto": "?x9", "Carla": "?x9", "Ana": "?x9"}
+
+
+def test_r6_5_unverified_declarations_still_rank_by_kind():
+    # N6.2: a declaration without cards in a closed record is accepted (with a warning) as
+    # the kind declared (R6.2); R6.5 then puts Color above Peladilla
+    text = hand(["declare Beto peladilla", "declare Carla color", "end"], deal=CLOSED,
+                cambio={})
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Carla"] and j["outcome"]["auto"] == "color"
+    assert [w["code"] for w in j["warnings"]] == ["R6.2", "R6.2"]
+
+
+def test_r6_5_an_unverified_cuatro_cuerpos_beats_a_verified_peladilla():
+    text = hand(["declare Beto cuatro-cuerpos",
+                 "declare Carla peladilla As 3c 4d 7h 8s Td Js Qh Kd", "end"], deal=CLOSED,
+                cambio={})
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Beto"] and j["outcome"]["auto"] == "cuatro-cuerpos"
