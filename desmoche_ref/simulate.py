@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from decimal import Decimal
 from itertools import combinations
 
@@ -49,6 +50,8 @@ _P_CUT = 0.3
 _P_SPLIT_DEAL = 0.05
 _P_RESULT = 0.25
 _P_COMMENT = 0.2       # a comment on a line worth one (N1.2)
+_P_VOID_DECLARE = 0.5  # a qualifying hand declared at a table without automatic wins (R6.7)
+_P_FALSE_DECLARE = 0.004  # a hand declared that does not qualify (R6.4)
 
 
 class _Player:
@@ -567,11 +570,25 @@ class _HandSim:
 
     def automatic_wins(self) -> bool:
         """Declarations and the cambio; True if the hand ended with automatic wins."""
+        rng = self.rng
+        order = [p for p in self.seat_order_from(self.dealer) if p.status == "in"]
+        if self.vary and not self.closed:  # void declarations: a warning, play goes on
+            if not self.opts.auto:
+                for p in order:
+                    kind = _auto_kind(p.hand, replace(self.opts, auto=True))
+                    if kind and rng.random() < _P_VOID_DECLARE:
+                        self.emit("declare", p.name, kind,
+                                  comment="no automatic wins at this table (R6.7)")
+                        self.notes["void declaration (R6.7)"] += 1
+            elif rng.random() < _P_FALSE_DECLARE:
+                p = rng.choice(order)
+                kind = rng.choice(("peladilla", "cuatro-cuerpos", "color"))
+                if not _auto_kind(p.hand, self.opts):
+                    self.emit("declare", p.name, kind, comment="the hand does not qualify (R6.4)")
+                    self.notes["false declaration (R6.4)"] += 1
         if not self.opts.auto:
             self.cambio()
             return False
-        rng = self.rng
-        order = [p for p in self.seat_order_from(self.dealer) if p.status == "in"]
         waiting = []
         for p in order:
             if _auto_kind(p.hand, self.opts):
