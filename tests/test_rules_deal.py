@@ -331,3 +331,18 @@ def test_r12_5_a_misdealing_dealer_pays_arriba_del_palo_on_an_automatic_win():
     assert j["net"] == {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"}
     j = assert_ok(rec(events, options="todo dq-bonus=exempt"), "complete")
     assert j["net"] == {"Ana": "-10.00", "Beto": "30.00", "Carla": "-20.00"}
+
+
+def test_r14_4_a_lone_player_wins_only_by_laying_ten():
+    # two players; Ana (dealer) misdeals and is out; Beto plays alone, no cambio, and lays
+    # As..Ts of spades
+    events = ["deal Beto 2s 3s 4s 5s 6s 7s 8s Kd 9d", "deal Ana Qc Qh Qs Kc Kh Ks 2c 3c 5h 5d",
+              "return Ana 5d", "draw Beto 9s", "meld Beto 2s 3s 4s 5s 6s 7s 8s 9s",
+              "pay Beto Kd", "draw Beto Ts", "add Beto Ts", "pay Beto 9d", "draw Beto As"]
+    text = raw(tags_text(players=("Ana", "Beto"), options="todo"), events)
+    j = assert_ok(text, "incomplete")  # nine down: not a win by being the last one in
+    text = raw(tags_text(players=("Ana", "Beto"), options="todo"), events + ["add Beto As"])
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Beto"]
+    assert sorted(b["kind"] for b in j["bonuses"]) == ["arriba-del-palo", "color", "mico"]
+    assert j["net"] == {"Ana": "-40.00", "Beto": "40.00"}
