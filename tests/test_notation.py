@@ -595,3 +595,19 @@ def test_n3_2_an_amount_has_no_upper_bound():
     # N3.2 limits the decimals, not the size
     j = verdict(raw(tags_text(bet="10000000000000"), []))
     assert j["errors"] == [] and j["bet"] == "10000000000000.00"
+
+
+def test_n6_2_a_declaration_with_its_cards_makes_the_hand_known():
+    text = hand(["declare Beto peladilla As 3c 4d 7h 8s Td Js Qh Kd", "cambio Beto ?"],
+                deal=CLOSED, cambio={})
+    assert_error(text, "N2.3", "cambio Beto ?")
+
+
+def test_n8_the_hand_line_is_its_first_tag_line():
+    assert verdict("# a night at the club\n\n" + hand([]))["line"] == 3
+
+
+def test_n4_4_end_after_only_void_declarations_is_an_error():
+    text = hand(["declare Beto color", "end"])
+    j = assert_error(text, "N4.4", "end")
+    assert warnings_of(j) == [("R6.4", line_of(text, "declare Beto color"))]
