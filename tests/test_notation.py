@@ -611,3 +611,10 @@ def test_n4_4_end_after_only_void_declarations_is_an_error():
     text = hand(["declare Beto color", "end"])
     j = assert_error(text, "N4.4", "end")
     assert warnings_of(j) == [("R6.4", line_of(text, "declare Beto color"))]
+
+
+def test_n7_add_to_card_and_foul_words_are_written_canonically():
+    text = raw(tags_text(), ["add Carla 7♦ to 6D", "foul Ana hand 10♣", "foul Beto other  left   early"])
+    out = fmt(text)
+    assert "add Carla 7d to 6d\nfoul Ana hand Tc\nfoul Beto other left early\n" in out
+    assert fmt(out) == out
