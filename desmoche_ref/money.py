@@ -2,7 +2,7 @@
 
 import re
 
-_AMOUNT = re.compile(r"(\d{1,12})(?:\.(\d{1,2}))?")
+_AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]{1,2}))?")
 
 
 def parse_amount(text: str):
@@ -11,6 +11,8 @@ def parse_amount(text: str):
     if not m:
         return None
     whole, frac = m.groups()
+    if len(whole) > 1000:  # no table bets that much; int() refuses past 4,300 digits anyway
+        return None
     return int(whole) * 100 + int((frac or "0").ljust(2, "0"))
 
 

@@ -10,6 +10,8 @@ from .melds import RUN, has_a23, meld_kind
 
 # Kind ranks of automatic wins (R6.5): the order of rarity.
 PELADILLA, CUATRO, COLOR_COLOUR, COLOR_SUIT = 1, 2, 3, 4
+# The rank of a declaration whose cards are not known (a closed record): by its kind alone.
+KIND_RANK = {"peladilla": PELADILLA, "cuatro-cuerpos": CUATRO, "color": COLOR_COLOUR}
 
 
 def is_peladilla(cards) -> bool:

@@ -5,20 +5,18 @@ Each handler checks first and changes the table only once the line is known to b
 so that an invalid hand's report shows the table just before the error (N5.1).
 """
 
-import copy
 from dataclasses import dataclass, field
 
 from ..cards import UNKNOWN, name, names
 from ..findings import Foul, error, warning
 from ..melds import arranged, fits, fitting_cards, in_order, meld_kind, remove_card, why_not_meld
 from ..notation.parser import FOUL_CODES
-from ..ranking import GAME_NEEDS, auto_strength, claim_strength, why_not_auto
+from ..ranking import GAME_NEEDS, KIND_RANK, auto_strength, claim_strength, why_not_auto
 from .state import (ACTIVE, DEAD, DEAL, DISQUALIFIED, FREE, HAND, MELD, OFFER, OUT, OVER, PASSED,
                     PLAY, PRE, STOCK, TRANSIT, GameState)
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
-AFTER_DECLARATION = frozenset(("declare", "cambio", "announce", "show", "foul", "forgive", "end"))
 
 
 @dataclass
@@ -82,6 +80,8 @@ class Referee:
         self.out.warnings.append(warning(line, code, message))
 
     def no_duplicates(self, ev, cards):
+        if len(cards) < 2 or len(set(cards)) == len(cards):
+            return
         seen = set()
         for c in cards:
             if c in seen:
@@ -178,7 +178,7 @@ class Referee:
         """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3)."""
         g = self.g
         foul = Foul(ev.line, self.pname(seat), code, message, True)
-        before = copy.deepcopy(g)
+        before = g.clone()
         self.out.fouls.append(foul)
         self.disqualify(seat, ev.line)
         if self.last_fouls and self.last_fouls[0] == self.index:
@@ -415,9 +415,11 @@ class Referee:
             for c in named:  # the hand as dealt may include the card passed in the cambio
                 if g.loc[c] != FREE and g.owner[c] != seat and c != p.passed_card:
                     fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
-            if not any(known <= named and len(named - known) == unknown for known, unknown in candidates):
+            fitting = [known <= named and len(named - known) == unknown for known, unknown in candidates]
+            if not any(fitting):
                 fail(ev.line, "N2.5", f"{names(sorted(named))} is not {who}'s hand, as dealt or after the cambio")
-            self.reveal_declared(seat, named)
+            if not p.cambio_done or fitting == [False, True]:  # certainly the hand held now
+                self.reveal_declared(seat, named)
             hands, unverifiable = [named], False
         else:
             hands = [known for known, unknown in candidates if unknown == 0]
@@ -442,7 +444,8 @@ class Referee:
         if not strengths and unverifiable:
             self.warn(ev.line, "R6.2", f"{who}'s {kind} cannot be verified: the hand is not known "
                                        f"from the record (write the nine cards on the declare line)")
-            g.declarations.append((seat, kind, (0,), ev.line))
+            # Ranks by its kind, below every verified hand of that kind (docs/rulings.md).
+            g.declarations.append((seat, kind, (KIND_RANK[kind],), ev.line))
             return
         if not strengths:
             self.warn(ev.line, "R6.4", f"{who}'s {kind} is void: {why_not_auto(kind, self.opts.color)}; play goes on")
@@ -641,12 +644,14 @@ class Referee:
             g.shown.add((seat, c))
         p.melds = melds
         p.laid = True
+        if MELD in sources:
+            p.desmoched = True  # only a desmoche can leave a meld broken (R8.5)
         if is_take:
             g.actor, g.taken = seat, g.offer
             g.offer = -1
             g.first_card = False
             g.claims = []
-        won = p.hand_count == 0 and all(meld_kind(m) is not None for m in melds)
+        won = p.hand_count == 0 and (not p.desmoched or all(meld_kind(m) is not None for m in melds))
         if won:
             g.actor = -1
             self.finish("win", [seat], ev.line)
@@ -660,13 +665,14 @@ class Referee:
         (source,) = self.own_cards(ev, seat, [c])
         if g.actor != seat:
             fail(ev.line, "R7.4", f"{p.name} pays only after taking a card")
-        broken = [m for m in p.melds if meld_kind(m) is None]
+        broken = [m for m in p.melds if meld_kind(m) is None] if p.desmoched else []
         if broken:
             fail(ev.line, "R8.5", f"at the end of the action every meld must be valid: "
                                   f"{'; '.join(names(m) for m in broken)} is not")
         self.take_from_hand(seat, c, source, OFFER)
         g.owner[c] = -1
         g.shown.add((seat, c))
+        p.desmoched = False
         g.offer, g.offer_by, g.offer_drawn = c, seat, False
         g.next_from = seat
         g.actor = g.taken = -1
@@ -734,7 +740,7 @@ class Referee:
             if loc == FREE and g.unknown_in_stock() <= 0:
                 fail(ev.line, "N2.4", f"{name(c)} cannot have come from the stock")
             message = f"put {name(c)} into the hand"
-            before = copy.deepcopy(g)
+            before = g.clone()
             if loc == OFFER:
                 g.offer = -1
                 g.first_card = False
@@ -848,9 +854,8 @@ class Referee:
             self.end_deal(ev)
             if g.phase == OVER:  # the deal left no one to play
                 fail(ev.line, "N4.4", "the hand is over: no player is left")
-        if self.standing_declarations() and verb not in AFTER_DECLARATION and verb != "draw":
-            fail(ev.line, "N4.7", "an automatic win has been declared: only declarations, the "
-                                  "cambio, announcements and shows may follow before `end`")
+        # After a valid declaration (N4.7) every other verb fails its own earlier check of
+        # N5.1 (nothing on offer, no meld, no take); only a draw reaches the N4.7 check.
         PLAY_HANDLERS[verb](self, ev, seat)
 
     def deal_is_over(self, ev, seat):

@@ -18,7 +18,7 @@ DEAL, PRE, PLAY, OVER = "deal", "pre-play", "play", "over"
 
 class PlayerState:
     __slots__ = ("name", "hand", "unknown", "melds", "status", "laid", "dealt_total", "dealt9",
-                 "held9", "cambio_done", "passed_card", "received_card", "out_unknown")
+                 "held9", "cambio_done", "passed_card", "received_card", "out_unknown", "desmoched")
 
     def __init__(self, name: str):
         self.name = name
@@ -34,6 +34,15 @@ class PlayerState:
         self.passed_card = None  # card passed in the cambio (-1 = unknown)
         self.received_card = None
         self.out_unknown = 0     # unknown cards set aside with the player (R14.1)
+        self.desmoched = False   # moved cards between melds in this action: melds may be broken
+
+    def clone(self):
+        other = PlayerState.__new__(PlayerState)
+        for slot in PlayerState.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        other.hand = set(self.hand)
+        other.melds = [list(m) for m in self.melds]
+        return other
 
     @property
     def hand_count(self) -> int:
@@ -75,6 +84,18 @@ class GameState:
         self.shown = set()       # (seat, card): cards a player has shown (R4.5)
         self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards
         self.declared_blind = set()  # seats that laid an unknown hand face up (declare, no cards)
+
+    def clone(self):
+        """A copy that shares nothing mutable: the table as it was, for a forgiven foul."""
+        other = GameState.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.players = [p.clone() for p in self.players]
+        for name in ("loc", "owner", "claims", "dead", "declarations"):
+            setattr(other, name, list(getattr(self, name)))
+        other.shown = set(self.shown)
+        other.revealed = dict(self.revealed)
+        other.declared_blind = set(self.declared_blind)
+        return other
 
     def active(self) -> list:
         return [i for i, p in enumerate(self.players) if p.status == ACTIVE]

@@ -92,12 +92,22 @@ def canonical_token(tok: str) -> str:
     return "?" if n == 1 else f"?x{n}"
 
 
+_SIMPLE = {"draw": True, "pay": True, "meld": False, "deal": False, "show": False}
+
+
 def parse_event(text: str, line: int) -> Event:
     """One event line (comment already removed) into an Event; bad lines carry `error`."""
     parts = text.split()
     verb = parts[0]
     if verb not in VERBS:
         verb = verb.lower()
+    one = _SIMPLE.get(verb)
+    if one is not None and len(parts) > 2 and (not one or len(parts) == 3):
+        # The common lines (draw, pay, meld, deal, show) with plain cards: no other checks apply.
+        get = _CARD.get
+        cards = [get(tok) for tok in parts[2:]]
+        if None not in cards:
+            return Event(verb, parts[1], line, cards, 0, None, None, None, parts[2:])
     try:
         if verb not in VERBS:
             raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
@@ -171,27 +181,23 @@ def parse_tag(text: str, line: int):
     return Tag(name=name, value=value, line=line, comment=comment.rstrip() if comment else None)
 
 
-def decode_lines(data: bytes):
-    """Yield (line number, text or None if not UTF-8) for each line (N1.1)."""
+def decode_lines(data: bytes) -> list:
+    """The file's lines as text, None for a line that is not UTF-8 (N1.1); numbered from 1.
+
+    Line ends are LF or CRLF; the caller strips each line, which removes a CR too."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        text = None
-    if text is not None:  # the usual case: decode once
-        if "\t" in text:
-            text = text.replace("\t", " ")
-        for number, raw in enumerate(text.split("\n"), 1):
-            yield number, raw[:-1] if raw.endswith("\r") else raw
-        return
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        try:
-            yield number, raw.decode("utf-8").replace("\t", " ")
-        except UnicodeDecodeError:
-            yield number, None
+        lines = []
+        for raw in data.split(b"\n"):
+            try:
+                lines.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                lines.append(None)
+        return lines
+    return text.split("\n")
 
 
 def parse_bytes(data: bytes) -> RecordFile:
@@ -199,7 +205,7 @@ def parse_bytes(data: bytes) -> RecordFile:
     hands = []
     hand = None
     pending = []  # comment lines waiting for the next tag or event
-    for number, text in decode_lines(data):
+    for number, text in enumerate(decode_lines(data), 1):
         if text is None:
             ev = Event(verb="", actor=None, line=number,
                        error=error(number, "N1.1", "this line is not valid UTF-8 text"))
@@ -211,6 +217,8 @@ def parse_bytes(data: bytes) -> RecordFile:
         stripped = text.strip()
         if not stripped:
             continue
+        if "\t" in stripped:  # tabs count as spaces (N1.1)
+            stripped = stripped.replace("\t", " ")
         if stripped[0] == "#":
             pending.append(stripped[1:].rstrip())
             continue
