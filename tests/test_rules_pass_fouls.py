@@ -351,3 +351,11 @@ def test_r14_5_f3_during_ones_own_action():
     base = ["draw Beto 2d", "meld Beto 2s 2d 2c", "foul Beto hand 9h"]
     j = assert_ok(hand(base + ["draw Carla 7s"]))
     assert fouls_of(j) == [("Beto", "F3", True)]
+
+
+def test_r14_3_forgive_after_the_written_copy_of_a_found_foul():
+    # F4 found on the meld line, written by the table on the next line, forgiven after it
+    text = hand(["draw Beto 7s", "meld Ana 4s 5s 7s 6s", "foul Ana arrangement",
+                 "forgive Ana", "pay Ana Qh"], options="strict")
+    j = assert_ok(text)
+    assert fouls_of(j) == [("Ana", "F4", False)]

@@ -618,3 +618,28 @@ def test_n5_4_stock_empty_without_end_is_incomplete():
     text = hand(drain_all_but("Qc"))
     j = assert_ok(text, "incomplete")
     assert j["outcome"] is None
+
+
+DES2 = dict(DES, Beto="2s 3s 4h 7c 2d Th Jc Qd Ks")
+DES2_PLAY = ["draw Beto 8d", "meld Ana 8s 8h 8c 8d", "pay Ana Qh", "draw Beto 9d",
+             "meld Ana 8d 9d Td", "pay Ana Jh", "draw Beto Jd", "add Ana Jd"]
+
+
+def des2(extra):
+    return hand(DES2_PLAY + list(extra), deal=DES2, cambio=DES_CAMBIO)
+
+
+def test_r8_5_a_desmoche_by_add_moves_a_card_to_another_of_ones_melds():
+    # 8d leaves the end of 8d 9d Td Jd for the set 8s 8h 8c: both stay valid
+    assert_ok(des2(["add Ana 8d to 8s", "pay Ana 4s"]))
+
+
+def test_n4_2a_a_moved_card_that_fits_two_melds_needs_to_card():
+    # without `to`, 8d makes both the set and its own run valid: more than one meld
+    text = des2(["add Ana 8d"])
+    assert_error(text, "R8.2", line_of(text, "add Ana 8d"))
+
+
+def test_r8_2_add_to_a_meld_the_card_does_not_fit():
+    text = des2(["add Ana 9d to 8s"])
+    assert_error(text, "R8.2", "add Ana 9d to 8s")
