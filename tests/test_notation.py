@@ -618,3 +618,17 @@ def test_n7_add_to_card_and_foul_words_are_written_canonically():
     out = fmt(text)
     assert "add Carla 7d to 6d\nfoul Ana hand Tc\nfoul Beto other left early\n" in out
     assert fmt(out) == out
+
+
+def test_n8_money_is_a_decimal_string_with_exactly_two_decimals():
+    import re
+    money = re.compile(r"-?\d+\.\d\d")
+    text = friday(bet="2.5", carry="0.1", side=("oro 0.05 Ana Beto Carla",),
+                  sidecarry=("flor 3",))
+    j = assert_ok(text, "complete")
+    values = [j["bet"], j["carry_in"], j["pot"], j["carry_out"]] + list(j["net"].values())
+    values += [b["amount"] for b in j["bonuses"]]
+    for g in j["side_games"]:
+        values += [g["stake"], g["carry_in"], g["pot"], g["carry_out"]]
+    assert all(isinstance(v, str) and money.fullmatch(v) for v in values), values
+    assert (j["bet"], j["carry_in"], j["pot"]) == ("2.50", "0.10", "7.60")
