@@ -1,10 +1,12 @@
 """Exact money (R2.4): integer cents in, two-decimal strings out. Never a float."""
 
 import re
+from functools import lru_cache
 
 _AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]{1,2}))?")
 
 
+@lru_cache(maxsize=1024)
 def parse_amount(text: str):
     """Cents for a non-negative decimal with at most two decimals (N3.2), else None."""
     m = _AMOUNT.fullmatch(text.strip())

@@ -101,6 +101,8 @@ def claim_void(setup, state, ann):
         if state.revealed.get(c) == ann.seat and dealt_unknown:
             if player.received_card == UNKNOWN:
                 doubt = f"{names([c])} may be the card {who} received in the cambio"
+            elif player.passed_card == UNKNOWN and state.loc[c] == FREE:
+                doubt = f"{names([c])} may be the card {who} passed in the cambio"
             continue
         if ann.seat in state.declared_blind and state.loc[c] == FREE:
             doubt = f"{who}'s declaration showed the hand, but the record does not list its cards"

@@ -292,11 +292,12 @@ class Referee:
         count = len(ev.cards) + ev.unknown
         if count > g.stock:
             fail(ev.line, "N2.4", f"the deck has only {g.stock} cards left to deal, not {count}")
-        if ev.unknown and g.stock_known:
-            for c in g.known_in_stock():  # a `?` may be one of them: no longer known where
-                g.loc[c] = FREE
-            g.stock_known = 0
-        g.stock_known -= sum(1 for c in ev.cards if g.loc[c] == STOCK)
+        if g.stock_known:
+            if ev.unknown:
+                for c in g.known_in_stock():  # a `?` may be one of them: no longer known where
+                    g.loc[c] = FREE
+                g.stock_known = 0
+            g.stock_known -= sum(1 for c in ev.cards if g.loc[c] == STOCK)
         p = g.players[seat]
         g.deal_started = True
         out = p.status == DISQUALIFIED
@@ -420,6 +421,9 @@ class Referee:
                 fail(ev.line, "N2.5", f"{names(sorted(named))} is not {who}'s hand, as dealt or after the cambio")
             if not p.cambio_done or fitting == [False, True]:  # certainly the hand held now
                 self.reveal_declared(seat, named)
+            for c in named:  # seen in the player's hands, as dealt or as held
+                if g.loc[c] == FREE:
+                    g.revealed.setdefault(c, seat)
             hands, unverifiable = [named], False
         else:
             hands = [known for known, unknown in candidates if unknown == 0]

@@ -1,6 +1,7 @@
 """The tags of a hand (N3) turned into the table it is played at: players, dealer, options, money."""
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from ..findings import error
@@ -41,6 +42,21 @@ class Setup:
         return [(self.dealer + k) % n for k in range(1, n + 1)]
 
 
+@lru_cache(maxsize=1024)
+def read_players(value: str):
+    """(names, code, reason): the seats of a Players tag (N3, N3.1, R1.1); cached per value."""
+    names = tuple(value.split())
+    bad = [n for n in names if not NAME.fullmatch(n)]
+    if bad:
+        return names, "N3.1", f"{bad[0][:24]!r} is not a player name (a letter, then letters, digits, _ - .)"
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        return names, "N3.1", f"player {dup} is seated twice"
+    if not 2 <= len(names) <= 4:
+        return names, "N3", f"Desmoche is played by 2, 3 or 4 players, not {len(names)} (R1.1)"
+    return names, None, None
+
+
 def read_setup(hand):
     """(Setup, errors) from a hand's tags; errors are Findings, the first by line is reported."""
     s = Setup()
@@ -55,17 +71,11 @@ def read_setup(hand):
     if players is None:
         errors.append(error(hand.line, "N3", "the Players tag is missing: [Players \"Ana Beto Carla\"]"))
     else:
-        names = players.value.split()
-        bad = [n for n in names if not NAME.fullmatch(n)]
-        if bad:
-            errors.append(error(players.line, "N3.1", f"{bad[0][:24]!r} is not a player name (a letter, then letters, digits, _ - .)"))
-        elif len(set(names)) != len(names):
-            dup = next(n for n in names if names.count(n) > 1)
-            errors.append(error(players.line, "N3.1", f"player {dup} is seated twice"))
-        elif not 2 <= len(names) <= 4:
-            errors.append(error(players.line, "N3", f"Desmoche is played by 2, 3 or 4 players, not {len(names)} (R1.1)"))
+        names, code, why = read_players(players.value)
+        if why:
+            errors.append(error(players.line, code, why))
         else:
-            s.players = names
+            s.players = list(names)
 
     dealer = hand.tag("Dealer")
     if dealer is None:

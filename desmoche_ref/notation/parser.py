@@ -1,6 +1,7 @@
 """Reading `.dsm` text into HandRecords (N1-N4). Pure: text in, values out, errors as values."""
 
 import re
+from functools import lru_cache
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import error
@@ -169,16 +170,25 @@ def parse_event(text: str, line: int) -> Event:
         return Event(verb, None, line, error=error(line, e.code, e.message))
 
 
-def parse_tag(text: str, line: int):
-    """A tag line into a Tag, or an error Finding (N1.4)."""
-    m = _TAG_RE.match(text.strip())
+@lru_cache(maxsize=4096)
+def _tag_parts(text: str):
+    """(name, value, comment) of a tag line, or None if malformed; cached: a session repeats them."""
+    m = _TAG_RE.match(text)
     if not m:
-        return error(line, "N1.4", 'malformed tag line: a tag is [Name "value"]')
+        return None
     name, value, comment = m.groups()
     if "\\" in value:
         value = re.sub(r"\\(.)", r"\1", value)
-    name = _TAG_CASE.get(name.lower(), name)
-    return Tag(name=name, value=value, line=line, comment=comment.rstrip() if comment else None)
+    return _TAG_CASE.get(name.lower(), name), value, comment.rstrip() if comment else None
+
+
+def parse_tag(text: str, line: int):
+    """A tag line into a Tag, or an error Finding (N1.4)."""
+    parts = _tag_parts(text.strip())
+    if parts is None:
+        return error(line, "N1.4", 'malformed tag line: a tag is [Name "value"]')
+    name, value, comment = parts
+    return Tag(name=name, value=value, line=line, comment=comment)
 
 
 def decode_lines(data: bytes) -> list:
