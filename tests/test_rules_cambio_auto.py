@@ -427,3 +427,12 @@ def test_r6_5_an_unverified_cuatro_cuerpos_beats_a_verified_peladilla():
                 cambio={})
     j = assert_ok(text, "complete")
     assert j["outcome"]["winners"] == ["Beto"] and j["outcome"]["auto"] == "cuatro-cuerpos"
+
+
+def test_n4_7_a_disqualified_declarer_falls_and_the_other_declaration_wins():
+    # Ana's four 5s would beat Beto's Peladilla, but Ana is disqualified
+    text = auto(["declare Beto peladilla", "declare Ana cuatro-cuerpos", "foul Ana peek", "end"],
+                PEL)
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Beto"] and j["outcome"]["auto"] == "peladilla"
+    assert j["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}

@@ -676,3 +676,11 @@ def test_r15_options_override_the_preset():
     j = assert_ok(spades(rules="conquien", options="todo dq-bonus=exempt color=off"), "complete")
     assert (j["rules"], j["options"]["todo"], j["options"]["auto"], j["options"]["dq-bonus"],
             j["options"]["color"]) == ("conquien", True, False, "exempt", "off")
+
+
+def test_r4_5_showing_a_card_one_does_not_hold_is_an_error():
+    text = side_hand("Qd", "9d", side=("oro 5 Ana Carla",),
+                     announce=["announce Carla oro Qd"], show=["show Carla 9d"])
+    j = verdict(text)
+    assert (j["status"], j["errors"][0]["code"], j["errors"][0]["line"]) == \
+        ("invalid", "N2.4", line_of(text, "show Carla 9d"))
