@@ -3,7 +3,7 @@ N6 (open and closed records), N7 (canonical form, round trip) and N8 (the JSON r
 
 import pytest
 
-from desmoche_ref.notation.parser import parse_bytes, parse_text
+from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.notation.writer import write_file
 from desmoche_ref.referee import judge_bytes, judge_text
 

@@ -4,7 +4,7 @@ from desmoche_ref.referee import judge_text
 from desmoche_ref.session import check_session
 
 from helpers import (DEAL, assert_error, assert_ok, fouls_of, foul_lines, hand, line_of, raw,
-                     stock_of, tags_text, verdict, verdicts)
+                     stock_of, tags_text, verdict)
 
 BETO = DEAL["Beto"]
 CARLA = DEAL["Carla"]
@@ -45,14 +45,11 @@ def test_r3_1_any_player_may_deal_the_first_hand():
 
 
 def two_hands(second_dealer):
-    first = hand(["declare Beto color"], deal={"Beto": "Ah 2h 3d 5h 6d 8h 9d Jh Kd",
-                                               "Carla": "As 2s 3s 9s 9c 5c 6c Kc Qs",
-                                               "Ana": "4s 5s 6s 8s 8c Js Jc 2c Ac"}) + "end\n"
-    second = hand(["draw Carla 9h"], dealer=second_dealer,
-                  deal={p: DEAL[q] for p, q in (("Carla", "Beto"), ("Ana", "Carla"),
-                                                ("Beto", "Ana"))} if second_dealer == "Beto"
-                  else {p: DEAL[q] for p, q in (("Beto", "Beto"), ("Carla", "Carla"),
-                                                ("Ana", "Ana"))}, cambio={})
+    """A complete first hand dealt by Ana, then the deal of a second hand."""
+    first = hand(["declare Beto color", "end"],
+                 deal={"Beto": "Ah 2h 3d 5h 6d 8h 9d Jh Kd", "Carla": "As 2s 3s 9s 9c 5c 6c Kc Qs",
+                       "Ana": "4s 5s 6s 8s 8c Js Jc 2c Ac"})
+    second = hand([], dealer=second_dealer, deal=dict(DEAL), cambio={})
     return first + "\n" + second
 
 

@@ -6,8 +6,8 @@ from desmoche_ref.cards import CARD_NAME, parse_card
 from desmoche_ref.referee import judge_text
 from desmoche_ref.session import check_session
 
-from helpers import (FRIDAY_PLAY, assert_ok, balance, bonuses_of, friday, hand, line_of,
-                     verdict, verdicts, warnings_of, warning_codes)
+from helpers import (assert_ok, balance, bonuses_of, friday, hand, line_of, verdict,
+                     warnings_of)
 
 # ---------------------------------------------------------------- side-game hands
 # Beto holds RULES' Peladilla and declares it: the hand ends at `end`, Beto takes the main
@@ -64,7 +64,6 @@ def test_r2_3_a_hand_without_a_winner_carries_the_pot():
             "Carla": "7h Qd 3s 8h As 6c Td 2d 5c", "Dani": "Kh 4s 9d 3h Jd 7c 6h Qc 8s"}
     draws = ["5s", "Th", "2c", "6s", "Ad", "Js", "3c", "Ah", "7d", "9c", "Ks", "4h", "5d", "Qh",
              "8d", "Tc"]
-    order = ["Ana", "Ana", "Beto", "Carla", "Dani"] * 4
     seq = ["Ana", "Ana"] + (["Beto", "Carla", "Dani", "Ana"] * 4)[:14]
     text = hand([f"draw {p} {c}" for p, c in zip(seq, draws)] + ["end"],
                 players=("Ana", "Beto", "Carla", "Dani"), dealer="Dani", deal=deal,
