@@ -225,7 +225,7 @@ def test_r7_7_a_taken_first_card_is_not_redrawn():
 # ---------------------------------------------------------------- R7.8 / R7.9
 
 def test_r7_8_taking_is_voluntary_a_fitting_card_may_go_dead():
-    # 7s fits Ana's hand run and Beto's nothing: nobody takes it, no error
+    # 7d fits Carla's 4d 5d 6d; without forcing nobody has to take it: it goes dead
     text = friday_until("pay Carla Kc", ["draw Ana 7d", "draw Beto 7s"])
     assert_ok(text)
 
@@ -303,7 +303,7 @@ def test_r8_2_a_player_adds_only_to_their_own_melds():
 
 
 def test_n4_2a_add_puts_all_its_cards_as_a_group_on_one_meld():
-    # 3d and 7d at once fit no one meld (they extend the run at both ends: still one meld)
+    # 3d and 7d extend 4d 5d 6d at both ends: one group on one meld, in one line
     deal = dict(MULTI, Carla="7s 7h 3d 9s 9c 5d 6d Kc Qh")
     text = hand(["draw Beto 7c", "meld Carla 7s 7h 7c", "pay Carla 9s", "draw Ana 4d",
                  "meld Carla 4d 5d 6d", "pay Carla Kc", "draw Ana 7d", "add Carla 3d 7d to 4d",
