@@ -436,3 +436,10 @@ def test_n4_7_a_disqualified_declarer_falls_and_the_other_declaration_wins():
     j = assert_ok(text, "complete")
     assert j["outcome"]["winners"] == ["Beto"] and j["outcome"]["auto"] == "peladilla"
     assert j["net"] == {"Ana": "-10.00", "Beto": "20.00", "Carla": "-10.00"}
+
+
+def test_n5_1_a_missing_cambio_is_reported_before_the_drawer():
+    # Ana has not passed and Carla draws out of turn: the R5.1/R5.2 row of N5.1 comes before
+    # the R7.1/R7.7/R7.6 row
+    text = hand(["cambio Beto Ks", "cambio Carla Qh", "draw Carla 7s"], cambio={})
+    assert_error(text, "R5.2", "draw Carla 7s")
