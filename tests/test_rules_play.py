@@ -643,3 +643,13 @@ def test_n4_2a_a_moved_card_that_fits_two_melds_needs_to_card():
 def test_r8_2_add_to_a_meld_the_card_does_not_fit():
     text = des2(["add Ana 9d to 8s"])
     assert_error(text, "R8.2", "add Ana 9d to 8s")
+
+
+def test_n5_1_a_card_elsewhere_is_reported_before_play_after_the_end():
+    # N2.4 / N2.5 rows come before the N4.4 row of N5.1
+    text = friday_until("show Beto Qd", ["draw Ana Jd"])  # Jd is in Ana's hand
+    assert_error(text, "N2.4", "draw Ana Jd")
+    text = friday_until("show Beto Qd", ["pay Ana 9h"])  # 9h is in the stock
+    assert_error(text, "N2.5", "pay Ana 9h")
+    text = friday_until("show Beto Qd", ["draw Ana 9h"])  # only the hand being over is wrong
+    assert_error(text, "N4.4", "draw Ana 9h")
