@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+import benchkit as common  # noqa: E402
 
 TARGET = 1.5
 
@@ -39,13 +40,20 @@ def command() -> list:
     return [exe] if exe else [sys.executable, "-m", "desmoche_ref"]
 
 
-def timed(cmd: list, env=None) -> float:
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd: list, env=None):
+    """(wall seconds, CPU seconds) of one run of cmd."""
+    c0, t0 = _children_cpu(), time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     dt = time.perf_counter() - t0
+    cpu = _children_cpu() - c0
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.decode()}")
-    return dt
+    return dt, cpu
 
 
 def import_times(cmd: list, top: int, env: dict) -> None:
@@ -72,16 +80,20 @@ def run_cases(cases: dict, env: dict, runs: int, title: str, base: list) -> None
     for _ in range(runs):
         for name, cmd in cases.items():
             samples[name].append(timed(cmd, env))
-    yard = statistics.median(samples['python -c "import click"'])
-    print(f"start-up, median of {runs} runs (wall), one-hand record; {title}:")
+    yard = samples['python -c "import click"']
+    yard_wall = statistics.median(t[0] for t in yard)
+    yard_cpu = statistics.median(t[1] for t in yard)
+    print(f"start-up, median of {runs} runs, one-hand record; {title}:")
+    print(f"  {'':32s} {'wall':>9s} {'ratio':>6s}   {'CPU':>9s} {'ratio':>6s}")
     for name, times in samples.items():
-        med = statistics.median(times)
-        ratio = med / yard
+        wall = statistics.median(t[0] for t in times)
+        cpu = statistics.median(t[1] for t in times)
         mark = ""
         if name.startswith(("desmoche-ref check", "desmoche-ref fmt")):
-            mark = f"   target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'}"
-        print(f"  {name:32s} {med * 1000:7.1f} ms  (min {min(times) * 1000:6.1f})  "
-              f"{ratio:5.2f}x{mark}")
+            ok = wall / yard_wall <= TARGET
+            mark = f"   target <= {TARGET}x: {'met' if ok else 'MISSED'}"
+        print(f"  {name:32s} {wall * 1000:6.1f} ms {wall / yard_wall:5.2f}x   "
+              f"{cpu * 1000:6.1f} ms {cpu / yard_cpu:5.2f}x{mark}")
 
 
 def main(argv=None) -> int:

@@ -7,7 +7,7 @@
 Inputs are (a) hand-written and simulated records mutated at random (lines dropped,
 swapped, duplicated, moved; tokens and bytes garbled; records cut short) and (b) records
 made of random lines from the notation's vocabulary. Each input is judged by
-`judge_bytes`, its JSON built, and `common.check_invariants` asserts N5/N8: no exception,
+`judge_bytes`, its JSON built, and `benchkit.check_invariants` asserts N5/N8: no exception,
 at most one error and only on an invalid hand, every error, warning and foul with an
 int line and a code like R7.2 / N4 / F3, money conserved on every complete hand, and the
 canonical writer a fixed point. A failing input is saved under --crash-dir and printed
@@ -28,7 +28,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+import benchkit as common  # noqa: E402
 
 _SEEDS: list | None = None
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import common  # noqa: E402
+import benchkit as common  # noqa: E402
 import fuzz  # noqa: E402
 
 from desmoche_ref.referee import judge_bytes  # noqa: E402

@@ -9,7 +9,7 @@ varied by the simulator) or a hand-written record, and checks:
 - hiding the cards of an open record (N6) keeps it valid with the same outcome and nets;
 - a mutated record never raises: it yields findings, each error with a line and a code.
 
-The helpers (mutation, invariants, hiding cards) live in bench/common.py, shared with
+The helpers (mutation, invariants, hiding cards) live in bench/benchkit.py, shared with
 the fuzzer and the benchmarks.
 """
 
@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import common  # noqa: E402
+import benchkit as common  # noqa: E402
 
 from desmoche_ref.notation.parser import parse_bytes, parse_text  # noqa: E402
 from desmoche_ref.notation.writer import syntax_errors, write_file  # noqa: E402
@@ -194,3 +194,24 @@ def test_an_arbitrary_line_inserted_never_raises(line, index, at):
     lines = SEEDS[index][1].decode("utf-8").split("\n")
     lines.insert(at % (len(lines) + 1), line)
     common.check_invariants("\n".join(lines).encode("utf-8", "surrogatepass"), repr(line))
+
+
+# ---------------------------------------------------------------- regressions found here
+
+def test_closed_declarations_as_dealt_and_as_held_share_the_passed_card():
+    """R6.2/N6.2: Ana's nine as dealt include 2d, which she passed to Beto, who declares it.
+
+    Found in 10,000 simulated hands (bench/bench_check.py): the engine put all nine of
+    Ana's declared cards in her hand and refused Beto's 2d (N2.4).
+    """
+    text = "\n".join([
+        '[Players "Ana Beto Carla"]', '[Dealer "Beto"]', "",
+        "deal Carla ?x9", "deal Ana ?x9", "deal Beto ?x9",
+        "cambio Carla ?", "cambio Ana ?", "cambio Beto ?",
+        "declare Ana peladilla As 3s 6h 8h 2d 5d Td 4c Qc",
+        "declare Beto cuatro-cuerpos 5s 7s 8s 7h 2d 7d 7c Tc Kc",
+        "end", ""])
+    (hand,) = reports(text)
+    assert hand["errors"] == []
+    assert hand["status"] == "complete"
+    assert hand["outcome"]["winners"] == ["Beto"]  # cuatro cuerpos beats peladilla (R6.5)
