@@ -1,13 +1,42 @@
 """Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets."""
 
 import os
+import re
 import sys
+import unicodedata
 
 import click
-from tabulate import tabulate
 
 from ..cards import pretty
 from ..money import fmt
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_width(text: str) -> int:
+    """Terminal columns of a cell: colour codes take none, wide (CJK) characters two."""
+    plain = _ANSI.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in plain)
+
+
+def simple_table(rows, headers, right=()) -> str:
+    """A plain table in tabulate's "simple" style, for the per-move commands.
+
+    `check` and `show` run once per move at the table: tabulate's import (with
+    importlib.metadata and wcwidth) costs more than click's, so these draw their own.
+    The larger reports (`check --session`) use tabulate."""
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(visible_width(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(row):
+        out = []
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - visible_width(cell))
+            out.append(pad + cell if i in right else cell + pad)
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
 
 
 def use_colour() -> bool:
@@ -47,7 +76,7 @@ def hand_table(hand) -> str:
             row.append(out["net"][name])
         rows.append(row)
     headers = ["player", "net"] if out["net"] is not None else ["player"]
-    return tabulate(rows, headers=headers, tablefmt="simple", colalign=("left", "right"), disable_numparse=True)
+    return simple_table(rows, headers, right={1})
 
 
 def print_report(report) -> None:
@@ -79,6 +108,8 @@ def print_report(report) -> None:
 
 
 def print_session(report, session) -> None:
+    from tabulate import tabulate
+
     if report.error or not report.hands:
         return
     click.echo("")

@@ -4,12 +4,10 @@ import json
 import sys
 
 import click
-from tabulate import tabulate
-
 from ..cards import parse_card
 from ..notation.parser import parse_bytes
 from .files import read_record
-from .render import cards_text, use_colour
+from .render import cards_text, simple_table, use_colour
 
 
 def _cards(names, colour):
@@ -74,7 +72,7 @@ def show(file, hand_number, at_line, as_json):
         held = _cards(p["hand"], colour) + (f" +{p['unknown']}?" if p["unknown"] else "")
         melds = "  ".join(_cards(m, colour) for m in p["melds"])
         rows.append([p["name"], p["status"], held, melds])
-    click.echo(tabulate(rows, headers=["player", "status", "hand", "table"], tablefmt="simple"))
+    click.echo(simple_table(rows, ["player", "status", "hand", "table"]))
     offer = view["offer"]
     if offer:
         click.echo(f"on offer: {_cards([offer['card']], colour)} ({offer['how']} by {offer['by']}); "
