@@ -343,3 +343,11 @@ def test_r14_4_a_lone_player_wins_only_by_laying_ten():
     assert j["outcome"]["winners"] == ["Beto"]
     assert sorted(b["kind"] for b in j["bonuses"]) == ["arriba-del-palo", "color", "mico"]
     assert j["net"] == {"Ana": "-40.00", "Beto": "40.00"}
+
+
+def test_n5_1_a_card_elsewhere_on_the_line_that_ends_the_deal_before_r3_5():
+    # Beto holds ten (R3.5) and passes Jd, which is Ana's (N2.4): the N2.4 row comes first;
+    # the misdeal is still found at this line
+    text = rec(deal_events(beto=BETO + " Kh") + ["cambio Beto Jd"])
+    j = assert_error(text, "N2.4", "cambio Beto Jd")
+    assert fouls_of(j) == [("Ana", "F1", True)]
