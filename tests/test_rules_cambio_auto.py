@@ -443,3 +443,16 @@ def test_n5_1_a_missing_cambio_is_reported_before_the_drawer():
     # the R7.1/R7.7/R7.6 row
     text = hand(["cambio Beto Ks", "cambio Carla Qh", "draw Carla 7s"], cambio={})
     assert_error(text, "R5.2", "draw Carla 7s")
+
+
+def test_r6_4_a_closed_declaration_that_its_known_cards_already_rule_out_is_void():
+    # Beto's As and Ac are known: whatever his seven unknown cards are, no Peladilla
+    text = hand(["declare Beto peladilla"], deal={"Beto": "As Ac ?x7", "Carla": "?x9",
+                                                  "Ana": "?x9"}, cambio={})
+    j = assert_ok(text, "incomplete")
+    assert warnings_of(j) == [("R6.4", line_of(text, "declare Beto peladilla"))]
+    # As and Ah: neither one colour nor one suit
+    text = hand(["declare Beto color"], deal={"Beto": "As Ah ?x7", "Carla": "?x9",
+                                              "Ana": "?x9"}, cambio={})
+    j = assert_ok(text, "incomplete")
+    assert warnings_of(j) == [("R6.4", line_of(text, "declare Beto color"))]
