@@ -497,6 +497,12 @@ class Referee:
             fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
         if g.actor >= 0:
             self.unfinished_action(ev)
+        if not g.started and not self.standing_declarations():
+            # (after a declaration the cambio need not be finished: N4.7 says why not to draw)
+            missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
+            if not g.cambio_complete and missing:
+                fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
+                                      f"has not passed a card")
         expected, code = self.expected_drawer()
         if seat != expected:
             if g.players[seat].status != ACTIVE:
@@ -514,11 +520,6 @@ class Referee:
         if self.standing_declarations():
             fail(ev.line, "N4.7", "an automatic win has been declared: no card is drawn "
                                   "(close the declarations with `end`)")
-        if not g.started:
-            missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
-            if not g.cambio_complete and missing:
-                fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
-                                      f"has not passed a card")
         if g.offer >= 0:
             g.loc[g.offer] = DEAD
             g.owner[g.offer] = -1
@@ -850,6 +851,7 @@ class Referee:
             if verb == "forgive" and self.last_fouls and self.last_fouls[0] == self.index - 1:
                 self.do_forgive(ev, seat)
                 return
+            self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
             fail(ev.line, "N4.4", f"the hand is over (line {g.outcome[3]}): only show and end may follow")
         if phase == DEAL:
             if verb in DEAL_VERBS:
@@ -861,6 +863,21 @@ class Referee:
         # After a valid declaration (N4.7) every other verb fails its own earlier check of
         # N5.1 (nothing on offer, no meld, no take); only a draw reaches the N4.7 check.
         PLAY_HANDLERS[verb](self, ev, seat)
+
+    def card_checks(self, ev, seat):
+        """The N2.4/N2.5 checks of a line, alone (no change to the table)."""
+        g = self.g
+        verb = ev.verb
+        if verb in ("draw", "deal"):
+            self.no_duplicates(ev, ev.cards)
+            for c in ev.cards:
+                if g.loc[c] not in (FREE, STOCK):
+                    fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+        elif verb in ("meld", "add", "pay", "cambio", "return"):
+            self.own_cards(ev, seat, list(ev.cards), melds_ok=verb in ("meld", "add"),
+                           offer_ok=verb in ("meld", "add"))
+        elif ev.cards:
+            self.no_duplicates(ev, ev.cards)
 
     def deal_is_over(self, ev, seat):
         fail(ev.line, "N4.6", f"the deal is over: {ev.verb} comes before the first other event")
