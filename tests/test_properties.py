@@ -71,6 +71,7 @@ def test_every_simulated_hand_checks_complete_without_error(session):
         where = f"simulate_session({count}, players={players}, seed={seed}) hand {i}"
         assert hand["errors"] == [], f"{where}: {hand['errors']}"
         assert hand["status"] == "complete", f"{where}: {hand['status']}"
+        assert hand["result_agrees"] is not False, f"{where}: the bots' Result disagrees"
         common.check_hand_json(hand, where)
 
 
@@ -93,6 +94,52 @@ def test_money_is_conserved_in_the_hand_written_records():
         for hand in judge_bytes(data).as_json()["hands"]:
             if hand["status"] == "complete":
                 assert common.conservation(hand) == 0, f"{name} line {hand['line']}"
+
+
+# ---------------------------------------------------------------- the first error (N5.1)
+
+def judge_until(text: str, until: int) -> list:
+    from desmoche_ref.referee import judge_hand
+
+    return [judge_hand(h, until) for h in parse_text(text).hands]
+
+
+@needs_simulator
+@BOUNDED
+@given(sessions, st.integers(0, 10**6))
+def test_every_prefix_of_a_simulated_hand_is_valid_and_complete_only_at_its_end(session, pick):
+    """Replaying up to any line (as `show --at` does) never finds an error in a valid record."""
+    texts = hand_texts(simulated(*session))
+    text = texts[pick % len(texts)]
+    lines = [ev.line for ev in parse_text(text).hands[0].events]
+    (full,) = reports(text)
+    decided = full["outcome"]["line"]
+    for until in lines[:: max(1, len(lines) // 12)] + [lines[-1]]:
+        (report,) = judge_until(text, until)
+        assert report.errors == [], f"simulate_session{session}, up to line {until}: {report.errors}"
+        expected = "complete" if until >= decided else "incomplete"
+        assert report.status == expected, f"simulate_session{session}, up to line {until}"
+
+
+@BOUNDED
+@given(st.integers(0, len(SEEDS) - 1), st.integers(0, 2**32 - 1))
+def test_the_first_error_depends_only_on_the_lines_before_it(index, mutation_seed):
+    """N5.1: the first error in line order is reported and later lines are not judged."""
+    name, data = SEEDS[index]
+    mutated = common.mutate(data, random.Random(mutation_seed))
+    try:
+        text = mutated.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    where = f"{name} mutated with seed {mutation_seed}"
+    for i, hand in enumerate(judge_text(text).hands):
+        if hand.replay is None or not hand.replay.errors:
+            continue  # no error, or an error in the tags (the setup)
+        err = hand.errors[0]
+        cut = judge_until(text, err.line)[i]
+        assert [(e.line, e.code) for e in cut.errors] == [(err.line, err.code)], where
+        before = judge_until(text, err.line - 1)[i]
+        assert before.status != "invalid", f"{where}: {before.errors} before line {err.line}"
 
 
 # ---------------------------------------------------------------- fmt round trip
@@ -153,9 +200,14 @@ def test_hiding_the_cards_keeps_the_outcome_and_nets(session):
         assert closed_hand["fouls"] == open_hand["fouls"], where
 
 
-def test_hiding_the_cards_of_the_open_example():
-    name = "tests/conformance/friday.dsm"
-    text = dict(SEEDS)[name].decode("utf-8")
+OPEN_COMPLETE = [(name, i, text) for name, data in SEEDS
+                 for i, text in enumerate(hand_texts(data.decode("utf-8")), 1)
+                 if common.is_open(text) and reports(text)[0]["status"] == "complete"]
+
+
+@pytest.mark.parametrize("name, number, text", OPEN_COMPLETE,
+                         ids=[f"{n}#{i}" for n, i, _ in OPEN_COMPLETE])
+def test_hiding_the_cards_of_the_hand_written_records(name, number, text):
     (open_hand,) = reports(text)
     (closed_hand,) = reports(common.hide_cards(text))
     assert closed_hand["errors"] == []
