@@ -484,8 +484,9 @@ def test_r10_1_a_player_wins_the_moment_all_ten_are_on_the_table():
 
 
 def test_r10_1_nothing_to_pay_after_the_win():
+    # all ten are on Carla's table: the card is not in her hand (N2.5, before N4.4 in N5.1)
     text = friday_until("show Beto Qd", ["pay Carla 7d"])
-    assert_error(text, "N4.4", "pay Carla 7d")
+    assert_error(text, "N2.5", "pay Carla 7d")
 
 
 def test_r10_2_nine_down_none_in_hand_can_only_take_a_winning_card():
