@@ -654,3 +654,15 @@ def test_n5_1_a_card_elsewhere_is_reported_before_play_after_the_end():
     assert_error(text, "N2.5", "pay Ana 9h")
     text = friday_until("show Beto Qd", ["draw Ana 9h"])  # only the hand being over is wrong
     assert_error(text, "N4.4", "draw Ana 9h")
+
+
+def test_r8_4_what_a_desmoche_leaves_of_a_meld_is_not_judged():
+    # strict: 7s 7h 7c 7d alternates; Carla moves 7h into 6h 7h 8h and leaves 7s 7c 7d,
+    # which does not alternate but is not judged: no F4
+    deal = dict(MULTI, Carla="7s 7h 3h 9s 8h 5d 6d Kc Qh", Ana="4s 5s 6s 8s 8c Jd Jh 2c Ac")
+    text = hand(["draw Beto 7c", "meld Carla 7s 7h 7c", "pay Carla 3h", "draw Ana 4d",
+                 "meld Carla 4d 5d 6d", "pay Carla Kc", "draw Ana 7d", "add Carla 7d to 7s",
+                 "pay Carla 9s", "draw Ana 6h", "meld Carla 6h 7h 8h", "pay Carla Ks"],
+                deal=deal, cambio={"Beto": "Ks", "Carla": "Qh", "Ana": "2c"}, options="strict")
+    j = assert_ok(text)
+    assert j["fouls"] == []
