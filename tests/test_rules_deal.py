@@ -351,3 +351,8 @@ def test_n5_1_a_card_elsewhere_on_the_line_that_ends_the_deal_before_r3_5():
     text = rec(deal_events(beto=BETO + " Kh") + ["cambio Beto Jd"])
     j = assert_error(text, "N2.4", "cambio Beto Jd")
     assert fouls_of(j) == [("Ana", "F1", True)]
+
+
+def test_r3_4_only_cards_dealt_too_many_go_back():
+    text = rec(deal_events() + ["return Beto Ks"])
+    assert_error(text, "R3.4", "return Beto Ks")
