@@ -632,3 +632,11 @@ def test_n8_money_is_a_decimal_string_with_exactly_two_decimals():
         values += [g["stake"], g["carry_in"], g["pot"], g["carry_out"]]
     assert all(isinstance(v, str) and money.fullmatch(v) for v in values), values
     assert (j["bet"], j["carry_in"], j["pot"]) == ("2.50", "0.10", "7.60")
+
+
+def test_n8_a_file_is_invalid_when_any_hand_is_invalid():
+    good, bad = hand(["draw Beto 7s"]), hand(["draw Carla 7s"])
+    assert judge_text(good + good).invalid is False
+    report = judge_text(good + bad)
+    assert report.invalid is True
+    assert [h.status for h in report.hands] == ["incomplete", "invalid"]
