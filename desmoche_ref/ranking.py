@@ -43,6 +43,21 @@ def auto_strength(kind: str, cards, color_option: str):
     raise ValueError(kind)
 
 
+def could_qualify(kind: str, known, unknown: int, color_option: str) -> bool:
+    """Whether a hand with these known cards and `unknown` hidden ones may still be `kind`
+    (N6.2: what the known cards already rule out is void, not unverifiable)."""
+    if kind == "peladilla":
+        return is_peladilla(known)
+    if kind == "cuatro-cuerpos":
+        counts = Counter(RANK[c] for c in known)
+        return unknown >= 4 or any(n + unknown >= 4 for n in counts.values())
+    if color_option == "off":
+        return False
+    if len({SUIT[c] for c in known}) <= 1:
+        return True
+    return color_option == "color" and len({RED[c] for c in known}) <= 1
+
+
 def why_not_auto(kind: str, color_option: str) -> str:
     if kind == "peladilla":
         return "a peladilla has no pair and no two cards of one suit next to each other"

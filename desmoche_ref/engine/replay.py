@@ -11,7 +11,8 @@ from ..cards import UNKNOWN, name, names
 from ..findings import Foul, error, warning
 from ..melds import arranged, fits, fitting_cards, in_order, meld_kind, remove_card, why_not_meld
 from ..notation.parser import FOUL_CODES
-from ..ranking import GAME_NEEDS, KIND_RANK, auto_strength, claim_strength, why_not_auto
+from ..ranking import (GAME_NEEDS, KIND_RANK, auto_strength, claim_strength, could_qualify,
+                       why_not_auto)
 from .state import (ACTIVE, DEAD, DEAL, DISQUALIFIED, FREE, HAND, MELD, OFFER, OUT, OVER, PASSED,
                     PLAY, PRE, STOCK, TRANSIT, GameState)
 
@@ -249,21 +250,26 @@ class Referee:
         return f"the next draw is by the player to the right of {g.players[origin].name}"
 
     # ------------------------------------------------------------- the deal
-    def end_deal(self, ev):
-        """N4.6: judge the deal by the totals dealt; F1 charged to the dealer; R3.5."""
+    def end_deal(self, ev, seat=None):
+        """N4.6: judge the deal by the totals dealt; F1 charged to the dealer; R3.5.
+
+        The line that ends the deal has its own card checks (N2.4, N2.5) before R3.5 (N5.1)."""
         g = self.g
         dealer = self.setup.dealer
         wrong = [p for p in g.players if p.dealt_total != 9]
-        g.phase = PRE
+        foul = None
         if wrong or g.written_misdeal:
             line = g.written_misdeal or ev.line
             detail = ", ".join(f"{p.name} {p.dealt_total}" for p in wrong) or "a short hand completed"
             foul = Foul(line, self.pname(dealer), "F1", f"misdeal: {detail} (R3.4)",
                         not g.misdeal_forgiven)
             self.out.fouls.append(foul)
-            if foul.enforced:
-                self.disqualify(dealer, ev.line)
             self.last_fouls = (self.index, [(dealer, foul)], None, True)
+        if seat is not None:
+            self.card_checks(ev, seat)
+        g.phase = PRE
+        if foul is not None and foul.enforced:
+            self.disqualify(dealer, ev.line)
         for p in g.players:
             if p.status == ACTIVE and p.hand_count != 9:
                 fail(ev.line, "R3.5", f"{p.name} holds {p.hand_count} cards when play starts: "
@@ -427,7 +433,8 @@ class Referee:
             hands, unverifiable = [named], False
         else:
             hands = [known for known, unknown in candidates if unknown == 0]
-            unverifiable = any(unknown for known, unknown in candidates)
+            unverifiable = any(unknown and could_qualify(kind, known, unknown, self.opts.color)
+                               for known, unknown in candidates)
             if p.unknown:
                 g.declared_blind.add(seat)  # shown at the table, not in the record
         # The declarer lays the hand face up (R6.3): its cards are shown (R4.5).
@@ -724,10 +731,9 @@ class Referee:
         who = self.pname(seat)
         if kind == "misdeal" and seat != self.setup.dealer:
             fail(ev.line, "R14.3", f"a misdeal is the dealer's foul ({self.pname(self.setup.dealer)}), not {who}'s")
-        last = self.last_fouls
-        if last and last[0] == self.index - 1 and last[3] and any(
-                s == seat and f.code == code for s, f in last[1]):
+        if self.same_foul_written(seat, kind):
             # N4.8: the foul the referee found on the line before, written by the table: one foul.
+            last = self.last_fouls
             self.last_fouls = (self.index, last[1], last[2], True)
             return
         if kind == "misdeal" and g.phase == DEAL:
@@ -762,6 +768,13 @@ class Referee:
             self.last_fouls = (self.index, self.last_fouls[1], before, False)
             return
         self.record_foul(ev, seat, code, message)
+
+    def same_foul_written(self, seat, kind) -> bool:
+        """A `foul` line that writes the foul the referee found on the line before (N4.8)."""
+        last = self.last_fouls
+        code = FOUL_CODES.get(kind)
+        return bool(last and last[0] == self.index - 1 and last[3]
+                    and any(s == seat and f.code == code for s, f in last[1]))
 
     def do_forgive(self, ev, seat):
         g = self.g
@@ -851,13 +864,16 @@ class Referee:
             if verb == "forgive" and self.last_fouls and self.last_fouls[0] == self.index - 1:
                 self.do_forgive(ev, seat)
                 return
+            if verb == "foul" and self.same_foul_written(seat, ev.word):
+                self.do_foul(ev, seat)  # N4.8: the foul that ended the hand, written: one foul
+                return
             self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
             fail(ev.line, "N4.4", f"the hand is over (line {g.outcome[3]}): only show and end may follow")
         if phase == DEAL:
             if verb in DEAL_VERBS:
                 DEAL_HANDLERS[verb](self, ev, seat)
                 return
-            self.end_deal(ev)
+            self.end_deal(ev, seat)
             if g.phase == OVER:  # the deal left no one to play
                 fail(ev.line, "N4.4", "the hand is over: no player is left")
         # After a valid declaration (N4.7) every other verb fails its own earlier check of
