@@ -359,3 +359,20 @@ def test_r14_3_forgive_after_the_written_copy_of_a_found_foul():
                  "forgive Ana", "pay Ana Qh"], options="strict")
     j = assert_ok(text)
     assert fouls_of(j) == [("Ana", "F4", False)]
+
+
+def test_n4_8_f4_on_the_tenth_card_written_then_forgiven_is_one_forgiven_foul():
+    text = tenth_out_of_order(["foul Carla arrangement", "forgive Carla"])
+    j = assert_ok(text, "complete")
+    assert j["outcome"]["winners"] == ["Carla"]
+    assert fouls_of(j) == [("Carla", "F4", False)]
+
+
+def test_n4_8_f3_on_the_first_card_the_next_draw_is_by_the_players_right():
+    base = ["draw Beto 7s", "foul Beto hand 7s", "draw Carla 8s"]
+    j = assert_ok(hand(base + ["draw Ana Ts"]))
+    assert fouls_of(j) == [("Beto", "F3", True)]
+    # Carla's card is not the hand's first card: she does not draw again
+    text = hand(base + ["draw Carla Ts"])
+    j = verdict(text)
+    assert j["status"] == "invalid" and j["errors"][0]["line"] == line_of(text, "draw Carla Ts")
