@@ -42,23 +42,33 @@ def why_not_meld(cards) -> str:
 def fitting_cards(meld) -> list:
     """Every card that fits a valid meld directly (R9.1, R13.1): a run's ends, a set's fourth."""
     first = meld[0]
-    if RANK[meld[1]] == RANK[first]:  # a set
+    rank = RANK[first]
+    if RANK[meld[1]] == rank:  # a set
         if len(meld) != 3:
             return []
-        rank = RANK[first]
         suits = {SUIT[c] for c in meld}
         return [s * 13 + rank - 1 for s in range(4) if s not in suits]
     if len(meld) >= 10:
         return []
-    ranks = [RANK[c] for c in meld]
-    lo, hi = min(ranks), max(ranks)
-    base = SUIT[first] * 13 - 1
-    return [base + r for r in (lo - 1, hi + 1) if 1 <= r <= 13]
+    low, high = min(meld), max(meld)  # one suit: card order is rank order
+    out = []
+    if RANK[low] > 1:
+        out.append(low - 1)
+    if RANK[high] < 13:
+        out.append(high + 1)
+    return out
 
 
 def fits(card: int, meld) -> bool:
     """Whether `card` can be added directly to `meld` (R9.1, R13.1): a run end or a set's fourth."""
-    return card in fitting_cards(meld)
+    first = meld[0]
+    rank = RANK[first]
+    if RANK[meld[1]] == rank:  # a set
+        return len(meld) == 3 and RANK[card] == rank and card not in meld
+    if len(meld) >= 10 or SUIT[card] != SUIT[first]:
+        return False
+    low, high = min(meld), max(meld)  # one suit: card order is rank order
+    return (card == low - 1 and RANK[low] > 1) or (card == high + 1 and RANK[high] < 13)
 
 
 def in_order(cards) -> bool:

@@ -614,10 +614,11 @@ class Referee:
                                           f"comes first in the order")
         # Build the new table on a copy: nothing changes unless the line is good.
         melds = [list(m) for m in p.melds]
-        for c, src in zip(cards, sources):
-            if src == MELD:
-                i = next(k for k, m in enumerate(melds) if c in m)
-                melds[i:i + 1] = remove_card(melds[i], c)
+        if MELD in sources:  # a desmoche: cards leave their melds first (N4.1, N4.2a)
+            for c, src in zip(cards, sources):
+                if src == MELD:
+                    i = next(k for k, m in enumerate(melds) if c in m)
+                    melds[i:i + 1] = remove_card(melds[i], c)
         if ev.verb == "meld":
             if meld_kind(cards) is None:
                 fail(ev.line, "R8.1", f"{names(cards)} is not a meld: {why_not_meld(cards)}")
@@ -648,16 +649,20 @@ class Referee:
                 fail(ev.line, "R9.1", f"{name(g.offer)} fits {self.pname(obliged)}'s meld, and "
                                       f"{self.pname(obliged)} comes before {p.name}: it was forced there")
         # The line is good: apply it.
+        loc, owner, shown, hand = g.loc, g.owner, g.shown, p.hand
         for c, src in zip(cards, sources):
-            if src == HAND or src == FREE:
-                self.take_from_hand(seat, c, src, MELD)
-            g.loc[c] = MELD
-            g.owner[c] = seat
-            g.shown.add((seat, c))
+            if src == HAND:
+                hand.discard(c)
+            elif src == FREE:
+                p.unknown -= 1
+                g.revealed[c] = seat
+            elif src == MELD:
+                p.desmoched = True  # only a desmoche can leave a meld broken (R8.5)
+            loc[c] = MELD
+            owner[c] = seat
+            shown.add((seat, c))
         p.melds = melds
         p.laid = True
-        if MELD in sources:
-            p.desmoched = True  # only a desmoche can leave a meld broken (R8.5)
         if is_take:
             g.actor, g.taken = seat, g.offer
             g.offer = -1
