@@ -666,3 +666,10 @@ def test_r8_4_what_a_desmoche_leaves_of_a_meld_is_not_judged():
                 deal=deal, cambio={"Beto": "Ks", "Carla": "Qh", "Ana": "2c"}, options="strict")
     j = assert_ok(text)
     assert j["fouls"] == []
+
+
+def test_r9_4_a_meld_owner_who_passes_is_no_longer_forced():
+    # Ana paid 4h, which fits Beto's A-2-3 of hearts; only 4h fits it, and 4h is on offer, not
+    # in the stock, so Beto may pass; then nobody is forced and the draw is Carla's (Beto, Ana's
+    # right, has passed)
+    assert_ok(forcing(["pass Beto", "draw Carla 7s"]))
