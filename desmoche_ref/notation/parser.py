@@ -93,7 +93,10 @@ def canonical_token(tok: str) -> str:
     return "?" if n == 1 else f"?x{n}"
 
 
-_SIMPLE = {"draw": True, "pay": True, "meld": False, "deal": False, "show": False}
+# Fast path: verb -> True (one card), False (one or more cards), None (no argument).
+_SIMPLE = {"draw": True, "pay": True, "cambio": True, "meld": False, "add": False, "deal": False,
+           "show": False, "return": False}
+_BARE = frozenset(("knock", "claim", "pass", "cut", "forgive"))
 
 
 def parse_event(text: str, line: int) -> Event:
@@ -102,6 +105,8 @@ def parse_event(text: str, line: int) -> Event:
     verb = parts[0]
     if verb not in VERBS:
         verb = verb.lower()
+    if verb in _BARE and len(parts) == 2:
+        return Event(verb, parts[1], line)
     one = _SIMPLE.get(verb)
     if one is not None and len(parts) > 2 and (not one or len(parts) == 3):
         # The common lines (draw, pay, meld, deal, show) with plain cards: no other checks apply.
