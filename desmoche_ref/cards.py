@@ -77,12 +77,3 @@ def pretty(c: int, colour: bool = False) -> str:
     if colour:
         return ("\x1b[31m" if RED[c] else "\x1b[1m") + text + "\x1b[0m"
     return text
-
-
-def sort_key(c: int):
-    """Display order: by suit, then by rank in run order."""
-    return c
-
-
-def by_value_desc(cards) -> list:
-    return sorted((VALUE[c] for c in cards), reverse=True)

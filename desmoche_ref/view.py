@@ -3,7 +3,7 @@
 from .cards import CARD_NAME
 from .engine.replay import Referee
 from .engine.setup import read_setup
-from .engine.state import ACTIVE, DEAL, OVER, PRE
+from .engine.state import DEAL, OVER, PRE
 
 
 def _names(cards) -> list:
@@ -77,6 +77,3 @@ def _turn(ref, setup) -> str:
             return f"if nobody takes {CARD_NAME[g.offer]}, the hand ends (the stock is empty)"
         return f"if nobody takes {CARD_NAME[g.offer]}, {drawer} draws next"
     return f"{drawer} draws next"
-
-
-__all__ = ["table_at", "ACTIVE"]

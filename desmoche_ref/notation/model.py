@@ -57,11 +57,6 @@ class HandRecord:
     def tags_named(self, name: str) -> list:
         return [t for t in self.tags if t.name == name]
 
-    @property
-    def last_line(self) -> int:
-        lines = [self.line] + [e.line for e in self.events] + [t.line for t in self.tags]
-        return max(lines)
-
 
 @dataclass(slots=True)
 class RecordFile:
