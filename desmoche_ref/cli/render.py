@@ -103,8 +103,11 @@ def print_report(report) -> None:
             if out["result_agrees"] is not None:
                 click.echo(f"  the table's result ({out['result_claimed']}) "
                            + ("agrees" if out["result_agrees"] else "DISAGREES"))
-        if out["players"]:
+        if out["status"] == "complete":
             click.echo(hand_table(hand))
+        elif out["status"] == "invalid" and out["players"]:
+            line = hand.errors[0].line
+            click.echo(f"  the table before it: desmoche-ref show {report.path} --at {line - 1}")
 
 
 def print_session(report, session) -> None:

@@ -69,7 +69,8 @@ def show(file, hand_number, at_line, as_json):
     click.echo(f"dealer {view['dealer']} · {view['options']}")
     rows = []
     for p in view["players"]:
-        held = _cards(p["hand"], colour) + (f" +{p['unknown']}?" if p["unknown"] else "")
+        held = " ".join(filter(None, [_cards(p["hand"], colour),
+                                      f"+{p['unknown']}?" if p["unknown"] else ""]))
         melds = "  ".join(_cards(m, colour) for m in p["melds"])
         rows.append([p["name"], p["status"], held, melds])
     click.echo(simple_table(rows, ["player", "status", "hand", "table"]))
