@@ -1,6 +1,5 @@
 """Table options and presets (R15)."""
 
-from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 SWITCHES = ("todo", "strict", "forcing", "auto", "hand-melds")
@@ -14,30 +13,46 @@ PRESETS = ("desmoche", "conquien")
 ON = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
-@dataclass(frozen=True)
 class RuleOptions:
-    todo: bool = False
-    strict: bool = False
-    forcing: bool = False
-    auto: bool = True
-    hand_melds: bool = True
-    color: str = "color"
-    escalera: str = "a23-high"
-    side_nowin: str = "carry"
-    dq_bonus: str = "pay"
+    """The options a hand is judged by (R15). Immutable: `replace` makes a changed copy."""
+
+    __slots__ = ("todo", "strict", "forcing", "auto", "hand_melds", "color", "escalera",
+                 "side_nowin", "dq_bonus")
+    DEFAULTS = (False, False, False, True, True, "color", "a23-high", "carry", "pay")
+
+    def __init__(self, **values):
+        for name, default in zip(self.__slots__, self.DEFAULTS):
+            object.__setattr__(self, name, values.pop(name, default))
+        if values:
+            raise TypeError(f"unknown options: {', '.join(values)}")
+
+    def __setattr__(self, name, value):
+        raise AttributeError("RuleOptions are immutable: use replace()")
+
+    def replace(self, **changes) -> "RuleOptions":
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return RuleOptions(**values)
+
+    def _key(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return isinstance(other, RuleOptions) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"RuleOptions({self.describe()})"
 
     def as_json(self) -> dict:
         """Every option by its R15 name, in the order of N8's example."""
-        order = ("todo", "strict", "forcing", "auto", "hand-melds", "color", "escalera",
-                 "side-nowin", "dq-bonus")
-        return {name: getattr(self, name.replace("-", "_")) for name in order}
+        return {name.replace("_", "-"): getattr(self, name) for name in self.__slots__}
 
     def describe(self) -> str:
         return " ".join(f"{k}={'on' if v is True else 'off' if v is False else v}"
                         for k, v in self.as_json().items())
-
-
-FIELD_NAMES = {f.name for f in fields(RuleOptions)}
 
 
 def preset(name: str) -> RuleOptions:
@@ -68,4 +83,4 @@ def parse_options(preset_name: str, text: str):
             changes[attr] = value
         else:
             return None, f"unknown option {word!r} (options: {', '.join(SWITCHES + tuple(CHOICES))})"
-    return replace(opts, **changes), None
+    return opts.replace(**changes), None

@@ -1,7 +1,6 @@
 """The referee's verdict on a record: parse, set up, replay, settle, report (N5, N8). Pure."""
 
 import gc
-from dataclasses import dataclass, field
 
 from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
 from .engine.setup import Setup, read_setup
@@ -11,14 +10,18 @@ from .notation.parser import parse_bytes
 from .settle import settle
 
 
-@dataclass
 class HandReport:
-    record: object
-    setup: Setup
-    replay: Replay | None
-    settlement: object = None
-    warnings: list = field(default_factory=list)
-    setup_error: object = None
+    """The verdict on one hand: its record, setup, replay and (when complete) settlement."""
+
+    __slots__ = ("record", "setup", "replay", "settlement", "warnings", "setup_error")
+
+    def __init__(self, record, setup: Setup, replay: Replay | None, warnings=None, setup_error=None):
+        self.record = record
+        self.setup = setup
+        self.replay = replay
+        self.settlement = None
+        self.warnings = warnings if warnings is not None else []
+        self.setup_error = setup_error
 
     @property
     def status(self) -> str:
@@ -96,11 +99,13 @@ class HandReport:
         }
 
 
-@dataclass
 class FileReport:
-    path: str
-    hands: list
-    error: str | None = None
+    __slots__ = ("path", "hands", "error")
+
+    def __init__(self, path: str, hands: list, error: str | None = None):
+        self.path = path
+        self.hands = hands
+        self.error = error  # the file could not be read or holds no hand
 
     def as_json(self) -> dict:
         out = {"path": self.path, "hands": [h.as_json() for h in self.hands]}

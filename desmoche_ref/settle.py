@@ -4,8 +4,6 @@ Pure: a replayed hand in, a Settlement out. Money is integer cents; every settle
 checked to balance to zero before it is returned (N8's conservation law).
 """
 
-from dataclasses import dataclass, field
-
 from .cards import SUIT, UNKNOWN, names
 from .engine.state import FREE
 from .findings import warning
@@ -14,26 +12,30 @@ from .money import split
 from .ranking import claim_strength
 
 
-@dataclass
 class SidePot:
-    game: str
-    stake: int
-    players: list  # names
-    carry_in: int
-    pot: int
-    winners: list = field(default_factory=list)
-    cards: list = field(default_factory=list)
-    carry_out: int = 0
+    __slots__ = ("game", "stake", "players", "carry_in", "pot", "winners", "cards", "carry_out")
+
+    def __init__(self, game: str, stake: int, players: list, carry_in: int, pot: int):
+        self.game = game
+        self.stake = stake
+        self.players = players  # names
+        self.carry_in = carry_in
+        self.pot = pot
+        self.winners = []
+        self.cards = []
+        self.carry_out = 0
 
 
-@dataclass
 class Settlement:
-    pot: int
-    carry_out: int
-    bonuses: list  # (kind, from name, to name, cents)
-    side_games: list
-    net: dict  # name -> cents
-    warnings: list
+    __slots__ = ("pot", "carry_out", "bonuses", "side_games", "net", "warnings")
+
+    def __init__(self, pot, carry_out, bonuses, side_games, net, warnings):
+        self.pot = pot
+        self.carry_out = carry_out
+        self.bonuses = bonuses        # (kind, from name, to name, cents)
+        self.side_games = side_games  # SidePot
+        self.net = net                # name -> cents
+        self.warnings = warnings
 
 
 class Unbalanced(AssertionError):

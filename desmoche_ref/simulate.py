@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from decimal import Decimal
 from itertools import combinations
 
@@ -575,7 +574,7 @@ class _HandSim:
         if self.vary and not self.closed:  # void declarations: a warning, play goes on
             if not self.opts.auto:
                 for p in order:
-                    kind = _auto_kind(p.hand, replace(self.opts, auto=True))
+                    kind = _auto_kind(p.hand, self.opts.replace(auto=True))
                     if kind and rng.random() < _P_VOID_DECLARE:
                         self.emit("declare", p.name, kind,
                                   comment="no automatic wins at this table (R6.7)")

@@ -1,6 +1,5 @@
 """`desmoche-ref check`: the referee's verdict on hand records (N5, N8)."""
 
-import json
 import sys
 
 import click
@@ -53,6 +52,8 @@ def check(files, as_json, session):
         if any(s.problems for s in sessions):
             status = max(status, 1)
     if as_json:
+        import json  # only for --json: start-up matters (one command per move)
+
         doc = {"files": [r.as_json() for r in reports]}
         if session:
             for entry, s in zip(doc["files"], sessions):

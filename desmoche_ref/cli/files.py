@@ -2,7 +2,6 @@
 
 import os
 import sys
-import tempfile
 
 
 def read_record(path: str):
@@ -24,6 +23,8 @@ def read_record(path: str):
 
 def write_atomically(path: str, text: str) -> None:
     """Replace a file's contents all at once: a failure never leaves half a file."""
+    import tempfile  # only here: it costs ~10 ms of start-up (shutil, random, bz2, lzma)
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".desmoche-", dir=folder)
     try:

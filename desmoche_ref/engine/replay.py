@@ -5,8 +5,6 @@ Each handler checks first and changes the table only once the line is known to b
 so that an invalid hand's report shows the table just before the error (N5.1).
 """
 
-from dataclasses import dataclass, field
-
 from ..cards import UNKNOWN, name, names
 from ..findings import Foul, error, warning
 from ..melds import arranged, fits, fitting_cards, in_order, meld_kind, remove_card, why_not_meld
@@ -20,27 +18,35 @@ COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
 
 
-@dataclass
 class Announcement:
     """A side-game claim (R4.5): the player's word, checked at the end of the hand."""
-    seat: int
-    game: str
-    cards: tuple
-    line: int
-    void: str | None = None  # why the claim is void, if known when announced
-    void_code: str | None = None
+
+    __slots__ = ("seat", "game", "cards", "line", "void", "void_code")
+
+    def __init__(self, seat: int, game: str, cards: tuple, line: int):
+        self.seat = seat
+        self.game = game
+        self.cards = cards
+        self.line = line
+        self.void = None       # why the claim is void, if known when announced
+        self.void_code = None
 
 
-@dataclass
 class Replay:
-    setup: object
-    state: GameState
-    status: str = INCOMPLETE
-    errors: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)
-    fouls: list = field(default_factory=list)
-    announcements: list = field(default_factory=list)
-    last_line: int = 0  # the last line judged
+    """What replaying a hand found: the table at the end, the status and the findings."""
+
+    __slots__ = ("setup", "state", "status", "errors", "warnings", "fouls", "announcements",
+                 "last_line")
+
+    def __init__(self, setup, state):
+        self.setup = setup
+        self.state = state
+        self.status = INCOMPLETE
+        self.errors = []
+        self.warnings = []
+        self.fouls = []
+        self.announcements = []
+        self.last_line = 0  # the last line judged
 
 
 class Stop(Exception):

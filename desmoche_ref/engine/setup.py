@@ -2,7 +2,6 @@
 
 import re
 from functools import lru_cache
-from dataclasses import dataclass, field
 
 from ..findings import error
 from ..money import parse_amount
@@ -13,25 +12,32 @@ NAME = re.compile(r"[^\W\d_][\w.-]*")
 SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result")
 
 
-@dataclass
 class SideEntry:
-    game: str
-    stake: int  # cents
-    players: list  # seat indexes
-    line: int
+    __slots__ = ("game", "stake", "players", "line")
+
+    def __init__(self, game: str, stake: int, players: list, line: int):
+        self.game = game
+        self.stake = stake      # cents
+        self.players = players  # seat indexes
+        self.line = line
 
 
-@dataclass
 class Setup:
-    players: list = field(default_factory=list)
-    dealer: int = -1
-    rules: str = "desmoche"
-    options: RuleOptions = field(default_factory=RuleOptions)
-    bet: int = 0
-    carry: int = 0
-    sides: list = field(default_factory=list)
-    side_carry: dict = field(default_factory=dict)  # game -> cents
-    result: list | None = None  # winners' names; [] for `none`
+    """The table a hand is played at, from its tags (N3)."""
+
+    __slots__ = ("players", "dealer", "rules", "options", "bet", "carry", "sides", "side_carry",
+                 "result")
+
+    def __init__(self):
+        self.players = []
+        self.dealer = -1
+        self.rules = "desmoche"
+        self.options = RuleOptions()
+        self.bet = 0          # cents
+        self.carry = 0        # cents
+        self.sides = []       # SideEntry
+        self.side_carry = {}  # game -> cents
+        self.result = None    # winners' names; [] for `none`
 
     def seat(self, name: str) -> int:
         return self.players.index(name)

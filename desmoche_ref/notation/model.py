@@ -1,17 +1,18 @@
 """The hand record as read from a `.dsm` file (N1-N4): tags and events, each with its line."""
 
-from dataclasses import dataclass, field
 
-from ..findings import Finding
-
-
-@dataclass(slots=True)
 class Tag:
-    name: str
-    value: str
-    line: int
-    comment: str | None = None
-    lead: list = field(default_factory=list)  # comment lines just above it
+    __slots__ = ("name", "value", "line", "comment", "lead")
+
+    def __init__(self, name: str, value: str, line: int, comment=None, lead=None):
+        self.name = name
+        self.value = value
+        self.line = line
+        self.comment = comment
+        self.lead = lead if lead is not None else []  # comment lines just above it
+
+    def __repr__(self):
+        return f"Tag({self.name!r}, {self.value!r}, line={self.line})"
 
 
 class Event:
@@ -39,14 +40,18 @@ class Event:
         return f"Event({self.verb!r}, {self.actor!r}, line={self.line})"
 
 
-@dataclass(slots=True)
 class HandRecord:
-    line: int  # the hand's first line (its first tag, or first event if it has no tags)
-    lead: list = field(default_factory=list)  # comment lines above the hand's first line
-    tags: list = field(default_factory=list)
-    events: list = field(default_factory=list)
-    trailing: list = field(default_factory=list)  # comment lines after the last event
-    tag_errors: list = field(default_factory=list)  # malformed tag lines (N1.4)
+    """One hand: its tags and events, each with its line (N3, N4)."""
+
+    __slots__ = ("line", "lead", "tags", "events", "trailing", "tag_errors")
+
+    def __init__(self, line: int, lead=None):
+        self.line = line  # the hand's first line (its first tag, or first event if it has no tags)
+        self.lead = lead if lead is not None else []  # comment lines above the hand's first line
+        self.tags = []
+        self.events = []
+        self.trailing = []    # comment lines after the last event
+        self.tag_errors = []  # malformed tag lines (N1.4)
 
     def tag(self, name: str):
         for t in self.tags:
@@ -58,7 +63,9 @@ class HandRecord:
         return [t for t in self.tags if t.name == name]
 
 
-@dataclass(slots=True)
 class RecordFile:
-    hands: list
-    error: str | None = None  # the file holds no hand, or could not be read
+    __slots__ = ("hands", "error")
+
+    def __init__(self, hands: list, error: str | None = None):
+        self.hands = hands
+        self.error = error  # the file holds no hand, or could not be read
