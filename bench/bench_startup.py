@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchkit as common  # noqa: E402
+import benchkit as common
 
 TARGET = 1.5
 
@@ -48,7 +48,7 @@ def _children_cpu() -> float:
 def timed(cmd: list, env=None):
     """(wall seconds, CPU seconds) of one run of cmd."""
     c0, t0 = _children_cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, check=False)
     dt = time.perf_counter() - t0
     cpu = _children_cpu() - c0
     if proc.returncode not in (0, 1):
@@ -58,7 +58,8 @@ def timed(cmd: list, env=None):
 
 def import_times(cmd: list, top: int, env: dict) -> None:
     env = dict(env, PYTHONPROFILEIMPORTTIME="1")
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True,
+                          check=False)
     rows = []
     for line in proc.stderr.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:

@@ -338,7 +338,7 @@ _CAMBIO_RE = re.compile(r"^(\s*cambio\s+\S+)\s+(\S+)(\s*(#.*)?)$")
 
 
 def is_open(hand_text: str) -> bool:
-    return not re.search(r"(^|\s)\?(x\d+)?(\s|$)", hand_text, re.M)
+    return not re.search(r"(^|\s)\?(x\d+)?(\s|$)", hand_text, re.MULTILINE)
 
 
 def _unknown_count(token: str) -> int:

@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchkit as common  # noqa: E402
+import benchkit as common
 
 
 def phases(data: bytes, events: int) -> None:

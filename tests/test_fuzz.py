@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import benchkit as common  # noqa: E402
-import fuzz  # noqa: E402
+import benchkit as common
+import fuzz
 
-from desmoche_ref.referee import judge_bytes  # noqa: E402
+from desmoche_ref.referee import judge_bytes
 
 BUDGET = float(os.environ.get("DESMOCHE_FUZZ_BUDGET", "4"))
 
@@ -59,7 +59,8 @@ def test_400_mutated_records_through_check_json_in_one_process(tmp_path):
         paths.append(str(path))
     exe = shutil.which("desmoche-ref")
     cmd = [exe] if exe else [sys.executable, "-m", "desmoche_ref"]
-    proc = subprocess.run(cmd + ["check", "--json"] + paths, capture_output=True, timeout=120)
+    proc = subprocess.run(cmd + ["check", "--json"] + paths, capture_output=True, timeout=120,
+                          check=False)
     stderr = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in stderr, stderr[-3000:]
     assert proc.returncode in (0, 1), (proc.returncode, stderr[-3000:])

@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import benchkit as common  # noqa: E402
+import benchkit as common
 
-from desmoche_ref.notation.parser import parse_bytes, parse_text  # noqa: E402
-from desmoche_ref.notation.writer import syntax_errors, write_file  # noqa: E402
-from desmoche_ref.referee import judge_bytes, judge_text  # noqa: E402
+from desmoche_ref.notation.parser import parse_bytes, parse_text
+from desmoche_ref.notation.writer import syntax_errors, write_file
+from desmoche_ref.referee import judge_bytes, judge_text
 
 simulate_session = common.simulator()
 needs_simulator = pytest.mark.skipif(simulate_session is None,
