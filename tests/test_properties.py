@@ -89,6 +89,29 @@ def test_money_is_conserved_in_every_complete_hand_n8(session):
             f"side {hand['side_games']}")
 
 
+long_sessions = st.tuples(st.integers(0, 2**31 - 1), st.sampled_from((2, 3, 4)), st.integers(4, 12))
+
+
+@needs_simulator
+@settings(BOUNDED, max_examples=max(4, EXAMPLES // 3))
+@given(long_sessions)
+def test_a_simulated_session_follows_on_at_one_table(session):
+    """R2.3, R3.1: the dealer rotates, pots carry; and the night's money is conserved."""
+    from desmoche_ref.session import check_session
+
+    text = simulated(*session)
+    night = check_session(judge_text(text))
+    assert night.problems == [], f"simulate_session{session}: {night.problems}"
+    doc = night.as_json()
+    hands = reports(text)
+    carried = common.Decimal(hands[-1]["carry_out"]) + sum(
+        (common.Decimal(s["carry_out"]) for s in hands[-1]["side_games"]), common.Decimal(0))
+    first_in = common.Decimal(hands[0]["carry_in"]) + sum(
+        (common.Decimal(s["carry_in"]) for s in hands[0]["side_games"]), common.Decimal(0))
+    totals = sum((common.Decimal(v) for v in doc["totals"].values()), common.Decimal(0))
+    assert totals + carried - first_in == 0, f"simulate_session{session}: {doc['totals']}"
+
+
 def test_money_is_conserved_in_the_hand_written_records():
     for name, data in SEEDS:
         for hand in judge_bytes(data).as_json()["hands"]:
