@@ -73,12 +73,9 @@ class Referee:
         self.last_fouls = None
 
     # ----------------------------------------------------------------- helpers
-    def seat_of(self, ev) -> int:
-        try:
-            return self.setup.players.index(ev.actor)
-        except ValueError:
-            fail(ev.line, "N3.1", f"{ev.actor[:24]!r} is not a player at this table "
-                                  f"({' '.join(self.setup.players)}); names are matched exactly")
+    def unknown_player(self, ev):
+        fail(ev.line, "N3.1", f"{ev.actor[:24]!r} is not a player at this table "
+                              f"({' '.join(self.setup.players)}); names are matched exactly")
 
     def pname(self, seat) -> str:
         return self.setup.players[seat]
@@ -863,7 +860,7 @@ class Referee:
             return
         seat = self.seats.get(ev.actor)
         if seat is None:
-            self.seat_of(ev)
+            self.unknown_player(ev)
         phase = g.phase
         if phase == PLAY and not g.declarations:  # the common case, kept short
             PLAY_HANDLERS[verb](self, ev, seat)
