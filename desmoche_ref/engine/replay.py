@@ -507,7 +507,8 @@ class Referee:
             fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
         if g.actor >= 0:
             self.unfinished_action(ev)
-        if not g.started and not self.standing_declarations():
+        declared = self.standing_declarations() if g.declarations else ()
+        if not g.started and not declared:
             # (after a declaration the cambio need not be finished: N4.7 says why not to draw)
             missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
             if not g.cambio_complete and missing:
@@ -527,7 +528,7 @@ class Referee:
             if owners:
                 fail(ev.line, "R9.1", f"{name(g.offer)} fits {g.players[owners[0]].name}'s meld "
                                       f"and must be taken (forcing)")
-        if self.standing_declarations():
+        if declared:
             fail(ev.line, "N4.7", "an automatic win has been declared: no card is drawn "
                                   "(close the declarations with `end`)")
         if g.offer >= 0:
@@ -832,18 +833,20 @@ class Referee:
     # ------------------------------------------------------------------ loop
     def run(self, events, until=None):
         out = self.out
+        if until is not None:
+            events = [ev for ev in events if ev.line <= until]
+        step = self.step
         for index, ev in enumerate(events):
-            if until is not None and ev.line > until:
-                break
             self.index = index
             try:
-                self.step(ev)
+                step(ev)
             except Stop as stop:
                 out.errors.append(stop.finding)
                 out.status = INVALID
                 out.last_line = ev.line
                 return out
-            out.last_line = ev.line
+        if events:
+            out.last_line = events[-1].line
         out.state = self.g
         out.status = COMPLETE if self.g.phase == OVER else INCOMPLETE
         return out
@@ -852,19 +855,19 @@ class Referee:
         if ev.error is not None:
             raise Stop(ev.error)
         g = self.g
+        seat = self.seats.get(ev.actor)
+        if seat is not None and g.phase == PLAY and not g.declarations:
+            PLAY_HANDLERS[ev.verb](self, ev, seat)  # the common case, kept short
+            return
         verb = ev.verb
         if verb == "end":
             if g.phase == DEAL:
                 self.end_deal(ev)
             self.do_end(ev)
             return
-        seat = self.seats.get(ev.actor)
         if seat is None:
             self.unknown_player(ev)
         phase = g.phase
-        if phase == PLAY and not g.declarations:  # the common case, kept short
-            PLAY_HANDLERS[verb](self, ev, seat)
-            return
         if phase == OVER:
             if verb == "show":
                 self.do_show(ev, seat)

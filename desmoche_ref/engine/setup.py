@@ -67,13 +67,16 @@ def read_setup(hand):
     """(Setup, errors) from a hand's tags; errors are Findings, the first by line is reported."""
     s = Setup()
     errors = list(hand.tag_errors)
-    seen = {}
+    first = {}  # tag name -> its first Tag
     for tag in hand.tags:
-        if tag.name in SINGLE_TAGS and tag.name in seen:
-            errors.append(error(tag.line, "N3", f"the {tag.name} tag is given twice (first on line {seen[tag.name]})"))
-        seen.setdefault(tag.name, tag.line)
+        if tag.name in first:
+            if tag.name in SINGLE_TAGS:
+                errors.append(error(tag.line, "N3", f"the {tag.name} tag is given twice "
+                                                    f"(first on line {first[tag.name].line})"))
+        else:
+            first[tag.name] = tag
 
-    players = hand.tag("Players")
+    players = first.get("Players")
     if players is None:
         errors.append(error(hand.line, "N3", "the Players tag is missing: [Players \"Ana Beto Carla\"]"))
     else:
@@ -83,7 +86,7 @@ def read_setup(hand):
         else:
             s.players = list(names)
 
-    dealer = hand.tag("Dealer")
+    dealer = first.get("Dealer")
     if dealer is None:
         errors.append(error(hand.line, "N3", "the Dealer tag is missing: [Dealer \"Ana\"]"))
     elif s.players:
@@ -92,13 +95,13 @@ def read_setup(hand):
         else:
             errors.append(error(dealer.line, "N3", f"the dealer {dealer.value.strip()[:24]!r} is not one of the players"))
 
-    rules = hand.tag("Rules")
+    rules = first.get("Rules")
     if rules is not None:
         s.rules = rules.value.strip().lower()
         if s.rules not in PRESETS:
             errors.append(error(rules.line, "N3", f"unknown rules {rules.value[:24]!r}: desmoche or conquien"))
             s.rules = "desmoche"
-    options = hand.tag("Options")
+    options = first.get("Options")
     opts, why = parse_options(s.rules, options.value if options else "")
     if opts is None:
         errors.append(error(options.line, "N3", why))
@@ -106,7 +109,7 @@ def read_setup(hand):
         s.options = opts
 
     for name in ("Bet", "Carry"):
-        tag = hand.tag(name)
+        tag = first.get(name)
         if tag is not None:
             cents = parse_amount(tag.value)
             if cents is None:
@@ -116,7 +119,7 @@ def read_setup(hand):
             else:
                 s.carry = cents
 
-    for tag in hand.tags_named("Side"):
+    for tag in (hand.tags_named("Side") if "Side" in first else ()):
         parts = tag.value.split()
         if len(parts) < 3:
             errors.append(error(tag.line, "N3", "a Side tag is GAME STAKE PLAYER PLAYER …"))
@@ -142,7 +145,7 @@ def read_setup(hand):
                 continue
             s.sides.append(SideEntry(game, stake, sorted(s.players.index(p) for p in parts[2:]), tag.line))
 
-    for tag in hand.tags_named("SideCarry"):
+    for tag in (hand.tags_named("SideCarry") if "SideCarry" in first else ()):
         parts = tag.value.split()
         game = GAMES.get(parts[0].lower()) if len(parts) == 2 else None
         if len(parts) != 2 or game is None:
@@ -154,7 +157,7 @@ def read_setup(hand):
             continue
         s.side_carry[game] = s.side_carry.get(game, 0) + cents
 
-    result = hand.tag("Result")
+    result = first.get("Result")
     if result is not None:
         names = result.value.split()
         if [n.lower() for n in names] == ["none"]:

@@ -9,7 +9,7 @@ class Tag:
         self.value = value
         self.line = line
         self.comment = comment
-        self.lead = lead if lead is not None else []  # comment lines just above it
+        self.lead = lead if lead is not None else ()  # comment lines just above it
 
     def __repr__(self):
         return f"Tag({self.name!r}, {self.value!r}, line={self.line})"

@@ -62,6 +62,7 @@ class LineError(Exception):
 
 
 _CARD = _card_lookup()
+_CARD_GET = _CARD.get
 
 
 def _cards(tokens, verb: str, allow_unknown: bool):
@@ -110,10 +111,10 @@ def parse_event(text: str, line: int) -> Event:
     one = _SIMPLE.get(verb)
     if one is not None and len(parts) > 2 and (not one or len(parts) == 3):
         # The common lines (draw, pay, meld, deal, show) with plain cards: no other checks apply.
-        get = _CARD.get
-        cards = [get(tok) for tok in parts[2:]]
+        args = parts[2:]
+        cards = tuple(map(_CARD_GET, args))
         if None not in cards:
-            return Event(verb, parts[1], line, cards, 0, None, None, None, parts[2:])
+            return Event(verb, parts[1], line, cards, 0, None, None, None, args)
     try:
         if verb not in VERBS:
             raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
@@ -244,7 +245,8 @@ def parse_bytes(data: bytes) -> RecordFile:
                 hands.append(hand)
             tag = parse_tag(stripped, number)
             if isinstance(tag, Tag):
-                tag.lead, pending = pending, []
+                if pending:
+                    tag.lead, pending = pending, []
                 hand.tags.append(tag)
             else:
                 hand.tag_errors.append(tag)
