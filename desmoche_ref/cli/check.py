@@ -5,17 +5,9 @@ import sys
 
 import click
 
-from ..referee import INVALID, FileReport, judge_bytes
+from ..notation.parser import NO_HAND
+from ..referee import INVALID, judge_stream
 from .files import read_record
-
-
-def judge_path(path):
-    """(FileReport, exit status) for one path (N8: 0, 1 or 2)."""
-    data, problem = read_record(path)
-    if problem:
-        return FileReport(path, [], f"cannot read {path}: {problem}"), 2
-    report = judge_bytes(data, path)
-    return report, 1 if report.invalid else 0
 
 
 @click.command()
@@ -42,33 +34,52 @@ def check(files, as_json, session):
     # would only walk the millions of objects a season makes (40-50% of the time, bench/).
     gc.disable()
     status = 0
+    out = sys.stdout
     if as_json:
         import json  # only for --json: start-up matters (one command per move)
 
         # Indented for a person at a terminal; compact (and C-encoded, so several times
-        # faster) for the tools that read it. Written file by file: one JSON document.
-        indent = 1 if sys.stdout.isatty() else None
-        sys.stdout.write('{"files": [')
+        # faster) for the tools that read it. Written hand by hand: one JSON document.
+        indent = 1 if out.isatty() else None
+
+        def dumps(value):
+            return json.dumps(value, ensure_ascii=False, indent=indent)
+
+        out.write('{"files": [')
+    else:
+        from .render import print_file_error, print_hand, print_session
     for number, path in enumerate(files):
-        report, file_status = judge_path(path)
+        data, problem = read_record(path)
+        error = f"cannot read {path}: {problem}" if problem else None
+        hands = judge_stream(data) if data is not None else ()
         night = None
-        if session:
+        if session and not error:
+            from ..referee import FileReport
             from ..session import check_session
-            night = check_session(report)
-            if night.problems:
-                file_status = max(file_status, 1)
-        status = max(status, file_status)
+
+            hands = list(hands)  # the continuity checks need the whole night
+            night = check_session(FileReport(path, hands))
         if as_json:
-            entry = report.as_json()
-            if night is not None:
-                entry["session"] = night.as_json()
-            sys.stdout.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, indent=indent))
+            out.write(("," if number else "") + '{"path": ' + dumps(path) + ', "hands": [')
+        count = invalid = 0
+        for count, hand in enumerate(hands, 1):  # each hand reported, then let go
+            invalid |= hand.status == INVALID
+            if as_json:
+                out.write(("," if count > 1 else "") + dumps(hand.as_json()))
+            else:
+                print_hand(path, count, hand)
+        if not count and not error:
+            error = NO_HAND
+        status = max(status, 2 if problem else 1 if invalid or error or (night and night.problems) else 0)
+        if as_json:
+            out.write("]" + (', "error": ' + dumps(error) if error else "")
+                      + (', "session": ' + dumps(night.as_json()) if night else "") + "}")
         else:
-            from .render import print_report, print_session
-            print_report(report)
+            if error:
+                print_file_error(path, error)
             if night is not None:
-                print_session(report, night)
-        del report, night  # a file's hands are not needed once reported
+                print_session(path, night)
+        hands = night = None
     if as_json:
-        sys.stdout.write("]}\n")
+        out.write("]}\n")
     sys.exit(status)

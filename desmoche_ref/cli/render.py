@@ -79,46 +79,44 @@ def hand_table(hand) -> str:
     return simple_table(rows, headers, right={1})
 
 
-def print_report(report) -> None:
-    if report.error:
-        click.echo(f"{report.path}: error: {report.error}", err=False)
-        return
-    for hand in report.hands:
-        for line, code, message in hand.findings():
-            click.echo(f"{report.path}:{line}: {code} {message}")
-    for number, hand in enumerate(report.hands, 1):
-        out = hand.as_json()
-        click.echo("")
-        click.echo(f"{report.path} hand {number} (line {out['line']}): {describe_outcome(hand)}")
-        if out["status"] == "complete":
-            money = [f"pot {out['pot']}", f"carry in {out['carry_in']}", f"carry out {out['carry_out']}"]
-            click.echo("  " + ", ".join(money))
-            for b in out["bonuses"]:
-                click.echo(f"  bonus {b['kind']}: {b['from']} pays {b['to']} {b['amount']}")
-            for g in out["side_games"]:
-                won = " and ".join(g["winners"]) or "nobody"
-                cards = f" with {' '.join(g['cards'])}" if g["cards"] else ""
-                click.echo(f"  side game {g['game']}: pot {g['pot']} to {won}{cards}"
-                           + (f", carries {g['carry_out']}" if g["carry_out"] != "0.00" else ""))
-            if out["result_agrees"] is not None:
-                click.echo(f"  the table's result ({out['result_claimed']}) "
-                           + ("agrees" if out["result_agrees"] else "DISAGREES"))
-        if out["status"] == "complete":
-            click.echo(hand_table(hand))
-        elif out["status"] == "invalid" and out["players"]:
-            line = hand.errors[0].line
-            click.echo(f"  the table before it: desmoche-ref show {report.path} --at {line - 1}")
+def print_file_error(path: str, message: str) -> None:
+    click.echo(f"{path}: error: {message}")
 
 
-def print_session(report, session) -> None:
+def print_hand(path: str, number: int, hand) -> None:
+    """One hand: its findings (PATH:LINE: CODE message), then its outcome, money and nets."""
+    for line, code, message in hand.findings():
+        click.echo(f"{path}:{line}: {code} {message}")
+    out = hand.as_json()
+    click.echo(f"{path} hand {number} (line {out['line']}): {describe_outcome(hand)}")
+    if out["status"] == "complete":
+        money = [f"pot {out['pot']}", f"carry in {out['carry_in']}", f"carry out {out['carry_out']}"]
+        click.echo("  " + ", ".join(money))
+        for b in out["bonuses"]:
+            click.echo(f"  bonus {b['kind']}: {b['from']} pays {b['to']} {b['amount']}")
+        for g in out["side_games"]:
+            won = " and ".join(g["winners"]) or "nobody"
+            cards = f" with {' '.join(g['cards'])}" if g["cards"] else ""
+            click.echo(f"  side game {g['game']}: pot {g['pot']} to {won}{cards}"
+                       + (f", carries {g['carry_out']}" if g["carry_out"] != "0.00" else ""))
+        if out["result_agrees"] is not None:
+            click.echo(f"  the table's result ({out['result_claimed']}) "
+                       + ("agrees" if out["result_agrees"] else "DISAGREES"))
+        click.echo(hand_table(hand))
+    elif out["status"] == "invalid" and out["players"]:
+        line = hand.errors[0].line
+        click.echo(f"  the table before it: desmoche-ref show {path} --at {line - 1}")
+    click.echo("")
+
+
+def print_session(path: str, session) -> None:
     from tabulate import tabulate
 
-    if report.error or not report.hands:
+    if not session.rows:
         return
-    click.echo("")
-    click.echo(f"{report.path} session: {len(report.hands)} hands")
+    click.echo(f"{path} session: {len(session.rows)} hands")
     for line, code, message in session.problems:
-        click.echo(f"{report.path}:{line}: {code} {message}")
+        click.echo(f"{path}:{line}: {code} {message}")
     headers = ["hand", "line", "dealer", "outcome"] + session.players
     rows = []
     for row in session.rows:

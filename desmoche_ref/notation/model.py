@@ -22,7 +22,7 @@ class Event:
                  "comment", "lead", "error")
 
     def __init__(self, verb, actor, line, cards=(), unknown=0, word=None, target=None, text=None,
-                 args=(), comment=None, lead=(), error=None):
+                 args=None, comment=None, lead=(), error=None):
         self.verb = verb          # canonical verb
         self.actor = actor        # player name as written
         self.line = line
@@ -31,7 +31,7 @@ class Event:
         self.word = word          # announce: game; declare: kind; foul: kind (canonical)
         self.target = target      # add ... to CARD
         self.text = text          # foul other WORDS
-        self.args = args          # the card tokens as written, for the writer
+        self.args = args          # the card tokens as written, where `?` cards are among them
         self.comment = comment
         self.lead = lead          # comment lines just above it
         self.error = error        # a line that could not be read (N1, N2, N4)

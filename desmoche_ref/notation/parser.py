@@ -98,23 +98,25 @@ def canonical_token(tok: str) -> str:
 _SIMPLE = {"draw": True, "pay": True, "cambio": True, "meld": False, "add": False, "deal": False,
            "show": False, "return": False}
 _BARE = frozenset(("knock", "claim", "pass", "cut", "forgive"))
+_VERB = {v: v for v in VERBS}
+_NAMES = {}
 
 
 def parse_event(text: str, line: int) -> Event:
     """One event line (comment already removed) into an Event; bad lines carry `error`."""
     parts = text.split()
-    verb = parts[0]
-    if verb not in VERBS:
-        verb = verb.lower()
+    verb = _VERB.get(parts[0]) or _VERB.get(parts[0].lower(), parts[0].lower())
+    if len(parts) > 1:  # one string per name, not one per line (a season holds many)
+        actor = parts[1]
+        parts[1] = _NAMES.setdefault(actor, actor) if len(_NAMES) < 4096 else actor
     if verb in _BARE and len(parts) == 2:
         return Event(verb, parts[1], line)
     one = _SIMPLE.get(verb)
     if one is not None and len(parts) > 2 and (not one or len(parts) == 3):
         # The common lines (draw, pay, meld, deal, show) with plain cards: no other checks apply.
-        args = parts[2:]
-        cards = tuple(map(_CARD_GET, args))
+        cards = tuple(map(_CARD_GET, parts[2:]))
         if None not in cards:
-            return Event(verb, parts[1], line, cards, 0, None, None, None, args)
+            return Event(verb, parts[1], line, cards)
     try:
         if verb not in VERBS:
             raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
@@ -171,7 +173,9 @@ def parse_event(text: str, line: int) -> Event:
         if not args and verb not in ("declare", "foul"):
             raise LineError("N4", f"missing cards: {usage}")
         cards, unknown = _cards(args, verb, allow_unknown)
-        return Event(verb, actor, line, cards, unknown, word, target, None, args)
+        # The writer needs the tokens only where `?` cards stand among the known ones.
+        return Event(verb, actor, line, cards, unknown, word, target, None,
+                     tuple(args) if unknown else None)
     except LineError as e:
         return Event(verb, None, line, error=error(line, e.code, e.message))
 
@@ -216,18 +220,17 @@ def decode_lines(data: bytes) -> list:
     return text.split("\n")
 
 
-def parse_bytes(data: bytes) -> RecordFile:
-    """Read a whole `.dsm` file (N1): hands in order, each with its tags and events."""
-    hands = []
+def iter_hands(data: bytes):
+    """The hands of a `.dsm` file (N1), each yielded once its last line has been read.
+
+    A generator, so that a season can be judged hand by hand without holding it all."""
     hand = None
     pending = []  # comment lines waiting for the next tag or event
     for number, text in enumerate(decode_lines(data), 1):
         if text is None:
-            ev = Event(verb="", actor=None, line=number,
-                       error=error(number, "N1.1", "this line is not valid UTF-8 text"))
+            ev = Event("", None, number, error=error(number, "N1.1", "this line is not valid UTF-8 text"))
             if hand is None:
                 hand = HandRecord(line=number)
-                hands.append(hand)
             hand.events.append(ev)
             continue
         stripped = text.strip()
@@ -235,14 +238,16 @@ def parse_bytes(data: bytes) -> RecordFile:
             continue
         if "\t" in stripped:  # tabs count as spaces (N1.1)
             stripped = stripped.replace("\t", " ")
-        if stripped[0] == "#":
+        first = stripped[0]
+        if first == "#":
             pending.append(stripped[1:].rstrip())
             continue
-        if stripped[0] == "[":
-            if hand is None or hand.events:
+        if first == "[":
+            if hand is None or hand.events:  # tags after events start a new hand (N8)
+                if hand is not None:
+                    yield hand
                 hand = HandRecord(line=number, lead=pending)
                 pending = []
-                hands.append(hand)
             tag = parse_tag(stripped, number)
             if isinstance(tag, Tag):
                 if pending:
@@ -253,24 +258,28 @@ def parse_bytes(data: bytes) -> RecordFile:
             continue
         hash_at = stripped.find("#")
         if hash_at < 0:
-            body, comment = stripped, None
+            ev = parse_event(stripped, number)
         else:
-            body, comment = stripped[:hash_at], stripped[hash_at + 1:].rstrip()
+            ev = parse_event(stripped[:hash_at], number)
+            ev.comment = stripped[hash_at + 1:].rstrip()
         if hand is None:
             hand = HandRecord(line=number, lead=pending)
             pending = []
-            hands.append(hand)
-        ev = parse_event(body, number)
-        if comment is not None:
-            ev.comment = comment
-        if pending:
+        elif pending:
             ev.lead, pending = pending, []
         hand.events.append(ev)
     if hand is not None:
         hand.trailing = pending
-    if not hands:
-        return RecordFile(hands=[], error="the file holds no hand (no tag or event lines)")
-    return RecordFile(hands=hands)
+        yield hand
+
+
+NO_HAND = "the file holds no hand (no tag or event lines)"
+
+
+def parse_bytes(data: bytes) -> RecordFile:
+    """Read a whole `.dsm` file (N1): hands in order, each with its tags and events."""
+    hands = list(iter_hands(data))
+    return RecordFile(hands=hands, error=None if hands else NO_HAND)
 
 
 def parse_text(text: str) -> RecordFile:

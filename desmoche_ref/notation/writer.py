@@ -19,7 +19,10 @@ def write_event(ev: Event) -> str:
     parts = [ev.verb, ev.actor]
     if ev.word is not None:
         parts.append(ev.word)
-    parts.extend(canonical_token(t) for t in ev.args)
+    if ev.args is not None:
+        parts.extend(canonical_token(t) for t in ev.args)
+    else:
+        parts.extend(CARD_NAME[c] for c in ev.cards)
     if ev.target is not None:
         parts += ["to", CARD_NAME[ev.target]]
     if ev.text is not None:
