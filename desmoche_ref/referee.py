@@ -1,6 +1,7 @@
 """The referee's verdict on a record: parse, set up, replay, settle, report (N5, N8). Pure."""
 
 import gc
+from itertools import islice
 
 from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
 from .engine.setup import Setup, read_setup
@@ -138,20 +139,26 @@ def judge_hand(record, until=None) -> HandReport:
     return report
 
 
-def judge_stream(data: bytes):
-    """The verdict on each hand of a file, hand by hand (a season need not be held at once).
+def judge_stream(data: bytes, chunk: int = 512):
+    """The verdict on each hand of a file, in order, without holding a season at once.
 
+    Hands are read `chunk` at a time and then judged: reading and judging in long runs
+    is measurably faster than alternating hand by hand (bench/), and memory stays bounded.
     Reading a season makes millions of small objects and no reference cycles, so the
-    cyclic collector is paused while a hand is judged (it would only cost time)."""
+    cyclic collector is paused meanwhile (it would only cost time)."""
     collecting = gc.isenabled()
-    for record in iter_hands(data):
+    hands = iter_hands(data)
+    while True:
         gc.disable()
         try:
-            report = judge_hand(record)
+            batch = list(islice(hands, chunk))
+            reports = [judge_hand(record) for record in batch]
         finally:
             if collecting:
                 gc.enable()
-        yield report
+        if not reports:
+            return
+        yield from reports
 
 
 def judge_bytes(data: bytes, path: str = "-") -> FileReport:
