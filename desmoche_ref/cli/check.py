@@ -42,8 +42,7 @@ def check(files, as_json, session):
         # faster) for the tools that read it. Written hand by hand: one JSON document.
         indent = 1 if out.isatty() else None
 
-        def dumps(value):
-            return json.dumps(value, ensure_ascii=False, indent=indent)
+        dumps = json.JSONEncoder(ensure_ascii=False, indent=indent).encode  # one encoder for all
 
         out.write('{"files": [')
     else:
