@@ -41,9 +41,7 @@ def check(files, as_json, session):
         # Indented for a person at a terminal; compact (and C-encoded, so several times
         # faster) for the tools that read it. Written hand by hand: one JSON document.
         indent = 1 if out.isatty() else None
-
         dumps = json.JSONEncoder(ensure_ascii=False, indent=indent).encode  # one encoder for all
-
         out.write('{"files": [')
     else:
         from .render import print_file_error, print_hand, print_session
@@ -69,7 +67,12 @@ def check(files, as_json, session):
                 print_hand(path, count, hand)
         if not count and not error:
             error = NO_HAND
-        status = max(status, 2 if problem else 1 if invalid or error or (night and night.problems) else 0)
+        # N8: 2 for a file that cannot be read, 1 for an invalid hand or no hand (and, with
+        # --session, a night that does not follow on), 0 otherwise; the worst wins.
+        if problem:
+            status = 2
+        elif invalid or error or (night is not None and night.problems):
+            status = max(status, 1)
         if as_json:
             out.write("]" + (', "error": ' + dumps(error) if error else "")
                       + (', "session": ' + dumps(night.as_json()) if night else "") + "}")
