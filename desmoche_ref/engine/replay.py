@@ -514,7 +514,10 @@ class Referee:
             if not g.cambio_complete and missing:
                 fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
                                       f"has not passed a card")
-        expected, code = self.expected_drawer()
+        if g.started and g.offer >= 0 and not g.first_card:  # the usual case (R7.6)
+            expected, code = g.next_active(g.offer_by), "R7.6"
+        else:
+            expected, code = self.expected_drawer()
         if seat != expected:
             if g.players[seat].status != ACTIVE:
                 state = "passed" if g.players[seat].status == PASSED else "out of the hand"
@@ -544,7 +547,8 @@ class Referee:
         g.loc[c] = OFFER
         g.owner[c] = -1
         g.stock -= 1
-        g.claims = []
+        if g.claims:
+            g.claims = []
 
     def may_take(self, seat):
         """R7.5: who may take the card on offer (passed and disqualified players may not)."""
@@ -697,7 +701,8 @@ class Referee:
         g.offer, g.offer_by, g.offer_drawn = c, seat, False
         g.next_from = seat
         g.actor = g.taken = -1
-        g.claims = []
+        if g.claims:
+            g.claims = []
 
     def do_pass(self, ev, seat):
         g = self.g
