@@ -841,10 +841,16 @@ class Referee:
         if until is not None:
             events = [ev for ev in events if ev.line <= until]
         step = self.step
+        seats = self.seats
         for index, ev in enumerate(events):
             self.index = index
             try:
-                step(ev)
+                g = self.g  # (a forgiven foul may have put back an earlier table)
+                seat = seats.get(ev.actor)
+                if seat is not None and g.phase == PLAY and not g.declarations and ev.error is None:
+                    PLAY_HANDLERS[ev.verb](self, ev, seat)  # the common case, kept short
+                else:
+                    step(ev)
             except Stop as stop:
                 out.errors.append(stop.finding)
                 out.status = INVALID
@@ -861,9 +867,6 @@ class Referee:
             raise Stop(ev.error)
         g = self.g
         seat = self.seats.get(ev.actor)
-        if seat is not None and g.phase == PLAY and not g.declarations:
-            PLAY_HANDLERS[ev.verb](self, ev, seat)  # the common case, kept short
-            return
         verb = ev.verb
         if verb == "end":
             if g.phase == DEAL:
@@ -873,6 +876,9 @@ class Referee:
         if seat is None:
             self.unknown_player(ev)
         phase = g.phase
+        if phase == PLAY and not g.declarations:
+            PLAY_HANDLERS[verb](self, ev, seat)
+            return
         if phase == OVER:
             if verb == "show":
                 self.do_show(ev, seat)
