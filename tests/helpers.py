@@ -214,3 +214,50 @@ def balance(j: dict) -> int:
     for g in j["side_games"]:
         total += cents(g["carry_out"]) - cents(g["carry_in"])
     return total
+
+
+# NOTATION.md's open-record example (its four free tags included): N8 gives its report exactly.
+EXAMPLE_REPORT = {
+    "line": 1,
+    "players": ["Ana", "Beto", "Carla"],
+    "dealer": "Ana",
+    "rules": "desmoche",
+    "options": {"todo": True, "strict": False, "forcing": False, "auto": True,
+                "hand-melds": True, "color": "color", "escalera": "a23-high",
+                "side-nowin": "carry", "dq-bonus": "pay"},
+    "status": "complete",
+    "outcome": {"kind": "win", "winners": ["Carla"], "auto": None, "line": 39},
+    "bet": "10.00",
+    "carry_in": "0.00",
+    "pot": "30.00",
+    "carry_out": "0.00",
+    "bonuses": [{"kind": "mico", "from": "Beto", "to": "Carla", "amount": "10.00"},
+                {"kind": "mico", "from": "Ana", "to": "Carla", "amount": "10.00"}],
+    "side_games": [{"game": "oro", "stake": "5.00", "players": ["Ana", "Beto", "Carla"],
+                    "carry_in": "0.00", "pot": "15.00", "winners": ["Beto"],
+                    "cards": ["Qd"], "carry_out": "0.00"}],
+    "net": {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"},
+    "fouls": [],
+    "errors": [],
+    "warnings": [],
+    "result_claimed": "Carla",
+    "result_agrees": True,
+}
+
+
+# A four-player hand that follows conformance/no-winner.dsm at the same table (dealer Ana,
+# the 40.00 pot carried in): Beto wins it at once with a peladilla.
+def peladilla_hand(dealer="Ana", carry="40", bet="5", extra=""):
+    return f"""
+[Players "Ana Beto Carla Dani"]
+[Dealer "{dealer}"]
+[Bet "{bet}"]
+[Carry "{carry}"]
+{extra}
+deal Beto As 3c 4d 7h 8s Td Js Qh Kd
+deal Carla 5s 5h 5d 2c 9d Jh Ks Qc 6h
+deal Dani 2s 6s 9c Tc 3h 4c 8d 6d Ac
+deal Ana 2h 3s 4s 7c 8c 9h Th Jc Qs
+declare Beto peladilla
+end
+"""

@@ -8,24 +8,11 @@ import sys
 
 import pytest
 
+from helpers import peladilla_hand
+
 CONF = pathlib.Path(__file__).parent / "conformance"
 FRIDAY = CONF / "friday.dsm"
 NO_WINNER = CONF / "no-winner.dsm"
-
-SECOND_HAND = """
-[Players "Ana Beto Carla Dani"]
-[Dealer "Ana"]
-[Bet "5"]
-[Carry "40"]
-
-deal Beto As 3c 4d 7h 8s Td Js Qh Kd
-deal Carla 5s 5h 5d 2c 9d Jh Ks Qc 6h
-deal Dani 2s 6s 9c Tc 3h 4c 8d 6d Ac
-deal Ana 2h 3s 4s 7c 8c 9h Th Jc Qs
-declare Beto peladilla
-end
-"""
-
 
 def cli(*args, input=None, env=None):
     run_env = dict(os.environ, **(env or {}))
@@ -169,7 +156,7 @@ def test_show_rejects_a_hand_that_is_not_there():
 
 def test_session_checks_continuity_and_totals(tmp_path):
     night = tmp_path / "night.dsm"
-    night.write_text(NO_WINNER.read_text() + SECOND_HAND)
+    night.write_text(NO_WINNER.read_text() + peladilla_hand())
     run = cli("check", "--session", "--json", night)
     assert run.returncode == 0
     doc = json.loads(run.stdout)["files"][0]
@@ -178,7 +165,7 @@ def test_session_checks_continuity_and_totals(tmp_path):
     human = cli("check", "--session", night)
     assert "total" in human.stdout and "50.00" in human.stdout
     wrong = tmp_path / "wrong.dsm"
-    wrong.write_text(NO_WINNER.read_text() + SECOND_HAND.replace('[Carry "40"]', '[Carry "20"]')
+    wrong.write_text(NO_WINNER.read_text() + peladilla_hand().replace('[Carry "40"]', '[Carry "20"]')
                      .replace('[Dealer "Ana"]', '[Dealer "Beto"]'))
     run = cli("check", "--session", wrong)
     assert run.returncode == 1

@@ -7,7 +7,7 @@ from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.notation.writer import write_file
 from desmoche_ref.referee import judge_bytes, judge_text
 
-from helpers import (DEAL, assert_error, assert_ok, error_of, fouls_of, friday, hand, line_of,
+from helpers import (DEAL, EXAMPLE_REPORT, assert_error, assert_ok, error_of, fouls_of, friday, hand, line_of,
                      raw, tags_text, verdict, verdicts, warnings_of)
 
 # NOTATION.md's open example, exactly as printed there.
@@ -53,33 +53,6 @@ draw Carla 7d
 add Carla 7d            # ten down: Carla wins
 show Beto Qd
 """
-
-EXAMPLE_REPORT = {
-    "line": 1,
-    "players": ["Ana", "Beto", "Carla"],
-    "dealer": "Ana",
-    "rules": "desmoche",
-    "options": {"todo": True, "strict": False, "forcing": False, "auto": True,
-                "hand-melds": True, "color": "color", "escalera": "a23-high",
-                "side-nowin": "carry", "dq-bonus": "pay"},
-    "status": "complete",
-    "outcome": {"kind": "win", "winners": ["Carla"], "auto": None, "line": 39},
-    "bet": "10.00",
-    "carry_in": "0.00",
-    "pot": "30.00",
-    "carry_out": "0.00",
-    "bonuses": [{"kind": "mico", "from": "Beto", "to": "Carla", "amount": "10.00"},
-                {"kind": "mico", "from": "Ana", "to": "Carla", "amount": "10.00"}],
-    "side_games": [{"game": "oro", "stake": "5.00", "players": ["Ana", "Beto", "Carla"],
-                    "carry_in": "0.00", "pot": "15.00", "winners": ["Beto"],
-                    "cards": ["Qd"], "carry_out": "0.00"}],
-    "net": {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"},
-    "fouls": [],
-    "errors": [],
-    "warnings": [],
-    "result_claimed": "Carla",
-    "result_agrees": True,
-}
 
 CLOSED_EXAMPLE = """\
 [Players "Ana Beto Carla"]

@@ -17,6 +17,8 @@ from decimal import Decimal
 
 import pytest
 
+from helpers import EXAMPLE_REPORT
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LOGS = ROOT / "sample_logs"
 
@@ -640,37 +642,9 @@ def test_r4_2_every_side_game_ranked_side_games():
 
 # ---------------------------------------------------------------- friday.dsm
 # NOTATION's open-record example, as a sample: N8 gives its report exactly.
-FRIDAY_REPORT = {
-    "line": 1,
-    "players": ["Ana", "Beto", "Carla"],
-    "dealer": "Ana",
-    "rules": "desmoche",
-    "options": {"todo": True, "strict": False, "forcing": False, "auto": True,
-                "hand-melds": True, "color": "color", "escalera": "a23-high",
-                "side-nowin": "carry", "dq-bonus": "pay"},
-    "status": "complete",
-    "outcome": {"kind": "win", "winners": ["Carla"], "auto": None, "line": 39},
-    "bet": "10.00",
-    "carry_in": "0.00",
-    "pot": "30.00",
-    "carry_out": "0.00",
-    "bonuses": [{"kind": "mico", "from": "Beto", "to": "Carla", "amount": "10.00"},
-                {"kind": "mico", "from": "Ana", "to": "Carla", "amount": "10.00"}],
-    "side_games": [{"game": "oro", "stake": "5.00", "players": ["Ana", "Beto", "Carla"],
-                    "carry_in": "0.00", "pot": "15.00", "winners": ["Beto"],
-                    "cards": ["Qd"], "carry_out": "0.00"}],
-    "net": {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"},
-    "fouls": [],
-    "errors": [],
-    "warnings": [],
-    "result_claimed": "Carla",
-    "result_agrees": True,
-}
-
-
 def test_n8_report_of_the_notation_example_friday():
     (h,) = entry("friday.dsm")["hands"]
     # bonuses: the order of entries is not part of the contract
-    assert sorted(h["bonuses"], key=json.dumps) == sorted(FRIDAY_REPORT["bonuses"], key=json.dumps)
+    assert sorted(h["bonuses"], key=json.dumps) == sorted(EXAMPLE_REPORT["bonuses"], key=json.dumps)
     assert {k: v for k, v in h.items() if k != "bonuses"} == \
-        {k: v for k, v in FRIDAY_REPORT.items() if k != "bonuses"}
+        {k: v for k, v in EXAMPLE_REPORT.items() if k != "bonuses"}

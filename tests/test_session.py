@@ -5,24 +5,10 @@ import pathlib
 from desmoche_ref.referee import judge_text
 from desmoche_ref.session import check_session
 
+from helpers import peladilla_hand
+
 CONF = pathlib.Path(__file__).parent / "conformance"
 NO_WINNER = (CONF / "no-winner.dsm").read_text()
-
-
-def peladilla_hand(dealer="Ana", carry="40", bet="5", extra=""):
-    return f"""
-[Players "Ana Beto Carla Dani"]
-[Dealer "{dealer}"]
-[Bet "{bet}"]
-[Carry "{carry}"]
-{extra}
-deal Beto As 3c 4d 7h 8s Td Js Qh Kd
-deal Carla 5s 5h 5d 2c 9d Jh Ks Qc 6h
-deal Dani 2s 6s 9c Tc 3h 4c 8d 6d Ac
-deal Ana 2h 3s 4s 7c 8c 9h Th Jc Qs
-declare Beto peladilla
-end
-"""
 
 
 def session_of(text):
