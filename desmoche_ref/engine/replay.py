@@ -178,11 +178,14 @@ class Referee:
             self.maybe_complete_cambio()
         self.check_no_one_left(line)
 
-    def record_foul(self, ev, seat, code, message, found=False):
-        """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3)."""
+    def record_foul(self, ev, seat, code, message, found=False, before=None):
+        """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3).
+
+        `before` is the table as if the foul had not happened (default: as it is now)."""
         g = self.g
         foul = Foul(ev.line, self.pname(seat), code, message, True)
-        before = g.clone()
+        if before is None:
+            before = g.clone()
         self.out.fouls.append(foul)
         self.disqualify(seat, ev.line)
         if self.last_fouls and self.last_fouls[0] == self.index:
@@ -778,8 +781,7 @@ class Referee:
                 g.stock_known -= loc == STOCK
             g.loc[c] = OUT
             g.owner[c] = seat
-            self.record_foul(ev, seat, code, message)
-            self.last_fouls = (self.index, self.last_fouls[1], before, False)
+            self.record_foul(ev, seat, code, message, before=before)
             return
         self.record_foul(ev, seat, code, message)
 
