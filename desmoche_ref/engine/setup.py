@@ -9,6 +9,7 @@ from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
 
 NAME = re.compile(r"[^\W\d_][\w.-]*")
+DEFAULT_OPTIONS = RuleOptions()  # immutable: one for every hand that sets none
 SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result")
 
 
@@ -32,7 +33,7 @@ class Setup:
         self.players = []
         self.dealer = -1
         self.rules = "desmoche"
-        self.options = RuleOptions()
+        self.options = DEFAULT_OPTIONS
         self.bet = 0          # cents
         self.carry = 0        # cents
         self.sides = []       # SideEntry

@@ -105,15 +105,19 @@ _NAMES = {}
 def parse_event(text: str, line: int) -> Event:
     """One event line (comment already removed) into an Event; bad lines carry `error`."""
     parts = text.split()
+    count = len(parts)
     verb = _VERB.get(parts[0]) or _VERB.get(parts[0].lower(), parts[0].lower())
-    if len(parts) > 1:  # one string per name, not one per line (a season holds many)
+    if count > 1:  # one string per name, not one per line (a season holds many)
         actor = parts[1]
-        parts[1] = _NAMES.setdefault(actor, actor) if len(_NAMES) < 4096 else actor
-    if verb in _BARE and len(parts) == 2:
+        parts[1] = _NAMES.get(actor) or (_NAMES.setdefault(actor, actor) if len(_NAMES) < 4096 else actor)
+    # The common lines with plain cards, where no other check applies.
+    if count == 3 and verb in _SIMPLE:  # draw, pay, cambio, ... one card
+        card = _CARD_GET(parts[2])
+        if card is not None:
+            return Event(verb, parts[1], line, (card,))
+    elif count == 2 and verb in _BARE:
         return Event(verb, parts[1], line)
-    one = _SIMPLE.get(verb)
-    if one is not None and len(parts) > 2 and (not one or len(parts) == 3):
-        # The common lines (draw, pay, meld, deal, show) with plain cards: no other checks apply.
+    elif count > 3 and _SIMPLE.get(verb) is False:  # meld, add, deal, show, return
         cards = tuple(map(_CARD_GET, parts[2:]))
         if None not in cards:
             return Event(verb, parts[1], line, cards)
