@@ -5,7 +5,7 @@ checked to balance to zero before it is returned (N8's conservation law).
 """
 
 from .cards import SUIT, UNKNOWN, names
-from .engine.state import FREE
+from .engine.state import DISQUALIFIED, FREE
 from .findings import warning
 from .melds import has_a23
 from .money import split
@@ -63,7 +63,7 @@ def bonuses(setup, state, outcome) -> list:
         return []
     bet = setup.bet
     losers = [s for s in setup.order_from_dealer() if s not in winners
-              and not (opts.dq_bonus == "exempt" and state.players[s].status == "out")]
+              and not (opts.dq_bonus == "exempt" and state.players[s].status == DISQUALIFIED)]
     entries = []
     if kind == "auto-win":  # R6.6: Arriba del Palo from everyone, and nothing else
         for loser in losers:
@@ -84,12 +84,13 @@ def bonuses(setup, state, outcome) -> list:
 
 
 def claim_void(setup, state, ann):
-    """Why a side-game claim is void (code, reason), 'unverified' (code, reason), or None if valid."""
+    """None for a valid claim, else (code, reason, void): void claims are dropped, the others
+    count with a warning that the record cannot verify them (N6.2)."""
     player = state.players[ann.seat]
     who = player.name
     if ann.void:
         return ann.void_code, ann.void, True
-    if player.status == "out":
+    if player.status == DISQUALIFIED:
         return "R4.7", f"{who} was disqualified", True
     dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
     doubt = None
@@ -178,7 +179,7 @@ def settle(setup, replay) -> Settlement:
         for s in seats:
             net[s] -= side.stake
         if winner_seats:
-            for s, cents in zip(winner_seats, split(side.pot, len(winner_seats))):
+            for s, cents in _shares(side.pot, winner_seats):
                 net[s] += cents
         elif setup.options.side_nowin == "refund":
             for s in seats:
