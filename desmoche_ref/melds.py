@@ -100,3 +100,22 @@ def has_a23(meld) -> bool:
     """A run holding A-2-3 of one suit (Mico, R12.2; escalera, R4.3)."""
     ranks = {RANK[c] for c in meld}
     return meld_kind(meld) == RUN and {1, 2, 3} <= ranks
+
+
+def could_meld(card: int, pool, wild: int, hidden) -> bool:
+    """Whether `card` could go into a meld made with cards of `pool` (a player's hand and own
+    melds, R7.2, R8.5) and up to `wild` unseen cards of theirs, each of which may be any card
+    for which `hidden(c)` is true. Whether the melds left behind stay valid is not asked: that
+    is judged at the end of the action (R8.5)."""
+    rank, suit = RANK[card], SUIT[card]
+    others = [s * 13 + rank - 1 for s in range(4) if s != suit]
+    have = sum(1 for c in others if c in pool)
+    could = sum(1 for c in others if c not in pool and hidden(c))
+    if have + min(could, wild) >= 2:
+        return True
+    for low in range(max(1, rank - 2), min(rank, 11) + 1):  # runs of three holding the card
+        missing = [c for c in range(suit * 13 + low - 1, suit * 13 + low + 2)
+                   if c != card and c not in pool]
+        if len(missing) <= wild and all(hidden(c) for c in missing):
+            return True
+    return False

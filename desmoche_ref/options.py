@@ -50,6 +50,17 @@ class RuleOptions:
         """Every option by its R15 name, in the order of N8's example."""
         return {name.replace("_", "-"): getattr(self, name) for name in self.__slots__}
 
+    def changes_from(self, preset_name: str) -> str:
+        """The Options tag text that gives these options over a preset ("" if none)."""
+        base = preset(preset_name)
+        words = []
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                key = name.replace("_", "-")
+                words.append(key if value is True else f"{key}=off" if value is False else f"{key}={value}")
+        return " ".join(words)
+
     def describe(self) -> str:
         return " ".join(f"{k}={'on' if v is True else 'off' if v is False else v}"
                         for k, v in self.as_json().items())

@@ -48,7 +48,7 @@ class HandReport:
 
     def winners(self) -> list:
         outcome = self.outcome
-        return [self.setup.players[s] for s in outcome[1]] if outcome else []
+        return [self.setup.players[s] for s in outcome.winners] if outcome else []
 
     def result_claimed(self):
         tag = self.record.tag("Result")
@@ -79,8 +79,8 @@ class HandReport:
             "rules": s.rules,
             "options": s.options.as_json(),
             "status": self.status,
-            "outcome": {"kind": outcome[0], "winners": self.winners(), "auto": outcome[2],
-                        "line": outcome[3]} if outcome else None,
+            "outcome": {"kind": outcome.kind, "winners": self.winners(), "auto": outcome.auto,
+                        "line": outcome.line} if outcome else None,
             "bet": fmt(s.bet),
             "carry_in": fmt(s.carry),
             "pot": fmt(st.pot) if st else None,
@@ -124,7 +124,12 @@ def judge_hand(record, until=None) -> HandReport:
     setup, setup_errors = read_setup(record)
     if setup_errors:
         return HandReport(record, setup, None, setup_error=setup_errors[0])
-    played = replay(record, setup, until)
+    return hand_report(record, setup, replay(record, setup, until))
+
+
+def hand_report(record, setup: Setup, played: Replay) -> HandReport:
+    """The verdict on a hand from its replay (a whole-record `replay`, or a `Referee` fed line
+    by line: `Referee.report`), settled when complete."""
     report = HandReport(record, setup, played, warnings=list(played.warnings))
     if played.status == COMPLETE:
         report.settlement = settle(setup, played)
@@ -171,4 +176,4 @@ def judge_text(text: str, path: str = "-") -> FileReport:
 
 
 __all__ = ["COMPLETE", "INCOMPLETE", "INVALID", "HandReport", "FileReport", "judge_hand",
-           "judge_bytes", "judge_text"]
+           "judge_bytes", "judge_text", "hand_report"]

@@ -49,7 +49,7 @@ def _shares(amount: int, winners: list) -> list:
 def main_pot(setup, outcome):
     """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
     pot = setup.carry + setup.bet * len(setup.players)
-    kind, winners = outcome[0], outcome[1]
+    kind, winners = outcome.kind, outcome.winners
     if kind == "no-winner" or not winners:
         return pot, pot, {}
     return pot, 0, dict(_shares(pot, winners))
@@ -58,7 +58,7 @@ def main_pot(setup, outcome):
 def bonuses(setup, state, outcome) -> list:
     """R12 (and R6.6 for automatic wins): (kind, payer seat, winner seat, cents) entries."""
     opts = setup.options
-    kind, winners = outcome[0], outcome[1]
+    kind, winners = outcome.kind, outcome.winners
     if not opts.todo or kind == "no-winner" or not winners or setup.bet == 0:
         return []
     bet = setup.bet

@@ -11,8 +11,9 @@ from ..melds import arranged, fits, fitting_cards, in_order, meld_kind, remove_c
 from ..notation.parser import FOUL_CODES
 from ..ranking import (GAME_NEEDS, KIND_RANK, auto_strength, claim_strength, could_qualify,
                        why_not_auto)
+from .queries import Queries
 from .state import (ACTIVE, DEAD, DEAL, DISQUALIFIED, FREE, HAND, MELD, OFFER, OUT, OVER, PASSED,
-                    PLAY, PRE, STOCK, TRANSIT, GameState)
+                    PLAY, PRE, STOCK, TRANSIT, GameState, Outcome)
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
@@ -48,6 +49,25 @@ class Replay:
         self.announcements = []
         self.last_line = 0  # the last line judged
 
+    def copy(self, state):
+        other = Replay(self.setup, state)
+        other.status, other.last_line = self.status, self.last_line
+        other.errors, other.warnings = list(self.errors), list(self.warnings)
+        other.fouls, other.announcements = list(self.fouls), list(self.announcements)
+        return other
+
+
+class FoulLine:
+    """The fouls of the latest line that had any, for a `forgive` right after it (R14.3)."""
+
+    __slots__ = ("index", "fouls", "before", "found")
+
+    def __init__(self, index: int, fouls: list, before, found: bool):
+        self.index = index    # the event's index in the hand
+        self.fouls = fouls    # [(seat, index of the Foul in Replay.fouls)]
+        self.before = before  # the table as if they had not happened (None: a misdeal)
+        self.found = found    # found by the referee itself (N4.8)
+
 
 class Stop(Exception):
     """The line is an error: replay ends here (N5.1)."""
@@ -60,17 +80,54 @@ def fail(line, code, message):
     raise Stop(error(line, code, message))
 
 
-class Referee:
+class Referee(Queries):
+    """The referee of one hand: `apply` judges and applies a line, `verify` judges one without
+    changing anything, and the queries (engine/queries.py) say what the table looks like and
+    what may come next. Feeding a hand line by line is judging it whole (`run`)."""
+
     def __init__(self, setup):
         self.setup = setup
         self.opts = setup.options
         self.g = GameState(setup.players)
         self.out = Replay(setup=setup, state=self.g)
-        self.index = -1
+        self.index = -1  # the index of the latest event judged
         self.seats = {name: i for i, name in enumerate(setup.players)}
-        # Fouls of the latest foul line, for `forgive` right after it (R14.3):
-        # (event index, [Foul], state as if they had not happened, found by referee)
-        self.last_fouls = None
+        self.last_fouls = None  # FoulLine
+
+    def fork(self) -> "Referee":
+        """An independent copy: what one does, the other does not see."""
+        other = Referee.__new__(Referee)
+        other.setup, other.opts, other.seats, other.index = self.setup, self.opts, self.seats, self.index
+        other.g = self.g.clone()
+        other.out = self.out.copy(other.g)
+        last = self.last_fouls
+        other.last_fouls = None if last is None else FoulLine(
+            last.index, list(last.fouls), last.before.clone() if last.before is not None else None,
+            last.found)
+        return other
+
+    def verify(self, ev):
+        """The error this line would get now (a Finding), or None; changes nothing."""
+        return self.fork().apply(ev)
+
+    def apply(self, ev):
+        """Judge one line and apply it. Returns None, or the error that makes the hand invalid:
+        then no later line is judged (N5.1) and every later call returns that error."""
+        out = self.out
+        if out.errors:
+            return out.errors[0]
+        self.index += 1
+        try:
+            self.step(ev)
+        except Stop as stop:
+            out.errors.append(stop.finding)
+            out.status = INVALID
+            out.last_line = ev.line
+            return stop.finding
+        out.last_line = ev.line
+        out.state = self.g
+        out.status = COMPLETE if self.g.phase == OVER else INCOMPLETE
+        return None
 
     # ----------------------------------------------------------------- helpers
     def unknown_player(self, ev):
@@ -137,7 +194,7 @@ class Referee:
     def finish(self, kind, winners, line, auto=None):
         g = self.g
         g.phase = OVER
-        g.outcome = (kind, winners, auto, line)
+        g.outcome = Outcome(kind, tuple(winners), auto, line)
 
     def check_no_one_left(self, line):
         g = self.g
@@ -170,7 +227,7 @@ class Referee:
             g.actor = -1
             g.taken = -1
             g.next_from = seat
-        if g.phase == OVER and g.outcome and g.outcome[0] == "win" and seat in g.outcome[1]:
+        if g.phase == OVER and g.outcome and g.outcome.kind == "win" and seat in g.outcome.winners:
             g.phase = PLAY  # F4 on the tenth card: the win stands only if forgiven (N4.8)
             g.outcome = None
             g.next_from = seat
@@ -186,12 +243,13 @@ class Referee:
         foul = Foul(ev.line, self.pname(seat), code, message, True)
         if before is None:
             before = g.clone()
-        self.out.fouls.append(foul)
+        fouls = self.out.fouls
+        fouls.append(foul)
         self.disqualify(seat, ev.line)
-        if self.last_fouls and self.last_fouls[0] == self.index:
-            self.last_fouls[1].append((seat, foul))
+        if self.last_fouls and self.last_fouls.index == self.index:
+            self.last_fouls.fouls.append((seat, len(fouls) - 1))
         else:
-            self.last_fouls = (self.index, [(seat, foul)], before, found)
+            self.last_fouls = FoulLine(self.index, [(seat, len(fouls) - 1)], before, found)
         return foul
 
     def unfinished_action(self, ev):
@@ -270,7 +328,7 @@ class Referee:
             foul = Foul(line, self.pname(dealer), "F1", f"misdeal: {detail} (R3.4)",
                         not g.misdeal_forgiven)
             self.out.fouls.append(foul)
-            self.last_fouls = (self.index, [(dealer, foul)], None, True)
+            self.last_fouls = FoulLine(self.index, [(dealer, len(self.out.fouls) - 1)], None, True)
         if seat is not None:
             self.card_checks(ev, seat)
         g.phase = PRE
@@ -751,7 +809,7 @@ class Referee:
         if self.same_foul_written(seat, kind):
             # N4.8: the foul the referee found on the line before, written by the table: one foul.
             last = self.last_fouls
-            self.last_fouls = (self.index, last[1], last[2], True)
+            self.last_fouls = FoulLine(self.index, last.fouls, last.before, True)
             return
         if kind == "misdeal" and g.phase == DEAL:
             g.written_misdeal = g.written_misdeal or ev.line
@@ -789,18 +847,20 @@ class Referee:
         """A `foul` line that writes the foul the referee found on the line before (N4.8)."""
         last = self.last_fouls
         code = FOUL_CODES.get(kind)
-        return bool(last and last[0] == self.index - 1 and last[3]
-                    and any(s == seat and f.code == code for s, f in last[1]))
+        fouls = self.out.fouls
+        return bool(last and last.index == self.index - 1 and last.found
+                    and any(s == seat and fouls[i].code == code for s, i in last.fouls))
 
     def do_forgive(self, ev, seat):
         g = self.g
         last = self.last_fouls
-        if last and last[0] == self.index - 1 and last[2] is not None:
-            forgiven = [f for s, f in last[1] if s == seat]
+        if last and last.index == self.index - 1 and last.before is not None:
+            forgiven = [i for s, i in last.fouls if s == seat]
             if forgiven:
-                for f in forgiven:
-                    f.enforced = False
-                self.g = last[2]
+                fouls = self.out.fouls
+                for i in forgiven:
+                    fouls[i] = fouls[i].forgiven()
+                self.g = last.before
                 self.out.state = self.g
                 self.last_fouls = None
                 return
@@ -808,7 +868,7 @@ class Referee:
                 g.written_misdeal or any(p.dealt_total > 9 for p in g.players)):
             g.misdeal_forgiven = True
             return
-        if last and last[0] == self.index - 1 and last[2] is None:
+        if last and last.index == self.index - 1 and last.before is None:
             fail(ev.line, "R14.3", "a misdeal is forgiven during the deal (N4.6)")
         fail(ev.line, "R14.3", f"there is no foul of {self.pname(seat)}'s on the line before to forgive")
 
@@ -839,13 +899,19 @@ class Referee:
 
     # ------------------------------------------------------------------ loop
     def run(self, events, until=None):
+        """`apply` each event in turn (up to line `until`), stopping at the first error.
+
+        The loop is `apply` inlined, with the usual play line dispatched straight from it:
+        this is the hot path of `check` (bench/)."""
         out = self.out
+        if out.errors:
+            return out
         if until is not None:
             events = [ev for ev in events if ev.line <= until]
         step = self.step
         seats = self.seats
-        for index, ev in enumerate(events):
-            self.index = index
+        for ev in events:
+            self.index += 1
             try:
                 g = self.g  # (a forgiven foul may have put back an earlier table)
                 seat = seats.get(ev.actor)
@@ -885,14 +951,14 @@ class Referee:
             if verb == "show":
                 self.do_show(ev, seat)
                 return
-            if verb == "forgive" and self.last_fouls and self.last_fouls[0] == self.index - 1:
+            if verb == "forgive" and self.last_fouls and self.last_fouls.index == self.index - 1:
                 self.do_forgive(ev, seat)
                 return
             if verb == "foul" and self.same_foul_written(seat, ev.word):
                 self.do_foul(ev, seat)  # N4.8: the foul that ended the hand, written: one foul
                 return
             self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
-            fail(ev.line, "N4.4", f"the hand is over (line {g.outcome[3]}): only show and end may follow")
+            fail(ev.line, "N4.4", f"the hand is over (line {g.outcome.line}): only show and end may follow")
         if phase == DEAL:
             if verb in DEAL_VERBS:
                 DEAL_HANDLERS[verb](self, ev, seat)

@@ -4,7 +4,7 @@ import re
 from functools import lru_cache
 
 from ..findings import error
-from ..money import parse_amount
+from ..money import fmt, parse_amount
 from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
 
@@ -23,6 +23,14 @@ class SideEntry:
         self.line = line
 
 
+class SetupError(ValueError):
+    """Values a hand's tags would refuse; `finding` says which rule and why."""
+
+    def __init__(self, finding):
+        super().__init__(f"{finding.code} {finding.message}")
+        self.finding = finding
+
+
 class Setup:
     """The table a hand is played at, from its tags (N3)."""
 
@@ -39,6 +47,49 @@ class Setup:
         self.sides = []       # SideEntry
         self.side_carry = {}  # game -> cents
         self.result = None    # winners' names; [] for `none`
+
+    @classmethod
+    def from_values(cls, players, dealer, bet=0, carry=0, rules="desmoche", options="", sides=(),
+                    side_carry=None, result=None) -> "Setup":
+        """A Setup from plain values (a stored table) rather than tag text: names, the
+        dealer's name, amounts in cents, the Options text, sides as (game, stake, names),
+        side_carry as {game: cents}, result as the winners' names ([] for none).
+
+        Judged exactly as the same tags would be; raises SetupError on a value they refuse."""
+        tags = [("Players", " ".join(players)), ("Dealer", dealer), ("Rules", rules),
+                ("Options", options), ("Bet", fmt(bet)), ("Carry", fmt(carry))]
+        tags += [("Side", f"{game} {fmt(stake)} {' '.join(names)}") for game, stake, names in sides]
+        tags += [("SideCarry", f"{game} {fmt(cents)}") for game, cents in (side_carry or {}).items()]
+        if result is not None:
+            tags.append(("Result", " ".join(result) or "none"))
+        from ..notation.model import HandRecord, Tag
+
+        record = HandRecord(1)
+        record.tags = [Tag(name, value, n) for n, (name, value) in enumerate(tags, 1)]
+        setup, errors = read_setup(record)
+        if errors:
+            raise SetupError(errors[0])
+        return setup
+
+    def tags(self) -> list:
+        """(name, value) of the N3 tags that state this setup, in N3's order (defaults left out)."""
+        names = self.players
+        out = [("Players", " ".join(names)), ("Dealer", names[self.dealer])]
+        if self.rules != "desmoche":
+            out.append(("Rules", self.rules))
+        options = self.options.changes_from(self.rules)
+        if options:
+            out.append(("Options", options))
+        if self.bet:
+            out.append(("Bet", fmt(self.bet)))
+        if self.carry:
+            out.append(("Carry", fmt(self.carry)))
+        out += [("Side", f"{e.game} {fmt(e.stake)} {' '.join(names[s] for s in e.players)}")
+                for e in self.sides]
+        out += [("SideCarry", f"{game} {fmt(cents)}") for game, cents in self.side_carry.items()]
+        if self.result is not None:
+            out.append(("Result", " ".join(self.result) or "none"))
+        return out
 
     def seat(self, name: str) -> int:
         return self.players.index(name)

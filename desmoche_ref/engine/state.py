@@ -4,6 +4,8 @@ Closed records (N6) are tracked as known cards plus counts of unknown ones: a ca
 FREE when nobody knows where it is (in the stock or in some unknown slot of a hand).
 """
 
+from typing import NamedTuple
+
 # Where a card is (loc); `owner` says whose, where that matters.
 FREE, HAND, MELD, OFFER, DEAD, OUT, STOCK, TRANSIT = range(8)
 WHERE = {HAND: "in {}'s hand", MELD: "on {}'s table", OFFER: "on offer", DEAD: "on the discard pile",
@@ -14,6 +16,18 @@ ACTIVE, PASSED, DISQUALIFIED = "in", "passed", "out"
 
 # Phases of a hand
 DEAL, PRE, PLAY, OVER = "deal", "pre-play", "play", "over"
+
+# Kinds of outcome (N8 outcome.kind)
+WIN, AUTO_WIN, NO_WINNER = "win", "auto-win", "no-winner"
+
+
+class Outcome(NamedTuple):
+    """How a hand ended: `winners` are seat indexes in seat order from the dealer's right."""
+
+    kind: str      # WIN, AUTO_WIN or NO_WINNER
+    winners: tuple
+    auto: str | None  # the automatic win's kind (R6.1), else None
+    line: int      # the line that decided it
 
 
 class PlayerState:
@@ -80,7 +94,7 @@ class GameState:
         self.claims = []         # claimants of the card on offer, in line order
         self.dead = []           # the discard pile, oldest first
         self.declarations = []   # valid automatic-win declarations: (seat, kind, strength, line)
-        self.outcome = None      # ("win"|"auto-win"|"no-winner", [seats], auto kind, line)
+        self.outcome = None      # Outcome, once the hand is over
         self.shown = set()       # (seat, card): cards a player has shown (R4.5)
         self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards
         self.declared_blind = set()  # seats that laid an unknown hand face up (declare, no cards)
