@@ -4,6 +4,8 @@ Pure: a replayed hand in, a Settlement out. Money is integer cents; every settle
 checked to balance to zero before it is returned (N8's conservation law).
 """
 
+from typing import NamedTuple
+
 from .cards import SUIT, UNKNOWN, names
 from .engine.state import DISQUALIFIED, FREE
 from .findings import warning
@@ -26,16 +28,35 @@ class SidePot:
         self.carry_out = 0
 
 
-class Settlement:
-    __slots__ = ("pot", "carry_out", "bonuses", "side_games", "net", "warnings")
+MAIN_POT = "main"  # the main pot's name among the pots; side pots are named by their game
 
-    def __init__(self, pot, carry_out, bonuses, side_games, net, warnings):
+
+class Transfer(NamedTuple):
+    """One movement of money in a settled hand: `cents` from `payer` to `payee`, each a
+    player's name or a pot (`pot:main`, `pot:oro`). The double entry of the scorebook."""
+
+    kind: str     # ante, pot, bonus, side-stake, side-win, side-refund
+    detail: str | None  # the bonus (mico, color, arriba-del-palo) or the side game
+    payer: str
+    payee: str
+    cents: int
+
+
+def pot_account(name: str) -> str:
+    return "pot:" + name
+
+
+class Settlement:
+    __slots__ = ("pot", "carry_out", "bonuses", "side_games", "net", "warnings", "transfers")
+
+    def __init__(self, pot, carry_out, bonuses, side_games, net, warnings, transfers=()):
         self.pot = pot
         self.carry_out = carry_out
         self.bonuses = bonuses        # (kind, from name, to name, cents)
         self.side_games = side_games  # SidePot
         self.net = net                # name -> cents
         self.warnings = warnings
+        self.transfers = list(transfers)  # Transfer, in the order they happen
 
 
 class Unbalanced(AssertionError):
@@ -161,29 +182,44 @@ def side_pots(setup, state, announcements):
 
 
 def settle(setup, replay) -> Settlement:
-    """Money for a complete hand (R11.4): every player's net, balanced to the cent."""
+    """Money for a complete hand (R11.4): every player's net, balanced to the cent.
+
+    Every movement is a Transfer; the nets are what the transfers leave each player with."""
     state = replay.state
     outcome = state.outcome
     players = setup.players
-    net = {s: -setup.bet for s in range(len(players))}
+    net = {s: 0 for s in range(len(players))}
+    transfers = []
+
+    def move(kind, detail, payer, payee, cents):  # payer/payee: a seat, or a pot's name
+        if not cents:
+            return
+        transfers.append(Transfer(kind, detail, players[payer] if isinstance(payer, int) else pot_account(payer),
+                                  players[payee] if isinstance(payee, int) else pot_account(payee), cents))
+        if isinstance(payer, int):
+            net[payer] -= cents
+        if isinstance(payee, int):
+            net[payee] += cents
+
+    for s in range(len(players)):
+        move("ante", None, s, MAIN_POT, setup.bet)
     pot, carry_out, won = main_pot(setup, outcome)
     for seat, cents in won.items():
-        net[seat] += cents
+        move("pot", None, MAIN_POT, seat, cents)
     entries = bonuses(setup, state, outcome)
-    for _, payer, winner, cents in entries:
-        net[payer] -= cents
-        net[winner] += cents
+    for kind, payer, winner, cents in entries:
+        move("bonus", kind, payer, winner, cents)
     pots, warnings = side_pots(setup, state, replay.announcements)
     side_delta = 0
     for side, seats, winner_seats in pots:
         for s in seats:
-            net[s] -= side.stake
+            move("side-stake", side.game, s, side.game, side.stake)
         if winner_seats:
             for s, cents in _shares(side.pot, winner_seats):
-                net[s] += cents
+                move("side-win", side.game, side.game, s, cents)
         elif setup.options.side_nowin == "refund":
             for s in seats:
-                net[s] += side.stake
+                move("side-refund", side.game, side.game, s, side.stake)
         side_delta += side.carry_out - side.carry_in
     total = sum(net.values()) + (carry_out - setup.carry) + side_delta
     if total != 0:
@@ -193,4 +229,4 @@ def settle(setup, replay) -> Settlement:
         bonuses=[(k, players[a], players[b], c) for k, a, b, c in entries],
         side_games=[p for p, _, _ in pots],
         net={players[s]: c for s, c in net.items()},
-        warnings=warnings)
+        warnings=warnings, transfers=transfers)

@@ -1,0 +1,218 @@
+"""Opening the book: where it lives, the connection, the schema (Alembic, configured in code).
+
+`--db URL` or `DESMOCHE_DB` names the book: a SQLAlchemy URL, or a plain file path meaning
+SQLite. By default one SQLite file in the user's data directory (platformdirs), so moves
+typed from any folder reach the same book. Every failure to open a book is a `BookError`:
+one line for the person, never a traceback.
+"""
+
+import os
+from contextlib import contextmanager
+
+SCHEMA_HEAD = "0001"  # the newest migration shipped (a test checks it is Alembic's head)
+ENV_VAR = "DESMOCHE_DB"
+
+
+class BookError(Exception):
+    """The book cannot be opened or used: a bad URL, a missing folder, a server that is
+    down or refuses, a file that is not a book, a book from a newer program."""
+
+
+def default_path() -> str:
+    from platformdirs import user_data_dir
+
+    return os.path.join(user_data_dir("desmoche-ref", appauthor=False), "book.db")
+
+
+def resolve_url(given: str | None = None) -> str:
+    """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB, else the default."""
+    value = given or os.environ.get(ENV_VAR) or ""
+    if not value:
+        path = default_path()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return "sqlite:///" + path
+    if "://" not in value:  # a plain path: SQLite
+        return "sqlite:///" + os.path.abspath(os.path.expanduser(value))
+    if value.startswith("postgresql://") or value.startswith("postgres://"):
+        value = "postgresql+psycopg://" + value.split("://", 1)[1]  # psycopg 3, not psycopg2
+    return value
+
+
+def describe(url: str) -> str:
+    """The URL without its password, for messages."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
+def make_engine(url: str):
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise BookError(f"{url!r} is not a database URL (sqlite:///PATH, "
+                        f"postgresql+psycopg://USER@HOST/DB, or a file path)") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise BookError(f"unknown database {backend!r} in {describe(url)}: "
+                        f"the book is SQLite or PostgreSQL")
+    if backend == "sqlite":
+        path = parsed.database or ""
+        if path and path != ":memory:":
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise BookError(f"cannot open the book {path}: the folder {folder} does not exist")
+        try:
+            engine = create_engine(url, connect_args={"timeout": 30})
+        except NoSuchModuleError as e:
+            raise BookError(f"cannot open {describe(url)}: {e}") from None
+        _sqlite_pragmas(engine, event)
+        return engine
+    try:
+        return create_engine(url, connect_args={"connect_timeout": 10})
+    except (NoSuchModuleError, ModuleNotFoundError) as e:
+        raise BookError(f"cannot open {describe(url)}: {e}") from None
+
+
+def _sqlite_pragmas(engine, event):
+    """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
+    begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        immediate = conn.get_execution_options().get("book_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _explain(exc, url: str) -> str:
+    """One line for a failure to reach or read the book."""
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    if "file is not a database" in first or "file is encrypted" in first:
+        return f"{describe(url)} is not a book: the file is not a SQLite database"
+    if "unable to open database file" in first:
+        return f"cannot open the book {describe(url)}: unable to open the file"
+    if "password authentication failed" in first:
+        return f"cannot open {describe(url)}: the server refused the user or password"
+    if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
+        return f"cannot reach the database server for {describe(url)}: is it running? ({first})"
+    if "does not exist" in first and "database" in first:
+        return f"cannot open {describe(url)}: {first}"
+    return f"cannot use the book {describe(url)}: {first}"
+
+
+class Book:
+    """An open book: its engine and the sessions that read and write it."""
+
+    def __init__(self, url: str, engine):
+        self.url = url
+        self.engine = engine
+        self.dialect = engine.dialect.name
+
+    @contextmanager
+    def read(self):
+        """A session for reading (a deferred transaction)."""
+        from sqlmodel import Session
+
+        with self._failures():
+            with Session(self.engine) as session:
+                yield session
+
+    @contextmanager
+    def write(self):
+        """One transaction for one command: committed whole at the end, or not at all."""
+        from sqlmodel import Session
+
+        with self._failures():
+            with Session(self.engine.execution_options(book_write=True)) as session:
+                with session.begin():
+                    yield session
+
+    @contextmanager
+    def _failures(self):
+        from sqlalchemy.exc import DBAPIError, OperationalError
+
+        try:
+            yield
+        except (OperationalError, DBAPIError) as exc:
+            from sqlalchemy.exc import IntegrityError
+
+            if isinstance(exc, IntegrityError):
+                raise
+            raise BookError(_explain(exc, self.url)) from None
+
+
+def open_book(given: str | None = None, migrate: bool = True) -> Book:
+    """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date."""
+    url = resolve_url(given)
+    book = Book(url, make_engine(url))
+    version = schema_version(book)
+    if version == SCHEMA_HEAD:
+        return book
+    if version is not None and version not in known_revisions():
+        raise BookError(f"the book {describe(url)} was written by a newer desmoche-ref "
+                        f"(schema {version}): upgrade the program")
+    if migrate:
+        upgrade(book)
+    return book
+
+
+def schema_version(book: Book):
+    """The book's Alembic revision, or None for an empty database; BookError if unreadable."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with book.engine.connect() as conn:
+            if not book.engine.dialect.has_table(conn, "alembic_version"):
+                if book.engine.dialect.has_table(conn, "hand"):
+                    raise BookError(f"{describe(book.url)} holds tables but no schema version: "
+                                    f"it is not a book of this program")
+                return None
+            row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+            return row[0] if row else None
+    except DBAPIError as exc:
+        raise BookError(_explain(exc, book.url)) from None
+
+
+def known_revisions() -> set:
+    return {f"{n:04d}" for n in range(1, int(SCHEMA_HEAD) + 1)}
+
+
+def alembic_config(book: Book | None = None):
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", os.path.join(os.path.dirname(__file__), "migrations"))
+    if book is not None:
+        cfg.set_main_option("sqlalchemy.url", book.url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(book: Book) -> None:
+    """Bring the schema to the newest revision (one transaction per migration)."""
+    from alembic import command
+    from sqlalchemy.exc import DBAPIError
+
+    cfg = alembic_config(book)
+    try:
+        with book.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    except DBAPIError as exc:
+        raise BookError(_explain(exc, book.url)) from None

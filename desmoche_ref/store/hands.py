@@ -1,0 +1,318 @@
+"""A book's tables, hands, moves and postings: the operations every command shares.
+
+The store never judges a move itself: a hand's record is rebuilt from its rows (its setup's
+tags and its live event lines, `record_text`), and the referee judges it exactly as `check`
+judges a file. Every function here works inside the caller's transaction (`Book.write()`),
+so a command is all or nothing.
+"""
+
+import hashlib
+import json
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from ..engine.setup import Setup, SetupError
+from ..notation.parser import parse_event, parse_text
+from ..notation.writer import _quote, write_event
+from ..referee import COMPLETE, INVALID, judge_hand
+from .models import BookTable, Event, Hand, Player, Posting, Setting, now
+
+LAST_TABLE = "table"  # Setting key: the table last used in this book
+UNDO = "undo"         # the line of an event row that supersedes another (a correction)
+
+
+class StoreError(Exception):
+    """A command the book refuses: unknown table or player, a bet change while a pot is
+    carried, … — one line for the person, exit 2 (usage)."""
+
+
+class Refused(Exception):
+    """A move the rules forbid: `finding` has the code and the reason; nothing was stored."""
+
+    def __init__(self, finding):
+        super().__init__(f"{finding.code} {finding.message}")
+        self.finding = finding
+
+
+class HandChanged(Exception):
+    """Another recorder changed the hand since this one looked: nothing was stored (exit 3)."""
+
+    def __init__(self, seq: int):
+        super().__init__(f"the hand changed (now at move {seq}): look and try again")
+        self.seq = seq
+
+
+# ------------------------------------------------------------------ tables
+def player_row(session, name: str) -> Player:
+    row = session.exec(select(Player).where(Player.name == name)).first()
+    if row is None:
+        row = Player(name=name)
+        session.add(row)
+        session.flush()
+    return row
+
+
+def table_setup(table: BookTable, dealer: str | None = None, sides=None) -> Setup:
+    """The setup of a hand at this table (validates the table's values as tags would)."""
+    players = table.players.split()
+    return Setup.from_values(players, dealer or players[0], bet=table.bet, rules=table.rules,
+                             options=table.options,
+                             sides=json.loads(table.sides) if sides is None else sides)
+
+
+def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
+                 options: str = "", sides=()) -> BookTable:
+    """A new table; its values are judged as a hand's tags would be (N3, R15, R4.1)."""
+    if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
+        raise StoreError(f"there is already a table {name!r} in this book")
+    sides = [[game, stake, list(names)] for game, stake, names in sides]
+    table = BookTable(name=name, players=" ".join(players), bet=bet, rules=rules,
+                      options=options, sides=json.dumps(sides))
+    try:
+        setup = table_setup(table)
+    except SetupError as e:
+        raise StoreError(f"{e.finding.code} {e.finding.message}") from None
+    table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
+    table.sides = json.dumps([[s.game, s.stake, [setup.players[i] for i in s.players]]
+                              for s in setup.sides])
+    session.add(table)
+    for player in players:
+        player_row(session, player)
+    session.flush()
+    use_table(session, table)
+    return table
+
+
+def use_table(session, table: BookTable) -> None:
+    row = session.get(Setting, LAST_TABLE)
+    if row is None:
+        session.add(Setting(key=LAST_TABLE, value=table.name))
+    else:
+        row.value = table.name
+
+
+def find_table(session, name: str | None = None) -> BookTable:
+    """The table named, else the table last used in this book."""
+    if name is None:
+        last = session.get(Setting, LAST_TABLE)
+        if last is None:
+            raise StoreError("no table yet in this book: start one with "
+                             "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`")
+        name = last.value
+    table = session.exec(select(BookTable).where(BookTable.name == name)).first()
+    if table is None:
+        raise StoreError(f"there is no table {name!r} in this book (`desmoche-ref table list`)")
+    return table
+
+
+# ------------------------------------------------------------------- hands
+def last_hand(session, table: BookTable):
+    return session.exec(select(Hand).where(Hand.table_id == table.id)
+                        .order_by(Hand.number.desc()).limit(1)).first()
+
+
+def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
+    if number is None:
+        hand = last_hand(session, table)
+        if hand is None:
+            raise StoreError(f"no hand yet at table {table.name}: start one with `desmoche-ref hand new`")
+        return hand
+    hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
+    if hand is None:
+        raise StoreError(f"there is no hand {number} at table {table.name}")
+    return hand
+
+
+def hand_setup(hand: Hand) -> Setup:
+    return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
+                             rules=hand.rules, options=hand.options, sides=json.loads(hand.sides),
+                             side_carry=json.loads(hand.side_carry))
+
+
+def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = None,
+                 sides=None) -> Hand:
+    """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
+    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6)."""
+    players = table.players.split()
+    if dealer is None:
+        if previous is None:
+            raise StoreError("the first hand at a table names its dealer: `hand new --dealer NAME`")
+        dealer = players[(players.index(previous.dealer) + 1) % len(players)]
+    elif dealer not in players:
+        raise StoreError(f"{dealer!r} is not seated at table {table.name} ({table.players})")
+    carry = (previous.carry_out or 0) if previous is not None else 0
+    side_carry = json.loads(previous.side_carry_out or "{}") if previous is not None else {}
+    hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
+                players=table.players, dealer=dealer, rules=table.rules, options=table.options,
+                bet=table.bet, carry_in=carry, sides=table.sides if sides is None else json.dumps(sides),
+                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}))
+    try:
+        hand_setup(hand)
+    except SetupError as e:
+        raise StoreError(f"{e.finding.code} {e.finding.message}") from None
+    return hand
+
+
+def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
+    """(closed previous HandReport or None, new Hand): `hand new` closes the hand before it."""
+    previous = last_hand(session, table)
+    closed = None
+    if previous is not None and previous.closed is None:
+        report = judge(previous, event_lines(events(session, previous)))
+        if report.status != COMPLETE:
+            raise StoreError(f"hand {previous.number} at table {table.name} is not over "
+                             f"({report.status}): finish it, or write `end` where the rules allow")
+        closed = close_hand(session, previous, report)
+    hand = new_hand_row(table, previous, dealer, sides)
+    session.add(hand)
+    session.flush()
+    return closed, hand
+
+
+# ------------------------------------------------------------------ events
+def events(session, hand: Hand) -> list:
+    """Every event row of a hand, corrections included, in seq order."""
+    return list(session.exec(select(Event).where(Event.hand_id == hand.id).order_by(Event.seq)))
+
+
+def live_events(rows) -> list:
+    """The rows that stand: neither an undo nor undone by one."""
+    undone = {r.supersedes for r in rows if r.supersedes is not None}
+    return [r for r in rows if r.supersedes is None and r.id not in undone]
+
+
+def current_seq(session, hand: Hand) -> int:
+    return session.exec(select(func.coalesce(func.max(Event.seq), 0))
+                        .where(Event.hand_id == hand.id)).one()
+
+
+def chain_hash(previous: str, seq: int, line: str, comment, supersedes) -> str:
+    text = f"{previous}\n{seq}\n{line}\n{comment or ''}\n{supersedes or ''}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def record_text(hand: Hand, lines) -> str:
+    """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
+    tags = hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)]
+    out = [f"[{name} {_quote(value)}]" for name, value in tags] + [""]
+    return "\n".join(out + list(lines)) + "\n"
+
+
+def event_lines(rows) -> list:
+    return [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live_events(rows)]
+
+
+def judge(hand: Hand, lines):
+    """The referee's verdict (HandReport) on the hand with these lines, as `check` gives it."""
+    return judge_hand(parse_text(record_text(hand, lines)).hands[0])
+
+
+def canonical(line: str, number: int):
+    """(canonical line, comment) of one typed notation line, or Refused for bad syntax."""
+    ev = parse_event(line.strip(), number)
+    if ev.error is not None:
+        raise Refused(ev.error)
+    return write_event(ev), ev.comment
+
+
+def append(session, hand: Hand, line: str, expect_seq: int | None = None):
+    """Judge one move on the hand so far and store it: (Event row, HandReport).
+
+    Refused (nothing stored) when the rules forbid it; HandChanged when the hand is no
+    longer at `expect_seq` (another recorder got there first)."""
+    lock_hand(session, hand)
+    seq = current_seq(session, hand)
+    if expect_seq is not None and seq != expect_seq:
+        raise HandChanged(seq)
+    if hand.closed is not None:
+        raise StoreError(f"hand {hand.number} is closed: `undo` reopens it, `hand new` starts the next")
+    rows = events(session, hand)
+    lines = event_lines(rows)
+    text, comment = canonical(line, len(lines) + 1)
+    report = judge(hand, lines + [text if comment is None else f"{text} #{comment}"])
+    if report.status == INVALID:
+        raise Refused(report.errors[0])
+    row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment,
+                hash=chain_hash(rows[-1].hash if rows else "", seq + 1, text, comment, None))
+    session.add(row)
+    session.flush()
+    return row, report
+
+
+def lock_hand(session, hand: Hand) -> None:
+    """Serialise writers of one hand (PostgreSQL row lock; SQLite writes are IMMEDIATE)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.exec(select(Hand.id).where(Hand.id == hand.id).with_for_update()).first()
+
+
+# ---------------------------------------------------------------- postings
+def post_settlement(session, hand: Hand, report) -> list:
+    """The hand's settlement as double-entry postings (two per transfer), summing to zero."""
+    rows = []
+    ids = {p.name: p.id for p in session.exec(select(Player).where(
+        Player.name.in_(hand.players.split())))}
+    for t in report.settlement.transfers:
+        for account, other, amount in ((t.payer, t.payee, -t.cents), (t.payee, t.payer, t.cents)):
+            rows.append(Posting(hand_id=hand.id, table_id=hand.table_id, account=account,
+                                player_id=ids.get(account), kind=t.kind, detail=t.detail,
+                                counterparty=other, amount=amount))
+    assert sum(r.amount for r in rows) == 0
+    session.add_all(rows)
+    return rows
+
+
+def close_hand(session, hand: Hand, report=None):
+    """Close a hand: its verdict is kept on the row and, if complete, its settlement posted."""
+    if report is None:
+        report = judge(hand, event_lines(events(session, hand)))
+    out = report.as_json()
+    hand.status = out["status"]
+    hand.closed = now()
+    if out["status"] == COMPLETE:
+        hand.outcome = out["outcome"]["kind"]
+        hand.winners = " ".join(out["outcome"]["winners"])
+        hand.carry_out = report.settlement.carry_out
+        hand.side_carry_out = json.dumps({p.game: p.carry_out for p in report.settlement.side_games})
+        post_settlement(session, hand, report)
+    session.add(hand)
+    return report
+
+
+def reverse_postings(session, hand: Hand) -> int:
+    """Reopening a hand: each standing posting is reversed by a new one (nothing deleted)."""
+    rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids]
+    session.add_all(Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account,
+                            player_id=r.player_id, kind=r.kind, detail=r.detail,
+                            counterparty=r.counterparty, amount=-r.amount, reverses=r.id)
+                    for r in standing)
+    hand.status, hand.closed, hand.outcome, hand.winners = "open", None, None, None
+    hand.carry_out = hand.side_carry_out = None
+    return len(standing)
+
+
+def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
+    """Supersede the hand's last live event with an undo row; a closed hand reopens."""
+    lock_hand(session, hand)
+    seq = current_seq(session, hand)
+    if expect_seq is not None and seq != expect_seq:
+        raise HandChanged(seq)
+    rows = events(session, hand)
+    standing = live_events(rows)
+    if not standing:
+        raise StoreError(f"hand {hand.number} has no move to undo")
+    target = standing[-1]
+    if hand.closed is not None:
+        reverse_postings(session, hand)
+    row = Event(hand_id=hand.id, seq=seq + 1, line=UNDO, supersedes=target.id,
+                hash=chain_hash(rows[-1].hash, seq + 1, UNDO, None, target.id))
+    session.add(row)
+    session.flush()
+    return row
+
+
+def table_names(session) -> list:
+    return list(session.exec(select(BookTable.name).order_by(BookTable.name)))
+

@@ -1,0 +1,103 @@
+"""The scorebook's tables (SQLModel over SQLAlchemy 2). The engine knows nothing of them.
+
+- A `BookTable` is a table of players in the book (a card table, not a SQL table): seat
+  order, bet, rules, options and its default side games.
+- A `Hand` holds the setup it is judged by (the values of its N3 tags) and its verdict once
+  closed; its moves are `Event` rows, append-only: a correction is a new row that
+  supersedes an older one, nothing is updated in place or deleted. Each event carries a
+  hash chained to the previous event of its hand, so an edit behind the program's back shows.
+- `Posting` rows are the double entry: every settlement is a set of postings in integer
+  cents across accounts (a player, or a pot of the table: `pot:main`, `pot:oro`, …) that
+  sums to zero. A reopened hand's postings are reversed by new postings, never deleted.
+"""
+
+from datetime import datetime, timezone
+
+from sqlalchemy import BigInteger, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Setting(SQLModel, table=True):
+    """The book's own state (e.g. the table last used)."""
+
+    __tablename__ = "setting"
+    key: str = Field(primary_key=True, max_length=64)
+    value: str = Field(max_length=200)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "player"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True, max_length=64)
+
+
+class BookTable(SQLModel, table=True):
+    __tablename__ = "card_table"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True, max_length=100)
+    players: str = Field(max_length=300)            # names in seat order, space-separated
+    bet: int = Field(sa_type=BigInteger)  # cents
+    rules: str = Field(default="desmoche", max_length=20)
+    options: str = Field(default="", max_length=300)  # the Options tag text
+    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
+    created: datetime = Field(default_factory=now)
+    closed: datetime | None = None
+
+
+class Hand(SQLModel, table=True):
+    __tablename__ = "hand"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hand_table_number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="card_table.id", index=True)
+    number: int                                      # 1, 2, … at its table
+    players: str = Field(max_length=300)
+    dealer: str = Field(max_length=64)
+    rules: str = Field(default="desmoche", max_length=20)
+    options: str = Field(default="", max_length=300)
+    bet: int = Field(sa_type=BigInteger)
+    carry_in: int = Field(default=0, sa_type=BigInteger)
+    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
+    side_carry: str = Field(default="{}")            # JSON: {game: cents}
+    extra_tags: str = Field(default="[]")            # JSON: [[name, value]] (Event, Date, Result, …)
+    source: str = Field(default="live", max_length=10)  # live | import
+    content_hash: str | None = Field(default=None, index=True, max_length=64)  # imported record
+    status: str = Field(default="open", max_length=12)  # open | complete | incomplete | invalid
+    outcome: str | None = Field(default=None, max_length=12)  # win | auto-win | no-winner
+    winners: str | None = Field(default=None, max_length=300)
+    carry_out: int | None = Field(default=None, sa_type=BigInteger)
+    side_carry_out: str | None = None                # JSON: {game: cents}
+    opened: datetime = Field(default_factory=now)
+    closed: datetime | None = None
+
+
+class Event(SQLModel, table=True):
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_event_hand_seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: int = Field(foreign_key="hand.id", index=True)
+    seq: int                                         # 1, 2, … in its hand: the append key
+    line: str = Field(max_length=500)                # the canonical notation line (N7)
+    comment: str | None = Field(default=None, max_length=500)
+    entered: datetime = Field(default_factory=now)
+    supersedes: int | None = Field(default=None, foreign_key="event.id")  # an undo's target
+    hash: str = Field(max_length=64)                 # sha256 over the previous hash and this row
+
+
+class Posting(SQLModel, table=True):
+    __tablename__ = "posting"
+    __table_args__ = (Index("ix_posting_account", "account"),)
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: int = Field(foreign_key="hand.id", index=True)
+    table_id: int = Field(foreign_key="card_table.id", index=True)
+    account: str = Field(max_length=100)             # a player's name, or pot:main / pot:GAME
+    player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
+    kind: str = Field(max_length=20)                 # ante, pot, bonus, side-stake, side-win, …
+    detail: str | None = Field(default=None, max_length=30)  # the bonus or the side game
+    counterparty: str = Field(max_length=100)
+    amount: int = Field(sa_type=BigInteger)  # cents, + into the account
+    reverses: int | None = Field(default=None, foreign_key="posting.id")
+    created: datetime = Field(default_factory=now)
