@@ -1,0 +1,48 @@
+"""Shared fixtures: a fresh book on SQLite and, when a server is given, on PostgreSQL.
+
+Every store test takes `book_url` and so runs on both. `.ci/run` starts a PostgreSQL server
+and passes its URL in DESMOCHE_TEST_PG; locally, without it, the PostgreSQL cases are
+skipped and say why (start one with `.ci/postgres start DIR`).
+"""
+
+import os
+import uuid
+
+import pytest
+
+PG_ENV = "DESMOCHE_TEST_PG"
+
+
+def _fresh_pg_database(server_url: str):
+    """(URL of a new empty database on the server, a function that drops it)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(server_url)
+    name = "book_" + uuid.uuid4().hex[:12]
+    conninfo = dict(host=url.host, port=url.port, user=url.username, password=url.password,
+                    dbname=url.database or "postgres", autocommit=True)
+    with psycopg.connect(**conninfo) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    def drop():
+        with psycopg.connect(**conninfo) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return url.set(database=name).render_as_string(hide_password=False), drop
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def book_url(request, tmp_path):
+    """A URL of a new, empty book: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield "sqlite:///" + str(tmp_path / "book.db")
+        return
+    server = os.environ.get(PG_ENV)
+    if not server:
+        pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset; `.ci/postgres start DIR` starts one)")
+    url, drop = _fresh_pg_database(server)
+    try:
+        yield url
+    finally:
+        drop()

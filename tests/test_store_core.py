@@ -1,0 +1,52 @@
+"""The store core on SQLite and PostgreSQL: a hand recorded move by move settles into
+double-entry postings that match `check`'s nets exactly; a refused move stores nothing."""
+
+import pathlib
+
+import pytest
+from sqlmodel import select
+
+from desmoche_ref.store import hands as H
+from desmoche_ref.store.db import SCHEMA_HEAD, alembic_config, open_book, schema_version
+from desmoche_ref.store.models import Event, Posting
+
+FRIDAY = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"
+
+
+def friday_lines():
+    return [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
+            if line.strip() and not line.startswith("[")]
+
+
+def test_schema_head_is_alembics_head():
+    from alembic.script import ScriptDirectory
+
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == SCHEMA_HEAD
+
+
+def test_friday_recorded_move_by_move(book_url):
+    book = open_book(book_url)
+    assert schema_version(book) == SCHEMA_HEAD
+    with book.write() as s:
+        table = H.create_table(s, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
+                               sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+        H.open_hand(s, table, dealer="Ana")
+    for number, line in enumerate(friday_lines(), 1):
+        if number == 18:  # out of turn: Carla is to draw (R7.6)
+            with pytest.raises(H.Refused) as refused:
+                with book.write() as s:
+                    H.append(s, H.find_hand(s, H.find_table(s)), "draw Ana 4d")
+            assert refused.value.finding.code == "R7.6"
+        with book.write() as s:
+            H.append(s, H.find_hand(s, H.find_table(s)), line)
+    with book.write() as s:
+        report = H.close_hand(s, H.find_hand(s, H.find_table(s)))
+    assert report.as_json()["net"] == {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
+    with book.read() as s:
+        assert len(list(s.exec(select(Event)))) == len(friday_lines())
+        postings = list(s.exec(select(Posting)))
+    balance = {}
+    for p in postings:
+        balance[p.account] = balance.get(p.account, 0) + p.amount
+    assert balance == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
+    book.engine.dispose()
