@@ -32,7 +32,7 @@ def test_friday_recorded_move_by_move(book_url):
                                sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
         H.open_hand(s, table, dealer="Ana")
     for number, line in enumerate(friday_lines(), 1):
-        if number == 18:  # out of turn: Carla is to draw (R7.6)
+        if number == 11:  # before `draw Carla 4d`: out of turn, Carla is to draw (R7.6)
             with pytest.raises(H.Refused) as refused:
                 with book.write() as s:
                     H.append(s, H.find_hand(s, H.find_table(s)), "draw Ana 4d")
