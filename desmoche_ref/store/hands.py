@@ -225,19 +225,32 @@ def append(session, hand: Hand, line: str, expect_seq: int | None = None):
     seq = current_seq(session, hand)
     if expect_seq is not None and seq != expect_seq:
         raise HandChanged(seq)
-    if hand.closed is not None:
-        raise StoreError(f"hand {hand.number} is closed: `undo` reopens it, `hand new` starts the next")
     rows = events(session, hand)
     lines = event_lines(rows)
     text, comment = canonical(line, len(lines) + 1)
     report = judge(hand, lines + [text if comment is None else f"{text} #{comment}"])
     if report.status == INVALID:
         raise Refused(report.errors[0])
-    row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment,
-                hash=chain_hash(rows[-1].hash if rows else "", seq + 1, text, comment, None))
-    session.add(row)
-    session.flush()
-    return row, report
+    return insert_event(session, hand, text, comment, seq, rows[-1].hash if rows else ""), report
+
+
+def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_hash: str,
+                 supersedes=None) -> Event:
+    """Store a move already judged (by `append`, or a referee kept in memory) as the hand's
+    event seq+1. The (hand, seq) key makes a second writer at the same seq fail: HandChanged."""
+    from sqlalchemy.exc import IntegrityError
+
+    if hand.closed is not None:
+        raise StoreError(f"hand {hand.number} is closed: `undo` reopens it, `hand new` starts the next")
+    row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment, supersedes=supersedes,
+                hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes))
+    try:
+        with session.begin_nested():
+            session.add(row)
+            session.flush()
+    except IntegrityError:
+        raise HandChanged(current_seq(session, hand)) from None
+    return row
 
 
 def lock_hand(session, hand: Hand) -> None:
@@ -306,11 +319,7 @@ def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
     target = standing[-1]
     if hand.closed is not None:
         reverse_postings(session, hand)
-    row = Event(hand_id=hand.id, seq=seq + 1, line=UNDO, supersedes=target.id,
-                hash=chain_hash(rows[-1].hash, seq + 1, UNDO, None, target.id))
-    session.add(row)
-    session.flush()
-    return row
+    return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=target.id)
 
 
 def table_names(session) -> list:
