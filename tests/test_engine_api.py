@@ -14,6 +14,7 @@ from desmoche_ref.cards import names
 from desmoche_ref.engine.replay import Referee
 from desmoche_ref.engine.setup import Setup, SetupError, read_setup
 from desmoche_ref.notation.parser import parse_event, parse_text
+from desmoche_ref.notation.writer import write_event
 from desmoche_ref.referee import hand_report, judge_hand
 from desmoche_ref.simulate import simulate_session
 
@@ -135,3 +136,56 @@ def test_setup_from_values_is_setup_from_tags():
     with pytest.raises(SetupError) as bad:
         Setup.from_values(["Ana", "Beto"], "Ana", options="forcing=maybe")
     assert "forcing" in str(bad.value)
+
+
+def candidate_lines(ref, verb, player, line):
+    """Lines of `verb` by `player` built from what the table holds: the card on offer, the
+    player's known cards, a card whose place nobody knows."""
+    from itertools import combinations
+
+    from desmoche_ref.cards import CARD_NAME
+    from desmoche_ref.engine.state import FREE
+
+    g = ref.g
+    hand = sorted(g.players[ref.setup.seat(player)].hand)[:6] if player else []
+    free = [c for c in range(52) if g.loc[c] == FREE][:2]
+    offer = [g.offer] if g.offer >= 0 else []
+    if verb in ("cut", "claim", "knock", "pass", "forgive"):
+        texts = [f"{verb} {player}"]
+    elif verb == "end":
+        texts = ["end"]
+    elif verb in ("draw", "deal"):
+        texts = [f"{verb} {player} {CARD_NAME[c]}" for c in free]
+    elif verb in ("pay", "cambio", "return"):
+        texts = [f"{verb} {player} {CARD_NAME[c]}" for c in hand + free]
+    elif verb == "meld":
+        texts = [f"meld {player} " + " ".join(CARD_NAME[c] for c in offer + list(pair))
+                 for pair in combinations(hand + free, 2)]
+    elif verb == "add":
+        texts = [f"add {player} {CARD_NAME[c]}" for c in offer + hand]
+    else:
+        return []
+    return [parse_event(t, line) for t in texts]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_move_not_offered_is_refused(players):
+    """The converse of `moves()`: whatever the cards, a verb by a player it does not list is
+    refused (tried with lines built from the table's own cards, at every line)."""
+    verbs = ("cut", "deal", "return", "cambio", "draw", "claim", "knock", "meld", "add", "pay",
+             "pass", "forgive", "end")
+    tried = 0
+    for record in parse_text(simulate_session(12, players=players, seed=7 + players)).hands:
+        setup, _ = read_setup(record)
+        ref = Referee(setup)
+        for ev in record.events:
+            offered = {(m.verb, m.player) for m in ref.moves()}
+            for verb in verbs:
+                for player in [None] if verb == "end" else setup.players:
+                    if (verb, player) in offered:
+                        continue
+                    for line in candidate_lines(ref, verb, player, ev.line):
+                        tried += 1
+                        assert ref.verify(line) is not None, (ev.line, write_event(line))
+            ref.apply(ev)
+    assert tried > 1000

@@ -48,7 +48,9 @@ class Move(NamedTuple):
     player: str | None
 
 
-ANYTIME = ("show", "announce", "declare")  # never out of place before the end (R4.5, R6.3)
+# Never out of place before the end, whoever writes them: the table's call (N4.8), a side-game
+# claim or an automatic win (void with a warning when late or by a player out, R4.5, R6.3).
+ANYTIME = ("foul", "show", "announce", "declare")
 
 
 class Queries:
@@ -129,14 +131,14 @@ class Queries:
     # -------------------------------------------------------- what comes next
     def moves(self) -> list:
         """The verbs each player may write next. A line of one of these may still be refused
-        for its cards; a verb by a player not listed is refused whatever its cards."""
+        for its cards; a verb by a player not listed is refused whatever its cards (a
+        property the tests and bench/verify_api.py check against every simulated line)."""
         g = self.g
         names = self.setup.players
         if g.phase == OVER:
             return self._moves_after_end()
         active = g.active()
-        moves = [Move("foul", n) for n in names]  # the table's call, on anyone (N4.8)
-        moves += [Move(verb, names[s]) for s in active for verb in ANYTIME]
+        moves = [Move(verb, n) for n in names for verb in ANYTIME]
         moves += [Move("forgive", names[s]) for s in self._forgivable()]
         if g.phase == DEAL:
             moves += self._moves_in_deal()
@@ -205,7 +207,7 @@ class Queries:
                 moves += [Move("meld", names[s]), Move("add", names[s])]
             # claims and knocks bind no one (N4.3): whoever may take it may claim it
             moves += [Move("claim", names[s]) for s in active if self.may_take(s) is None]
-            moves += [Move("knock", names[s]) for s in active]
+            moves += [Move("knock", n) for n in names]  # letting it go binds no one
             if offer.must_take >= 0:
                 return moves  # nobody may let it go (R9.1)
         if g.stock == 0:
