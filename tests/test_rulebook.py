@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -25,6 +26,7 @@ CODE = re.compile(r"[RNF]\d+(?:\.\d+[a-z]?)?")
 CITED = re.compile(r"(?<![\w.])([RNF]\d+(?:\.\d+[a-z]?)?)(?!\w)")
 
 BOOK = rulebook.load()
+PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 
 
 def cli(*args, cwd=None):
@@ -140,9 +142,16 @@ def test_rules_works_from_a_wheel_installed_outside_the_tree(tmp_path):
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
         ".git", "__pycache__", "*.egg-info", "build", ".pytest_cache", ".hypothesis"))
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True,
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True,
                    timeout=120)
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    # pip, click and tabulate from the environment running the tests (itself maybe a virtual
+    # environment, which --system-site-packages does not see): a path file, read after the
+    # new environment's own packages, so desmoche_ref comes from the wheel alone
+    site_dir = subprocess.run([str(bin_dir / "python"), "-c", PURELIB], capture_output=True,
+                              text=True, check=True, timeout=60).stdout.strip()
+    here = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    pathlib.Path(site_dir, "test-deps.pth").write_text("\n".join(sorted(here)) + "\n")
     # Without build isolation where this Python can build a wheel itself (no download);
     # setuptools before 70.1 needs the `wheel` package for that.
     offline = importlib.util.find_spec("wheel") is not None or _setuptools_version() >= (70, 1)
