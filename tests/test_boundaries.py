@@ -1,5 +1,5 @@
 """Functional core, thin shell: the pure modules import no CLI, store or table library, and
-check/fmt/show never load SQLAlchemy (start-up matters: one command per move)."""
+check/fmt/view never load SQLAlchemy (start-up matters: one command per move)."""
 
 import ast
 import pathlib
@@ -34,7 +34,7 @@ def test_pure_module_imports_no_shell_library(path):
     assert FORBIDDEN.isdisjoint(imported_modules(path))
 
 
-@pytest.mark.parametrize("command", [["check", "--json"], ["fmt", "--check"], ["show"]])
+@pytest.mark.parametrize("command", [["check", "--json"], ["fmt", "--check"], ["view"]])
 def test_everyday_commands_never_load_sqlalchemy(command):
     record = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"
     probe = (

@@ -12,7 +12,8 @@ import click
 COMMANDS = {
     "check": ("desmoche_ref.cli.check", "check", "Replay hand records and report the referee's verdict."),
     "fmt": ("desmoche_ref.cli.fmt", "fmt", "Rewrite hand records in the canonical form (N7)."),
-    "show": ("desmoche_ref.cli.show", "show", "Show the table as it stood after a line of a record."),
+    "view": ("desmoche_ref.cli.view", "view", "Show the table as it stood after a line of a record."),
+    "rules": ("desmoche_ref.cli.rules", "rules", "Look up a rule of the rulebook by its code or a word."),
     "simulate": ("desmoche_ref.cli.simulate", "simulate", "Write a session of bot-played hands."),
 }
 
@@ -27,21 +28,36 @@ class LazyGroup(click.Group):
         module, attr, _ = COMMANDS[name]
         return getattr(importlib.import_module(module), attr)
 
+    def resolve_command(self, ctx, args):
+        name = args[0]
+        if name not in COMMANDS and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            ctx.fail(f"No such command '{name}'.{hint} (commands: {', '.join(COMMANDS)})")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx, formatter):
         rows = [(name, help_text) for name, (_, _, help_text) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="desmoche-ref")
-def main():
+@click.pass_context
+def main(ctx):
     """desmoche-ref: the referee and scorebook for Desmoche.
 
     \b
     Examples:
       desmoche-ref check sample_logs/friday.dsm
       desmoche-ref check --json sample_logs/*.dsm
-      desmoche-ref show sample_logs/friday.dsm --at 25
-      desmoche-ref fmt --check sample_logs/*.dsm
+      desmoche-ref view sample_logs/friday.dsm --at 25
+      desmoche-ref rules R9.1
+      desmoche-ref fmt sample_logs/friday.dsm
     """
+    if ctx.invoked_subcommand is None:  # bare `desmoche-ref`: the help, and no error
+        click.echo(ctx.get_help())

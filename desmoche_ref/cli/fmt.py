@@ -23,9 +23,9 @@ def fmt(files, in_place, check_only):
 
     \b
     Examples:
-      desmoche-ref fmt hand.dsm                 # print the canonical form
-      desmoche-ref fmt --in-place sample_logs/*.dsm
-      desmoche-ref fmt --check sample_logs/*.dsm
+      desmoche-ref fmt sample_logs/friday.dsm   # print the canonical form
+      desmoche-ref fmt --in-place hand.dsm      # rewrite hand.dsm in it
+      desmoche-ref fmt --check night.dsm        # exit 1 if night.dsm is not in it
     """
     if in_place and check_only:
         raise click.UsageError("--in-place and --check do not go together")
@@ -57,7 +57,12 @@ def fmt(files, in_place, check_only):
             if not canonical:
                 if path == "-":
                     raise click.UsageError("--in-place needs a file, not standard input")
-                write_atomically(path, text)
+                try:
+                    write_atomically(path, text)
+                except OSError as e:  # nothing was replaced: the file is as it was
+                    click.echo(f"{path}: error: cannot write {path}: {e.strerror or e}", err=True)
+                    status = 2
+                    continue
                 click.echo(f"{path}: rewritten", err=True)
         else:
             sys.stdout.write(text)

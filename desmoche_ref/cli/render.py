@@ -22,7 +22,7 @@ def visible_width(text: str) -> int:
 def simple_table(rows, headers, right=()) -> str:
     """A plain table in tabulate's "simple" style, for the per-move commands.
 
-    `check` and `show` run once per move at the table: tabulate's import (with
+    `check` and `view` run once per move at the table: tabulate's import (with
     importlib.metadata and wcwidth) costs more than click's, so these draw their own.
     The larger reports (`check --session`) use tabulate."""
     cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
@@ -105,7 +105,7 @@ def print_hand(path: str, number: int, hand) -> None:
         click.echo(hand_table(hand))
     elif out["status"] == "invalid" and out["players"]:
         line = hand.errors[0].line
-        click.echo(f"  the table before it: desmoche-ref show {path} --at {line - 1}")
+        click.echo(f"  the table before it: desmoche-ref view {path} --at {line - 1}")
     click.echo("")
 
 

@@ -1,0 +1,96 @@
+"""`desmoche-ref rules`: the rulebook at the command line, by code or by word."""
+
+import json
+import sys
+
+import click
+
+from ..rulebook import CODE, load, normal_code
+
+
+@click.command()
+@click.argument("query", nargs=-1, metavar="[CODE | WORD...]")
+@click.option("--json", "as_json", is_flag=True, help="Print the rules found as JSON.")
+def rules(query, as_json):
+    """Look up a rule of the rulebook by its code or a word.
+
+    A code (R9.1, F3, N4.3, as every finding cites) prints that rule as the rulebook
+    words it; a section's code (R9, N4) prints the whole section. A word lists the
+    rules that mention it, each with its code and a short title. With nothing, the
+    sections of the rulebook (RULES.md) and of the notation (NOTATION.md). Exit 1
+    when nothing is found.
+
+    \b
+    Examples:
+      desmoche-ref rules R9.1
+      desmoche-ref rules forcing
+      desmoche-ref rules "up the tree"
+      desmoche-ref rules
+    """
+    book = load()
+    text = " ".join(query).strip()
+    if not text:
+        sections = [book.rules[s] for s in book.sections]
+        if as_json:
+            _dump([{"code": s.code, "title": s.title, "source": s.source,
+                    "rules": [r.code for r in book.in_section(s.code)]} for s in sections])
+            return
+        source = None
+        for s in sections:
+            if s.source != source:
+                source = s.source
+                click.echo(("The rulebook" if source == "RULES.md" else "The record notation")
+                           + f" ({source}):")
+            codes = [r.code for r in book.in_section(s.code)]
+            fouls = [c for c in codes if c.startswith("F")]
+            codes = [c for c in codes if c not in fouls]
+            spans = [f"{c[0]}-{c[-1]}" for c in (codes, fouls) if c]
+            span = f" ({', '.join(spans)})" if spans else ""
+            click.echo(f"  {s.code:<4} {s.title}{span}")
+        click.echo("desmoche-ref rules CODE prints a rule; desmoche-ref rules WORD finds the rules "
+                   "that mention it.")
+        return
+    if CODE.fullmatch(text):
+        rule = book.get(text)
+        if rule is None:
+            click.echo(f"Error: no rule {normal_code(text)} in the rulebook "
+                       "(desmoche-ref rules lists the sections)", err=True)
+            sys.exit(1)
+        found = [rule]
+        if rule.code == rule.section:  # the whole section; its fouls print inside R14.2
+            found += [r for r in book.in_section(rule.code) if not r.code.startswith("F")]
+        if as_json:
+            _dump([_as_json(r) for r in found])
+            return
+        section = book.rules[rule.section]
+        click.echo(f"{section.code} {section.title} — {section.source}")
+        for r in found:
+            if r.code != r.section:
+                click.echo("")
+                click.echo(f"{r.code} {r.text}")
+            elif r.text:
+                click.echo("")
+                click.echo(r.text)
+        return
+    found = book.search(text)
+    if not found:
+        click.echo(f"Error: no rule mentions {text!r}", err=True)
+        sys.exit(1)
+    if as_json:
+        _dump([_as_json(r) for r in found])
+        return
+    width = max(len(r.code) for r in found)
+    for r in found:
+        click.echo(f"{r.code:<{width}}  {r.title}")
+    click.echo(f"{len(found)} " + ("rule mentions" if len(found) == 1 else "rules mention")
+               + f" {text!r}; desmoche-ref rules CODE prints one.")
+
+
+def _as_json(rule) -> dict:
+    return {"code": rule.code, "title": rule.title, "section": rule.section,
+            "source": rule.source, "text": rule.text}
+
+
+def _dump(value) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")

@@ -1,0 +1,160 @@
+"""The rulebook in code: every code the program can cite (R…, F…, N…) with its words and a
+short title, read from the rulebook text that ships inside the package (data/RULES.md,
+data/NOTATION.md; docs/ holds the same files for people to read). Pure: text in, values out.
+"""
+
+import os
+import re
+from typing import NamedTuple
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+SOURCES = ("RULES.md", "NOTATION.md")
+CODE = re.compile(r"([RNF])(\d+)(?:\.(\d+[a-z]?))?", re.IGNORECASE)
+
+_HEADING = re.compile(r"## (?:(\d+)\.|(N\d+)) (.+)")
+_RULE = re.compile(r"- ([RN]\d+\.\d+[a-z]?) (.*)")
+_FOUL = re.compile(r"\s+- \*\*(F\d) ([^*]+)\*\* — (.*)")
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`])\. +(?=[A-Z0-9(`])")
+
+
+class Rule(NamedTuple):
+    code: str      # R9.1, F3, N4.2a; a section's code is R9 or N4
+    title: str     # a short title, from the rule's first words
+    text: str      # the rule as the rulebook words it (the bullet's lines, without the bullet)
+    section: str   # the code of its section (R9, N4)
+    source: str    # RULES.md or NOTATION.md
+
+
+class Rulebook(NamedTuple):
+    rules: dict     # code -> Rule, sections (R9, N4) included
+    sections: list  # section codes in the rulebook's order
+
+    def get(self, code: str):
+        """The Rule for a code (any case: r9.1 is R9.1), or None."""
+        return self.rules.get(normal_code(code))
+
+    def titles(self) -> dict:
+        return {code: rule.title for code, rule in self.rules.items()}
+
+    def in_section(self, section: str) -> list:
+        return [r for r in self.rules.values() if r.section == section and r.code != section]
+
+    def search(self, words: str) -> list:
+        """The rules (not sections) whose words mention `words`, as a whole word, any case."""
+        pattern = re.compile(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", re.IGNORECASE)
+        return [r for r in self.rules.values()
+                if r.code != r.section and pattern.search(r.text.replace("`", ""))]
+
+
+def normal_code(text: str) -> str:
+    m = CODE.fullmatch(text.strip())
+    if not m:
+        return text
+    letter, major, minor = m.groups()
+    return f"{letter.upper()}{major}" + (f".{minor.lower()}" if minor else "")
+
+
+def load() -> Rulebook:
+    """The packaged rulebook (read afresh on each call: nothing is kept between calls)."""
+    rules, sections = {}, []
+    for source in SOURCES:
+        with open(os.path.join(DATA, source), encoding="utf-8") as f:
+            parse(f.read(), source, rules, sections)
+    return Rulebook(rules, sections)
+
+
+def parse(text: str, source: str, rules: dict, sections: list) -> None:
+    """Add the sections and numbered rules of one rulebook file to `rules` and `sections`."""
+    prefix = "R" if source == "RULES.md" else "N"
+    lines = text.split("\n")
+    section = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        heading = _HEADING.fullmatch(line)
+        if heading:
+            number, ncode, title = heading.groups()
+            section = f"{prefix}{number}" if number else ncode
+            body, i = _block(lines, i + 1, section_intro=True)
+            rules[section] = Rule(section, _plain(title), "\n".join(body).strip(), section, source)
+            sections.append(section)
+            continue
+        if line.startswith("## "):  # an unnumbered part (the examples): no code
+            section = None
+        rule = _RULE.fullmatch(line)
+        if rule and section:
+            code, first = rule.groups()
+            body, i = _block(lines, i + 1)
+            words = "\n".join([first] + [b[2:] for b in body])
+            rules[code] = Rule(code, title_of(words), words.strip(), section, source)
+            for foul in _fouls(body):
+                rules[foul.code] = foul._replace(section=section, source=source)
+            continue
+        i += 1
+
+
+def _block(lines, i, section_intro=False):
+    """The lines from `i` that belong to the item above: indented ones (blank lines between
+    them included); for a section's introduction, everything up to its first rule."""
+    body = []
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("## "):
+            break
+        if section_intro:
+            if _RULE.fullmatch(line):
+                break
+        elif line.strip() and not line.startswith(" "):
+            break
+        elif not line.strip():  # a blank line ends the rule unless indented lines follow
+            rest = next((l for l in lines[i + 1:] if l.strip()), "")
+            if not rest.startswith(" "):
+                break
+        body.append(line)
+        i += 1
+    while body and not body[-1].strip():
+        body.pop()
+    return body, i
+
+
+def _fouls(body) -> list:
+    """The fouls F1-F5 listed inside a rule (R14.2), each a Rule of its own."""
+    found = []
+    for k, line in enumerate(body):
+        m = _FOUL.fullmatch(line)
+        if not m:
+            continue
+        code, name, first = m.groups()
+        indent = len(line) - len(line.lstrip())
+        more = []
+        for nxt in body[k + 1:]:
+            if len(nxt) - len(nxt.lstrip()) <= indent:
+                break
+            more.append(nxt.strip())
+        words = " ".join([first] + more)
+        found.append(Rule(code, f"{name}: {title_of(words)}", f"{name} — {words}", "", ""))
+    return found
+
+
+def title_of(words: str, width: int = 72) -> str:
+    """A short title: a rule's bold lead-in if it has one, else its first sentence, cut at a
+    word to about `width` characters."""
+    lead = []
+    for line in words.split("\n"):  # its first paragraph: no table, no list below it
+        if not line.strip() or line.lstrip().startswith(("|", "- ")):
+            break
+        lead.append(line)
+    text = " ".join(" ".join(lead).split())
+    text = re.sub(r"^\((RULING[^)]*)\) ", "", text)
+    bold = re.match(r"\*\*(.+?)\.?\*\*", text)
+    if bold:
+        return _plain(bold.group(1))
+    end = _SENTENCE_END.search(text)
+    first = _plain(text[:end.start()] if end else text).rstrip(".:")
+    if len(first) <= width:
+        return first
+    return first[:width].rsplit(" ", 1)[0].rstrip(",;:— ") + "…"
+
+
+def _plain(text: str) -> str:
+    return text.replace("**", "").replace("`", "").strip()
