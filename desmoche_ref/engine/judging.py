@@ -21,7 +21,7 @@ def fail(line, code, message):
     raise Stop(error(line, code, message))
 
 
-class Lines:
+class Judging:
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):

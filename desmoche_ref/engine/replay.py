@@ -15,7 +15,7 @@ from .draw import Drawing
 from .end import Ending
 from .forcing import Forcing
 from .fouls import Fouls
-from .judging import Lines, Stop, fail
+from .judging import Judging, Stop, fail
 from .lay import Laying
 from .offer import OnOffer
 from .passing import Passing
@@ -53,7 +53,7 @@ class Replay:
 
 
 class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passing, Fouls, Ending,
-              Lines, Queries):
+              Judging, Queries):
     """The referee of one hand: `apply` judges and applies a line, `verify` judges one without
     changing anything, and the queries (engine/queries.py) say what the table looks like and
     what may come next. Feeding a hand line by line is judging it whole (`run`)."""
