@@ -1,5 +1,5 @@
 """What every part of the referee shares: how a line is refused, and where its cards come from
-(N2.3-N2.5, N4.1, N5.1).
+(N2.4, N2.5, N4.1, N5.1).
 
 Each handler checks first and changes the table only once the line is known to be good, so
 that an invalid hand's report shows the table just before the error (N5.1).

@@ -1,4 +1,4 @@
-"""The referee of one hand (RULES §1, §3, §5-§10, §13, §14; N4-N6): the core that judges a
+"""The referee of one hand (RULES §1, §3-§10, §13, §14; N4-N6): the core that judges a
 line and dispatches it to the part of the rules it is about.
 
 `replay(hand, setup)` is pure: it returns the final table, the findings and the status.
