@@ -104,24 +104,32 @@ def bonuses(setup, state, outcome) -> list:
     return entries
 
 
+class ClaimVerdict(NamedTuple):
+    """What is wrong with a side-game claim: `void` claims are dropped, the others count with
+    a warning that the record cannot verify them (N6.2)."""
+
+    code: str
+    reason: str
+    void: bool
+
+
 def claim_void(setup, state, ann):
-    """None for a valid claim, else (code, reason, void): void claims are dropped, the others
-    count with a warning that the record cannot verify them (N6.2)."""
+    """None for a valid claim, else its ClaimVerdict."""
     player = state.players[ann.seat]
     who = player.name
     if ann.void:
-        return ann.void_code, ann.void, True
+        return ClaimVerdict(ann.void_code, ann.void, True)
     if player.status == DISQUALIFIED:
-        return "R4.7", f"{who} was disqualified", True
+        return ClaimVerdict("R4.7", f"{who} was disqualified", True)
     dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
     doubt = None
     for c in ann.cards:
         if c == player.passed_card:
-            return "R4.4", f"{names([c])} was passed in the cambio", True
+            return ClaimVerdict("R4.4", f"{names([c])} was passed in the cambio", True)
         if c in dealt_known:
             continue
         if c == player.received_card:
-            return "R4.4", f"{names([c])} was received in the cambio, not dealt", True
+            return ClaimVerdict("R4.4", f"{names([c])} was received in the cambio, not dealt", True)
         if state.revealed.get(c) == ann.seat and dealt_unknown:
             if player.received_card == UNKNOWN:
                 doubt = f"{names([c])} may be the card {who} received in the cambio"
@@ -131,13 +139,13 @@ def claim_void(setup, state, ann):
         if ann.seat in state.declared_blind and state.loc[c] == FREE:
             doubt = f"{who}'s declaration showed the hand, but the record does not list its cards"
             continue
-        return "R4.4", f"{names([c])} was not dealt to {who}", True
+        return ClaimVerdict("R4.4", f"{names([c])} was not dealt to {who}", True)
     unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown
                and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
     if unshown:
-        return "R4.5", f"{names(unshown)} was never shown", True
+        return ClaimVerdict("R4.5", f"{names(unshown)} was never shown", True)
     if doubt:
-        return "R4.4", doubt, False
+        return ClaimVerdict("R4.4", doubt, False)
     return None
 
 
@@ -156,14 +164,14 @@ def side_pots(setup, state, announcements):
             if ann.game != game:
                 continue
             verdict = claim_void(setup, state, ann)
-            if verdict and verdict[2]:
+            if verdict and verdict.void:
                 if not ann.void:  # void-at-announcement claims were reported already
-                    warnings.append(warning(ann.line, verdict[0],
-                                            f"{setup.players[ann.seat]}'s {game} claim is void: {verdict[1]}"))
+                    warnings.append(warning(ann.line, verdict.code, f"{setup.players[ann.seat]}'s "
+                                                                    f"{game} claim is void: {verdict.reason}"))
                 continue
             if verdict:
-                warnings.append(warning(ann.line, verdict[0], f"{setup.players[ann.seat]}'s {game} "
-                                                              f"claim cannot be verified: {verdict[1]}"))
+                warnings.append(warning(ann.line, verdict.code, f"{setup.players[ann.seat]}'s {game} "
+                                                                f"claim cannot be verified: {verdict.reason}"))
             strength = claim_strength(game, ann.cards, setup.options.escalera)
             if ann.seat not in best or strength > best[ann.seat][0]:
                 best[ann.seat] = (strength, ann.cards)

@@ -119,7 +119,22 @@ def read_setup(hand):
     """(Setup, errors) from a hand's tags; errors are Findings, the first by line is reported."""
     s = Setup()
     errors = list(hand.tag_errors)
-    first = {}  # tag name -> its first Tag
+    first = _first_tags(hand, errors)
+    _read_seats(s, hand, first, errors)
+    _read_rules(s, first, errors)
+    _read_money(s, first, errors)
+    if "Side" in first:
+        _read_sides(s, hand.tags_named("Side"), errors)
+    if "SideCarry" in first:
+        _read_side_carry(s, hand.tags_named("SideCarry"), errors)
+    _read_result(s, first.get("Result"), errors)
+    errors.sort(key=lambda e: e.line)
+    return s, errors
+
+
+def _first_tags(hand, errors) -> dict:
+    """Tag name -> its first Tag; a tag given twice that may be given once is an error (N3)."""
+    first = {}
     for tag in hand.tags:
         if tag.name in first:
             if tag.name in SINGLE_TAGS:
@@ -127,7 +142,10 @@ def read_setup(hand):
                                                     f"(first on line {first[tag.name].line})"))
         else:
             first[tag.name] = tag
+    return first
 
+
+def _read_seats(s, hand, first, errors):
     players = first.get("Players")
     if players is None:
         errors.append(error(hand.line, "N3", "the Players tag is missing: [Players \"Ana Beto Carla\"]"))
@@ -147,6 +165,8 @@ def read_setup(hand):
         else:
             errors.append(error(dealer.line, "N3", f"the dealer {dealer.value.strip()[:24]!r} is not one of the players"))
 
+
+def _read_rules(s, first, errors):
     rules = first.get("Rules")
     if rules is not None:
         s.rules = rules.value.strip().lower()
@@ -160,6 +180,8 @@ def read_setup(hand):
     else:
         s.options = opts
 
+
+def _read_money(s, first, errors):
     for name in ("Bet", "Carry"):
         tag = first.get(name)
         if tag is not None:
@@ -171,7 +193,10 @@ def read_setup(hand):
             else:
                 s.carry = cents
 
-    for tag in (hand.tags_named("Side") if "Side" in first else ()):
+
+def _read_sides(s, tags, errors):
+    """The side games entered before the deal (R4.1): GAME STAKE PLAYER PLAYER …"""
+    for tag in tags:
         parts = tag.value.split()
         if len(parts) < 3:
             errors.append(error(tag.line, "N3", "a Side tag is GAME STAKE PLAYER PLAYER …"))
@@ -197,7 +222,9 @@ def read_setup(hand):
                 continue
             s.sides.append(SideEntry(game, stake, sorted(s.players.index(p) for p in parts[2:]), tag.line))
 
-    for tag in (hand.tags_named("SideCarry") if "SideCarry" in first else ()):
+
+def _read_side_carry(s, tags, errors):
+    for tag in tags:
         parts = tag.value.split()
         game = GAMES.get(parts[0].lower()) if len(parts) == 2 else None
         if len(parts) != 2 or game is None:
@@ -209,17 +236,17 @@ def read_setup(hand):
             continue
         s.side_carry[game] = s.side_carry.get(game, 0) + cents
 
-    result = first.get("Result")
-    if result is not None:
-        names = result.value.split()
-        if [n.lower() for n in names] == ["none"]:
-            s.result = []
-        elif not names:
-            errors.append(error(result.line, "N3", "the Result tag names the winner, the winners, or none"))
-        elif s.players and any(n not in s.players for n in names):
-            bad = next(n for n in names if n not in s.players)
-            errors.append(error(result.line, "N3.1", f"Result names {bad[:24]!r}, who is not a player"))
-        else:
-            s.result = names
-    errors.sort(key=lambda e: e.line)
-    return s, errors
+
+def _read_result(s, result, errors):
+    if result is None:
+        return
+    names = result.value.split()
+    if [n.lower() for n in names] == ["none"]:
+        s.result = []
+    elif not names:
+        errors.append(error(result.line, "N3", "the Result tag names the winner, the winners, or none"))
+    elif s.players and any(n not in s.players for n in names):
+        bad = next(n for n in names if n not in s.players)
+        errors.append(error(result.line, "N3.1", f"Result names {bad[:24]!r}, who is not a player"))
+    else:
+        s.result = names

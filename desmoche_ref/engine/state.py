@@ -30,6 +30,15 @@ class Outcome(NamedTuple):
     line: int      # the line that decided it
 
 
+class Declaration(NamedTuple):
+    """A valid automatic-win declaration (R6.3) standing until the hand ends (N4.7)."""
+
+    seat: int
+    kind: str       # peladilla, cuatro-cuerpos or color (R6.1)
+    strength: tuple  # ranking.auto_strength, or (kind rank,) if unverifiable (R6.5)
+    line: int
+
+
 class PlayerState:
     __slots__ = ("name", "hand", "unknown", "melds", "status", "laid", "dealt_total", "dealt9",
                  "held9", "cambio_done", "passed_card", "received_card", "out_unknown", "desmoched")
@@ -93,7 +102,7 @@ class GameState:
         self.taken = -1          # the card they took
         self.claims = []         # claimants of the card on offer, in line order
         self.dead = []           # the discard pile, oldest first
-        self.declarations = []   # valid automatic-win declarations: (seat, kind, strength, line)
+        self.declarations = []   # Declaration: the valid automatic-win declarations
         self.outcome = None      # Outcome, once the hand is over
         self.shown = set()       # (seat, card): cards a player has shown (R4.5)
         self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards

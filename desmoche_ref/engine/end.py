@@ -1,0 +1,39 @@
+"""The end of a hand (RULES §10, R14.4, N4.4): a win, an automatic win when the declarations
+close, or no winner once the stock is empty or nobody is left."""
+
+from .judging import fail
+from .state import DEAD, OVER, PLAY, Outcome
+
+
+class Ending:
+    def finish(self, kind, winners, line, auto=None):
+        g = self.g
+        g.phase = OVER
+        g.outcome = Outcome(kind, tuple(winners), auto, line)
+
+    def check_no_one_left(self, line):
+        g = self.g
+        if g.phase != OVER and not g.active():
+            self.finish("no-winner", [], line)
+
+    def do_end(self, ev):
+        g = self.g
+        if g.phase == OVER:
+            return
+        if self.standing_declarations():
+            self.settle_declarations(ev.line)
+            return
+        if g.actor >= 0:
+            fail(ev.line, "N4.4", f"the hand is not over: {g.players[g.actor].name} is in the middle of an action")
+        if g.phase == PLAY and g.stock == 0:
+            if g.offer >= 0 and self.opts.forcing:
+                self.not_forced(ev)
+            if g.offer >= 0:
+                g.loc[g.offer] = DEAD
+                g.dead.append(g.offer)
+                g.offer = -1
+            self.finish("no-winner", [], ev.line)
+            return
+        if g.phase == PLAY:
+            fail(ev.line, "N4.4", f"the hand is not over: the stock still holds {g.stock} cards")
+        fail(ev.line, "N4.4", "the hand is not over: play has not started")

@@ -1,0 +1,34 @@
+"""Passing (RULES §13): a player with a meld down stops taking cards, once no card that fits
+their melds can still come from the stock (R13.2)."""
+
+from ..cards import name, names
+from ..melds import fitting_cards
+from .judging import fail
+from .state import ACTIVE, FREE, PASSED, STOCK
+
+
+class Passing:
+    def do_pass(self, ev, seat):
+        g = self.g
+        p = g.players[seat]
+        if p.status != ACTIVE:
+            fail(ev.line, "R13.1", f"{p.name} is {'already passed' if p.status == PASSED else 'out of the hand'}")
+        if g.actor == seat:
+            fail(ev.line, "R13.1", f"{p.name} is in the middle of an action and cannot pass now")
+        if not p.melds:
+            fail(ev.line, "R13.1", f"{p.name} has no meld on the table and cannot pass")
+        fitting = sorted({c for m in p.melds for c in fitting_cards(m)})
+        unknown_in_stock = g.unknown_in_stock()
+        hidden = g.hidden_elsewhere()
+        doubtful = []
+        for c in fitting:
+            if g.loc[c] == STOCK or (g.loc[c] == FREE and unknown_in_stock > 0 and hidden == 0):
+                fail(ev.line, "R13.2", f"{p.name} may not pass: {name(c)} is still in the stock and "
+                                       f"fits {p.name}'s meld")
+            if g.loc[c] == FREE and unknown_in_stock > 0:
+                doubtful.append(c)
+        if doubtful:
+            self.warn(ev.line, "R13.2", f"{p.name}'s pass could not be verified: "
+                                        f"{names(doubtful)} may still be in the stock")
+        p.status = PASSED
+        self.check_no_one_left(ev.line)
