@@ -92,7 +92,7 @@ class Queries:
         may = [s for s in order if self.may_take(s) is None and self.forced_owner(before_seat=s) < 0
                and self.could_place(s, g.offer)]
         if len(g.claims) >= 2:  # several claims bind: the first claimant in the order (N4.3)
-            first = next(s for s in order if s in g.claims)
+            first = self.first_claimant()
             may = [s for s in may if s == first]
         must = self.forced_owner()
         return Offer(g.offer, g.offer_by, g.offer_drawn, tuple(may), must)
