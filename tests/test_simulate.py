@@ -1,6 +1,10 @@
 """The bot simulator (issue 4): repeatable sessions that the referee judges valid."""
 
+import os
 import re
+import stat
+import subprocess
+import sys
 from decimal import Decimal
 
 import pytest
@@ -96,6 +100,30 @@ def test_cli_writes_a_session(tmp_path):
     assert out.read_text() == simulate_session(4, seed=9)
     result = CliRunner().invoke(main, ["simulate", "--hands", "2", "--players", "2"])
     assert result.exit_code == 0 and result.output == simulate_session(2, players=2)
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_cli_new_file_honours_the_umask(tmp_path, umask, mode):
+    """`simulate -o FILE` makes FILE as any command would: 0666 less the umask."""
+    out = tmp_path / "night.dsm"
+    run = subprocess.run([sys.executable, "-m", "desmoche_ref", "simulate", "--hands", "2",
+                          "--seed", "4", "-o", str(out)], capture_output=True, text=True,
+                         timeout=60, preexec_fn=lambda: os.umask(umask))
+    assert run.returncode == 0, run.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == mode
+    assert out.read_text() == simulate_session(2, seed=4)
+    assert [p.name for p in tmp_path.iterdir()] == ["night.dsm"]  # no temporary file left
+
+
+def test_cli_rewritten_file_keeps_its_mode(tmp_path):
+    out = tmp_path / "night.dsm"
+    out.write_text("old\n")
+    out.chmod(0o640)
+    run = subprocess.run([sys.executable, "-m", "desmoche_ref", "simulate", "--hands", "1",
+                          "-o", str(out)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert out.read_text() == simulate_session(1)
 
 
 @pytest.mark.parametrize("args", [["--hands", "0"], ["--hands", "3", "--players", "5"],
