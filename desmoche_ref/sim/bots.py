@@ -13,9 +13,9 @@ from ..melds import SET, arranged, fits, in_order, meld_kind, remove_card
 from ..ranking import auto_strength, claim_strength
 
 AUTO_KINDS = ("color", "cuatro-cuerpos", "peladilla")
-# how many cards a claim in each side game shows (R4.2, R4.3); escalera: a run of three or more
-_CLAIM_SIZES = {"par-rojo": (2,), "par-negro": (2,), "dos-par-rojo": (4,), "dos-par-negro": (4,),
-                "tres-cuerpos": (3,), "escalera": range(3, 10)}
+# how many cards a claim shows in the side games of one card, pairs or a set (R4.2, R4.3)
+_CLAIM_SIZES = {"par-rojo": 2, "par-negro": 2, "dos-par-rojo": 4, "dos-par-negro": 4,
+                "tres-cuerpos": 3}
 
 
 def usefulness(x: int, hand) -> int:
@@ -69,14 +69,28 @@ def auto_kind(cards, color_option: str):
     return best[1] if best else None
 
 
+def _claim_candidates(game: str, hand) -> list:
+    """The card groups worth asking `claim_strength` about: one card, cards of one rank
+    (pairs, tres cuerpos), two such pairs, or the runs in the hand (escalera)."""
+    if game == "escalera":
+        return [m for c in hand for m in melds_with(c, [x for x in hand if x != c]) if not is_set(m)]
+    size = _CLAIM_SIZES.get(game, 1)
+    if size == 1:
+        return [[c] for c in hand]
+    by_rank = {}
+    for c in hand:
+        by_rank.setdefault(RANK[c], []).append(c)
+    groups = [list(g) for cards in by_rank.values() for g in combinations(cards, 2 if size == 4 else size)]
+    return [a + b for a, b in combinations(groups, 2)] if size == 4 else groups
+
+
 def best_claim(game: str, hand, escalera: str):
     """The strongest claim these dealt cards make in a side game (R4.2, R4.3), or None."""
     best = None
-    for k in _CLAIM_SIZES.get(game, (1,)):
-        for cards in combinations(sorted(hand), k):
-            strength = claim_strength(game, cards, escalera)
-            if strength and (best is None or strength > best[0]):
-                best = (strength, list(cards))
+    for cards in _claim_candidates(game, sorted(hand)):
+        strength = claim_strength(game, cards, escalera)
+        if strength and (best is None or strength > best[0]):
+            best = (strength, cards)
     return best[1] if best else None
 
 
@@ -104,9 +118,10 @@ def melds_with(c: int, pool) -> list:
 
 
 def borrowable(melds) -> list:
-    """Cards a desmoche could move out of their meld leaving what stays valid (R8.5)."""
-    return [x for m in melds for x in m
-            if all(meld_kind(part) for part in remove_card(m, x))]
+    """Cards a desmoche could move out of their meld leaving what stays valid (R8.5): a meld
+    of three spares none; the rest of a set, or each part of a run, must keep three cards."""
+    return [x for m in melds if len(m) > 3 for x in m
+            if all(len(part) >= 3 for part in remove_card(m, x))]
 
 
 def hand_meld(hand):

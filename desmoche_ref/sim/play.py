@@ -70,7 +70,7 @@ class Play:
         the bots' choices among the seats the referee says may take it (R7.5, R9.1)."""
         t, rng = self.t, self.rng
         taker = plan = None
-        claimants, knockers = [], []
+        claimants = []
         self.take_comment = None
         for s in offer.may_take:
             pl = bots.plan_take(t.hand(s), t.melds(s), offer.card, self.opts.hand_melds)
@@ -91,10 +91,10 @@ class Play:
                 if taker is None:
                     taker, plan = s, pl
                 claimants.append(s)
-            elif taker is None:
-                knockers.append(s)
             if taker is not None and not self.vary:
                 break
+        # who lets it go: anyone still in who does not want it may say so (N4.3)
+        knockers = [s for s in t.active(t.order_from(offer.by)) if s not in claimants]
         return taker, plan, claimants, knockers
 
     def resolve(self):
@@ -184,7 +184,8 @@ class Play:
             return
         cards, anchor = op[1], op[2]
         line = f"add {who} {names(cards)}"
-        if rng.random() < 0.1 or not t.allows(line):  # `to` when the meld is not clear (N4.2a)
+        # `to` now and then, and where the referee cannot tell which meld (N4.2a)
+        if rng.random() < 0.1 or (len(t.melds(s)) > 1 and not t.allows(line)):
             target = next(m for m in t.melds(s) if anchor in m)
             line += f" to {CARD_NAME[rng.choice(target)]}"
         t.emit(line, comment=comment)
