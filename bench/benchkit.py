@@ -57,10 +57,13 @@ def simulator():
 
 def _simulator_digest() -> str:
     h = hashlib.sha256()
+    pkg = ROOT / "desmoche_ref"
     for name in ("simulate.py", "melds.py", "options.py", "cards.py", "ranking.py"):
-        p = ROOT / "desmoche_ref" / name
+        p = pkg / name
         if p.exists():
             h.update(p.read_bytes())
+    for p in sorted((pkg / "sim").glob("*.py")):  # the simulator's own modules
+        h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -8,7 +8,7 @@ to pass, what to claim, when to declare) is theirs, what follows from it is the 
 from collections import Counter
 
 from ..cards import CARD_NAME, names
-from ..engine.state import DISQUALIFIED, OVER
+from ..engine.state import ACTIVE, DISQUALIFIED, OVER, WIN
 from . import bots
 from .play import Play
 from .rates import (P_ARRANGEMENT, P_CUT, P_FALSE_DECLARE, P_FOUL_HAND, P_FOUL_OTHER,
@@ -158,7 +158,7 @@ class HandSim(Play):
         self.known.clear()  # every hand now holds a card the record does not name
 
     def cambio_complete(self) -> bool:
-        return all(seat.cambio_done for seat in self.t.seats() if seat.status == "in")
+        return all(seat.cambio_done for seat in self.t.seats() if seat.status == ACTIVE)
 
     # ------------------------------------------------------------ automatic wins (R6, N4.7)
     def qualifies(self, cards):
@@ -239,6 +239,6 @@ class HandSim(Play):
         outcome = self.t.record.outcome
         if outcome is None or self.t.record.phase != OVER:
             raise AssertionError("play stopped before the hand was over")
-        if outcome.kind == "win" and self.rng.random() < 0.1:
+        if outcome.kind == WIN and self.rng.random() < 0.1:
             self.t.emit("end")
         self.show_all()

@@ -5,7 +5,7 @@ card a bot takes, how it lays it, what it pays, when it passes or fouls are the 
 """
 
 from ..cards import CARD_NAME, names
-from ..engine.state import OVER
+from ..engine.state import NO_WINNER, OVER
 from ..melds import RUN, fits, meld_kind, remove_card
 from . import bots
 from .rates import OTHER_FOULS, P_CLAIM, P_DECLINE, P_KNOCK, P_PASS
@@ -33,7 +33,7 @@ class Play:
                 if self.over():
                     break
             anchor = self.draw_and_resolve()
-        if not t.record.outcome.winners and t.record.outcome.kind == "no-winner":
+        if t.record.outcome.kind == NO_WINNER:
             t.emit("end")  # nobody is left in the hand (R14.4)
             self.notes["no player left"] += 1
 
@@ -262,8 +262,8 @@ class Play:
                 continue
             # "Cannot win" is the player's own judgement (R13.1): likelier with a hand that
             # makes no new meld. Whether the pass is allowed (R13.2) is the referee's.
-            chance = P_PASS if bots.potential(t.hand(s)) == 0 else P_PASS / 4
-            if self.rng.random() < chance and t.attempt(
+            r = self.rng.random()
+            if r < P_PASS and (r < P_PASS / 4 or not bots.potential(t.hand(s))) and t.attempt(
                     f"pass {self.names[s]}", comment="no card left in the stock fits (R13.1)"):
                 self.notes["pass"] += 1
 
