@@ -125,12 +125,20 @@ def borrowable(melds) -> list:
 
 
 def hand_meld(hand):
-    """The biggest meld made of hand cards only, or None."""
+    """The biggest meld made of hand cards only (all of a rank, or a suit's longest run), or None."""
     best = None
-    for c in hand:
-        for m in melds_with(c, [x for x in hand if x != c]):
-            if best is None or len(m) > len(best):
-                best = m
+    by_rank = {}
+    for x in hand:
+        by_rank.setdefault(RANK[x], []).append(x)
+    for cards in by_rank.values():
+        if len(cards) >= 3 and (best is None or len(cards) > len(best)):
+            best = cards
+    for s in range(4):
+        run = []
+        for r in sorted(RANK[x] for x in hand if SUIT[x] == s):
+            run = run + [r] if run and r == run[-1] + 1 else [r]
+            if len(run) >= 3 and (best is None or len(run) > len(best)):
+                best = [s * 13 + q - 1 for q in run]
     return best
 
 

@@ -73,29 +73,33 @@ class Play:
         claimants = []
         self.take_comment = None
         for s in offer.may_take:
+            if taker is not None:  # spoken for; the others it could go to may claim it too
+                if s == offer.must_take or not self.vary:
+                    break
+                if rng.random() >= P_DECLINE:
+                    claimants.append(s)
+                continue
             pl = bots.plan_take(t.hand(s), t.melds(s), offer.card, self.opts.hand_melds)
             if s == offer.must_take:
                 if pl is None:
                     raise AssertionError(f"{self.names[s]} must take {CARD_NAME[offer.card]} "
                                          f"but sees no way to lay it")
-                if taker is None:
-                    taker, plan = s, pl
-                    claimants.append(s)
-                    back = s == offer.by
-                    self.notes["forced back" if back else "forced"] += 1
-                    self.take_comment = ("forced back onto their own meld (R9.1)" if back
-                                         else "forced: it fits their meld (R9.1)")
-                    self.notes["forced win"] += pl.win
+                taker, plan = s, pl
+                claimants.append(s)
+                self.note_forced(s == offer.by, pl.win)
                 break
             if pl is not None and (pl.win or rng.random() >= P_DECLINE):
-                if taker is None:
-                    taker, plan = s, pl
+                taker, plan = s, pl
                 claimants.append(s)
-            if taker is not None and not self.vary:
-                break
         # who lets it go: anyone still in who does not want it may say so (N4.3)
         knockers = [s for s in t.active(t.order_from(offer.by)) if s not in claimants]
         return taker, plan, claimants, knockers
+
+    def note_forced(self, back: bool, win: bool):
+        self.notes["forced back" if back else "forced"] += 1
+        self.notes["forced win"] += win
+        self.take_comment = ("forced back onto their own meld (R9.1)" if back
+                             else "forced: it fits their meld (R9.1)")
 
     def resolve(self):
         """Takes, actions and pays until the card on offer goes untaken or the hand ends;
@@ -164,7 +168,9 @@ class Play:
         self.note_action(before, ops, plan, foul_op)
         if self.over():
             return "win"
-        pay = bots.least_useful(t.hand(s), rng, extra=lambda x: 4 * self.feeds(s, x))
+        others = [m for q in t.active() if q != s for m in t.melds(q)]
+        # a bot avoids paying a card that fits another player's meld
+        pay = bots.least_useful(t.hand(s), rng, extra=lambda x: 4 * any(fits(x, m) for m in others))
         t.emit(f"pay {self.names[s]} {CARD_NAME[pay]}")
         return "paid"
 
@@ -220,11 +226,6 @@ class Play:
                 self.notes["win from nine down (R10.2)"] += 1
             if len(self.t.active()) == 1:
                 self.notes["lone player wins"] += 1
-
-    def feeds(self, s, card) -> bool:
-        """Whether a card would fit another player's meld (a bot avoids paying it)."""
-        t = self.t
-        return any(fits(card, m) for q in t.active() if q != s for m in t.melds(q))
 
     def line_comment(self, i, ops, plan, foul_op):
         if i == foul_op:

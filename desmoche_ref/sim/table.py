@@ -32,7 +32,7 @@ class Table:
         self.truth = Referee(setup) if closed else self.record
         self.lines = []
         self.stock = []
-        self._seats = None
+        self._seats = self._active = None
 
     # ------------------------------------------------------------ writing lines
     def _pairs(self, text: str, closed):
@@ -59,7 +59,7 @@ class Table:
         if comment and self.vary and self.rng.random() < self.comment_rate:
             written += " # " + comment
         self.lines.append(written)
-        self._seats = None
+        self._seats = self._active = None
 
     def attempt(self, text: str, closed=None, comment=None) -> bool:
         """Write the line if the referee accepts it (a move the bot may or may not make)."""
@@ -95,8 +95,11 @@ class Table:
         return [list(m) for m in self.seats()[seat].melds]
 
     def active(self, order=None) -> list:
-        seats = self.seats()
-        return [s for s in (order if order is not None else range(self.n)) if seats[s].status == ACTIVE]
+        """The seats still playing (R13, R14), in `order` if given."""
+        if self._seats is None or self._active is None:
+            seats = self.seats()
+            self._active = [s for s in range(self.n) if seats[s].status == ACTIVE]
+        return list(self._active) if order is None else [s for s in order if s in self._active]
 
     def order_from(self, seat: int) -> list:
         """The seats in seat order, starting at the right of `seat` and ending with it."""
