@@ -29,7 +29,8 @@ def simulate(hands, players, seed, options, plain, out):
     The hands follow each other at one table: the dealer rotates (R3.1) and pots
     carry (R2.3, R4.6). By default the presets and every table option of R15 vary
     across hands, with fouls (some forgiven), contested claims and a few closed
-    records, so that the referee has every rule to judge.
+    records, so that the referee has every rule to judge. The bots choose among
+    the moves the referee allows: every line is judged as it is written.
 
     \b
     Examples:

@@ -162,10 +162,10 @@ class Play:
         for i, op in enumerate(ops):
             lone = len(t.active()) == 1
             self.write_op(s, op, i == foul_op, self.line_comment(i, ops, plan, foul_op))
-            if i == foul_op and not self.arrangement_foul(s, last=(i == len(ops) - 1 and plan.win) or lone,
-                                                          winning=plan.win and i == len(ops) - 1):
+            winning = plan.win and i == len(ops) - 1
+            if i == foul_op and not self.arrangement_foul(s, last=winning or lone, winning=winning):
                 return "out"
-        self.note_action(before, ops, plan, foul_op)
+        self.note_action(before, ops, plan)
         if self.over():
             return "win"
         others = [m for q in t.active() if q != s for m in t.melds(q)]
@@ -211,7 +211,7 @@ class Play:
         self.notes["F4 enforced" + (" on the winning line" if winning else "")] += 1
         return False
 
-    def note_action(self, before, ops, plan, foul_op):
+    def note_action(self, before, ops, plan):
         for op in ops:
             if op[0] == "meld" and any(x in m for m in before for x in op[1]):
                 self.notes["desmoche"] += 1

@@ -26,35 +26,30 @@ _STAKES = (100, 200, 250, 500)            # cents
 _BETS = (500, 1000, 1000, 2000, 250)      # cents
 
 
+# How `vary` writes the Options tag: for each option, (chance, words to pick from), and
+# where a second pair follows, it is tried when the first misses. Over many hands every
+# value of every option of R15 comes up.
+_OPTION_DRAWS = (
+    ((0.3, ("todo", "todo", "todo=on")), (0.05, ("todo=off",))),
+    ((0.25, ("strict",)),),
+    ((0.25, ("forcing",)),),
+    ((0.15, ("color=suit", "color=off", "color=color")),),
+    ((0.15, ("hand-melds=off",)), (0.03, ("hand-melds=on",))),
+    ((0.12, ("escalera=a23-low", "escalera=a23-low", "escalera=a23-high")),),
+    ((0.15, ("side-nowin=refund", "side-nowin=refund", "side-nowin=carry")),),
+    ((0.15, ("dq-bonus=exempt", "dq-bonus=exempt", "dq-bonus=pay")),),
+)
+_AUTO_DRAW = {"conquien": (0.3, ("auto=on",)), "desmoche": (0.1, ("auto=off", "auto=off", "auto=on"))}
+
+
 def vary_options(rng: random.Random, preset: str) -> str:
-    """An `Options` value that, over many hands, uses every option of R15."""
+    """An `Options` value for one hand (see _OPTION_DRAWS)."""
     words = []
-    r = rng.random
-    if r() < 0.3:
-        words.append(rng.choice(("todo", "todo", "todo=on")))
-    elif r() < 0.05:
-        words.append("todo=off")
-    if r() < 0.25:
-        words.append("strict")
-    if r() < 0.25:
-        words.append("forcing")
-    if r() < 0.15:
-        words.append("color=" + rng.choice(("suit", "off", "color")))
-    if preset == "conquien":
-        if r() < 0.3:
-            words.append("auto=on")
-    elif r() < 0.1:
-        words.append(rng.choice(("auto=off", "auto=off", "auto=on")))
-    if r() < 0.15:
-        words.append("hand-melds=off")
-    elif r() < 0.03:
-        words.append("hand-melds=on")
-    if r() < 0.12:
-        words.append(rng.choice(("escalera=a23-low", "escalera=a23-low", "escalera=a23-high")))
-    if r() < 0.15:
-        words.append(rng.choice(("side-nowin=refund", "side-nowin=refund", "side-nowin=carry")))
-    if r() < 0.15:
-        words.append(rng.choice(("dq-bonus=exempt", "dq-bonus=exempt", "dq-bonus=pay")))
+    for draws in _OPTION_DRAWS + ((_AUTO_DRAW[preset],),):
+        for chance, choices in draws:
+            if rng.random() < chance:
+                words.append(rng.choice(choices))
+                break
     rng.shuffle(words)
     return " ".join(words)
 
