@@ -57,10 +57,14 @@ def simulator():
 
 def _simulator_digest() -> str:
     h = hashlib.sha256()
-    for name in ("simulate.py", "melds.py", "options.py", "cards.py", "ranking.py"):
-        p = ROOT / "desmoche_ref" / name
+    pkg = ROOT / "desmoche_ref"
+    for name in ("simulate.py", "melds.py", "options.py", "cards.py", "ranking.py", "settle.py"):
+        p = pkg / name
         if p.exists():
             h.update(p.read_bytes())
+    # the simulator's modules, and the engine whose answers its bots choose among
+    for p in sorted((pkg / "sim").glob("*.py")) + sorted((pkg / "engine").glob("*.py")):
+        h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
 

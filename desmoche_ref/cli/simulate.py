@@ -1,5 +1,6 @@
 """`desmoche-ref simulate`: write a session of bot-played hands (issue 4)."""
 
+import os
 import sys
 
 import click
@@ -28,7 +29,8 @@ def simulate(hands, players, seed, options, plain, out):
     The hands follow each other at one table: the dealer rotates (R3.1) and pots
     carry (R2.3, R4.6). By default the presets and every table option of R15 vary
     across hands, with fouls (some forgiven), contested claims and a few closed
-    records, so that the referee has every rule to judge.
+    records, so that the referee has every rule to judge. The bots choose among
+    the moves the referee allows: every line is judged as it is written.
 
     \b
     Examples:
@@ -54,6 +56,16 @@ def simulate(hands, players, seed, options, plain, out):
         click.echo(text, nl=False)
         return
     try:
+        created = not os.path.exists(out)
         write_atomically(out, text)
+        if created:  # a new file gets the usual mode, not the temporary file's 0600
+            os.chmod(out, 0o666 & ~_umask())
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {e.strerror or e}")
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
