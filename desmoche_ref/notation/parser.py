@@ -308,11 +308,9 @@ def iter_hands(source, encoding=None):
     lines = source if isinstance(source, Lines) else Lines(source, encoding)
     hand = None
     pending = []  # comment lines waiting for the next tag or event
-    unreadable = []  # N1.1 findings of bad lines before the hand's first tag or event
+    unreadable = []  # N1.1 of comment lines that did not decode: they go where `pending` goes
     for number, text in enumerate(lines, 1):
         bad = type(text) is Undecodable
-        if bad:
-            problem = error(number, "N1.1", lines.reason)
         stripped = text.strip()
         if not stripped:
             continue
@@ -321,12 +319,9 @@ def iter_hands(source, encoding=None):
         first = stripped[0]
         if first == "#":
             if bad:
-                if hand is not None and hand.events:
-                    hand.events.append(Event("", None, number, error=problem))
-                else:
-                    unreadable.append(problem)
-                continue
-            pending.append(stripped[1:].rstrip())
+                unreadable.append(error(number, "N1.1", lines.reason))
+            else:
+                pending.append(stripped[1:].rstrip())
             continue
         if first == "[":
             if hand is None or hand.events:  # tags after events start a new hand (N8)
@@ -338,8 +333,8 @@ def iter_hands(source, encoding=None):
                 hand.tag_errors += unreadable
                 unreadable = []
             tag = parse_tag(stripped, number)
-            if bad:  # kept as a tag (its name still counts) but the hand is invalid here
-                hand.tag_errors.append(problem)
+            if bad:  # still a tag (its name counts), but the hand is invalid here
+                hand.tag_errors.append(error(number, "N1.1", lines.reason))
             if isinstance(tag, Tag):
                 if pending:
                     tag.lead, pending = pending, []
@@ -348,7 +343,7 @@ def iter_hands(source, encoding=None):
                 hand.tag_errors.append(tag)
             continue
         if bad:
-            ev = Event("", None, number, error=problem)
+            ev = Event("", None, number, error=error(number, "N1.1", lines.reason))
         else:
             hash_at = stripped.find("#")
             if hash_at < 0:
@@ -362,15 +357,24 @@ def iter_hands(source, encoding=None):
         elif pending:
             ev.lead, pending = pending, []
         if unreadable:
-            hand.tag_errors += unreadable
+            _place(hand, unreadable)
             unreadable = []
         hand.events.append(ev)
     if unreadable and hand is None:  # nothing but unreadable comments: still a finding
         hand = HandRecord(line=unreadable[0].line)
     if hand is not None:
-        hand.tag_errors += unreadable
+        _place(hand, unreadable)
         hand.trailing = pending
         yield hand
+
+
+def _place(hand, problems) -> None:
+    """N1.1 findings of unreadable comments, in line order: among the events once the hand
+    has some, else with its tags' errors."""
+    if hand.events:
+        hand.events += [Event("", None, p.line, error=p) for p in problems]
+    else:
+        hand.tag_errors += problems
 
 
 NO_HAND = "the file holds no hand (no tag or event lines)"
