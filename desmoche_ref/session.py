@@ -37,10 +37,8 @@ class Session:
         sum; empty when the totals balance on their own."""
         if not self.unbalanced:
             return []
-        lines = []
-        for line, pot, cents, why in self.unbalanced:
-            lines.append((f"{pot}, line {line}: {why}", cents))
-        lines.append(("the players' final totals together", sum(self.final.values())))
+        lines = [(f"{pot}, line {line}: {why}", cents) for line, pot, cents, why in self.unbalanced]
+        lines.append(("= the players' final totals, together", sum(self.final.values())))
         return lines
 
     def as_json(self) -> dict:
@@ -129,8 +127,9 @@ class Night:
             else:
                 found = [f"{code} {message}" for at, code, message in self.session.problems
                          if at == line and code in ("R2.3", "R4.6")]
-                what = "came in from nowhere" if cents > 0 else "carried out and not carried in"
-                why = f"{what}" + (f" ({found[0]})" if found else "")
+                what = ("carried in, more than the hand before carried out" if cents > 0
+                        else "carried out by the hand before and not carried in")
+                why = what + (f": {found[0]}" if found else "")
             self.session.unbalanced.append((line, pot, cents, why))
         self.carried = _pots(hand, "out")
         self.complete_seen = True

@@ -209,7 +209,9 @@ class Summary:
         if not hands:
             return
         kinds = ", ".join(f"{n} {k}" for k, n in self.counts.items() if n)
-        click.echo(f"{self.path}: {plural(hands, 'hand')} ({kinds}), {plural(self.findings, 'finding')}")
+        found = plural(self.findings, "finding") + (" (check without --summary lists them)"
+                                                     if self.findings else "")
+        click.echo(f"{self.path}: {plural(hands, 'hand')} ({kinds}), {found}")
         if self.players:
             rows = [[p, fmt(self.net[p])] for p in self.players]
             click.echo(simple_table(rows, ["player", "net"], right={1}))
@@ -221,11 +223,12 @@ def print_report(report, style: Style, summary: bool = False) -> list:
     codes = []
     tally = Summary(path) if summary else None
     for number, hand in enumerate(report, 1):
-        codes += [code for _, code, _ in hand.findings()]
-        if tally:
+        if tally:  # one line a hand: the codes shown are the invalid hands'
             tally.add(number, hand)
+            codes += [e.code for e in hand.errors]
         else:
             print_hand(path, number, hand, style)
+            codes += [code for _, code, _ in hand.findings()]
     if tally:
         tally.print_totals()
     if report.error:
@@ -259,9 +262,8 @@ def print_session(path: str, session, style: Style | None = None) -> None:
                     + [fmt(session.refund.get(p, 0)) for p in players])
         rows.append(["final", "", "", ""] + [fmt(session.final[p]) for p in players])
     money = set(range(4, 4 + len(players)))
-    click.echo(simple_table(rows, headers, right=money | {0, 1}))
+    click.echo(simple_table(rows, headers, right=money | {1}))
     ledger = session.ledger()
-    if ledger:
-        click.echo("where the players' money went:")
-        rows = [[style.text(label), fmt(cents)] for label, cents in ledger]
-        click.echo(simple_table(rows, ["", "amount"], right={1}))
+    if ledger:  # what the players' totals do not balance without, line by line
+        rows = [[fmt(cents), style.text(label)] for label, cents in ledger]
+        click.echo(simple_table(rows, ["amount", "money outside the players' totals"], right={0}))

@@ -236,7 +236,11 @@ class Lines:
 
     def __iter__(self):
         blocks = iter(self.blocks)
-        first = next(blocks, b"")
+        first = b""
+        for block in blocks:  # enough of the start to see a byte-order mark
+            first += block
+            if len(first) >= 3:
+                break
         if first.startswith(codecs.BOM_UTF8) and self.encoding is None:
             first = first[3:]
         elif first.startswith(_UTF16_BOMS) and self.encoding is None:
