@@ -224,8 +224,8 @@ class Lines:
         if isinstance(blocks, (bytes, bytearray, memoryview)):
             blocks = (bytes(blocks),)
         self.blocks = blocks
-        self.encoding = None if encoding is None or codecs.lookup(encoding).name == "utf-8" \
-            else codecs.lookup(encoding).name
+        name = codecs.lookup(encoding).name if encoding is not None else "utf-8"
+        self.encoding = None if name == "utf-8" else name  # None: the fast UTF-8 path
         self.looks_like = None
         self._others = False  # a bad line that is not Windows-1252 text either
 
@@ -273,16 +273,13 @@ class Lines:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             pass
-        if not self._others:
+        if not self._others:  # one line that is not Windows-1252 text either settles it
             try:
-                if raw.decode("cp1252").rstrip("\r").replace("\t", " ").isprintable():
-                    self.looks_like = "cp1252"
-                else:
-                    self._others = True
+                readable = raw.decode("cp1252").rstrip("\r").replace("\t", " ").isprintable()
             except UnicodeDecodeError:
-                self._others = True
-            if self._others:
-                self.looks_like = None
+                readable = False
+            self.looks_like = "cp1252" if readable else None
+            self._others = not readable
         return Undecodable(raw.decode("utf-8", "replace"))
 
     def _decoded(self, head, blocks):
