@@ -2,7 +2,8 @@
 
     python bench/bench_check.py [--hands 10000] [--repeat 3] [--games 400] [--no-pin]
 
-Prints figures, not a pass/fail: in-process (`judge_bytes` over one big session text),
+Prints figures, not a pass/fail: in-process (`judge_stream` + the N8 builder over one big
+session text, as the command runs them),
 whole-process (`desmoche-ref check --json FILE` over the same text as one file), and, when
 the `chess` package is installed (`pip install -e .[bench]`), python-chess reading random
 legal games from PGN (`chess.pgn.read_game` + playing the moves on a board) in the same
@@ -75,18 +76,23 @@ def check_command() -> list:
 
 
 def bench_in_process(data: bytes, events: int, repeat: int) -> float:
-    from desmoche_ref.referee import judge_bytes
+    import json
+
+    from desmoche_ref.referee import FileReport, judge_stream, n8_chunks
+
+    encode = json.JSONEncoder(ensure_ascii=False).encode
 
     def run():
-        report = judge_bytes(data, "bench.dsm")
-        # build the JSON as the command does, so both figures measure the same work
-        report.as_json()
+        # as the command does it: judged hand by hand, the N8 document built by its one
+        # builder and written (here to nowhere)
+        for _ in n8_chunks([FileReport("bench.dsm", judge_stream(data))], encode):
+            pass
 
-    # As `check` runs it: the command turns the cyclic collector off for its process.
+    # As `check` runs it: the command turns the cyclic collector off for its span.
     gc.collect()
     gc.disable()
     try:
-        rate = show("in-process judge_bytes + as_json", events, "events",
+        rate = show("in-process judge_stream + N8 JSON", events, "events",
                     *best_of(repeat, run), repeat)
     finally:
         gc.enable()

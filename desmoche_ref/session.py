@@ -27,6 +27,19 @@ class Session:
     problems: list = field(default_factory=list)  # (line, code, message)
     refund: dict = field(default_factory=dict)  # R11.5: carried pots returned when the table breaks up
     final: dict = field(default_factory=dict)   # totals + refund
+    # Money the players' final totals do not balance without: (line, pot, cents, finding):
+    # a pot brought in from before the record (+), or one that a hand carried out and the
+    # next did not carry in (-, with its R2.3/R4.6 finding), or still carried at the end.
+    unbalanced: list = field(default_factory=list)
+
+    def ledger(self) -> list:
+        """(label, cents) lines that sum to the players' final totals, the last being that
+        sum; empty when the totals balance on their own."""
+        if not self.unbalanced:
+            return []
+        lines = [(f"{pot}, line {line}: {why}", cents) for line, pot, cents, why in self.unbalanced]
+        lines.append(("= the players' final totals, together", sum(self.final.values())))
+        return lines
 
     def as_json(self) -> dict:
         return {"players": self.players,
@@ -35,6 +48,8 @@ class Session:
                 "totals": {p: fmt(c) for p, c in self.totals.items()},
                 "refund": {p: fmt(c) for p, c in self.refund.items()},
                 "final": {p: fmt(c) for p, c in self.final.items()},
+                "unbalanced": [{"line": l, "pot": p, "amount": fmt(c), "why": w}
+                               for l, p, c, w in self.unbalanced],
                 "problems": [{"line": l, "code": c, "message": m} for l, c, m in self.problems]}
 
 
@@ -43,13 +58,39 @@ def _outcome_word(hand) -> str:
         return hand.status
     kind, seats, auto, _ = hand.outcome
     who = " ".join(hand.setup.players[s] for s in seats)
-    return {"win": f"{who} wins", "auto-win": f"{who} ({auto})", "no-winner": "no winner"}[kind]
+    return {"win": f"{who} wins" if len(seats) == 1 else f"{who} win",
+            "auto-win": f"{who} ({auto})", "no-winner": "no winner"}[kind]
 
 
-def check_session(report) -> Session:
-    session = Session()
-    previous = None
-    for number, hand in enumerate(report.hands, 1):
+def _pots(hand, key):
+    """Pot name -> cents carried in (`key` "in") or out ("out") of a complete hand."""
+    st = hand.settlement
+    main = hand.setup.carry if key == "in" else st.carry_out
+    pots = {"main pot": main} if main else {}
+    for p in st.side_games:
+        cents = p.carry_in if key == "in" else p.carry_out
+        if cents:
+            pots[f"side pot {p.game}"] = cents
+    return pots
+
+
+class Night:
+    """A night's session built hand by hand, in order (`add`), then `finish`ed: it keeps
+    the rows and the last hands a carried pot runs through, not every hand's report."""
+
+    def __init__(self):
+        self.session = Session()
+        self.number = 0
+        self.previous = None
+        self.carried = {}  # pot -> cents carried out of the last complete hand
+        self.complete_seen = False
+        self.last_complete_line = None
+        self.tail = []  # the hands a pot still carried runs back through (R11.5)
+        self.done = False
+
+    def add(self, hand) -> None:
+        session = self.session
+        self.number += 1
         s = hand.setup
         for p in s.players:
             if p not in session.players:
@@ -62,13 +103,60 @@ def check_session(report) -> Session:
                 net[p] = cents
                 session.totals[p] += cents
         dealer = s.players[s.dealer] if s.players and s.dealer >= 0 else "?"
-        session.rows.append(SessionRow(number, hand.record.line, dealer, _outcome_word(hand), net))
-        if previous is not None:
-            _continuity(session, previous, hand)
-        previous = hand
-    session.refund = returned_carry(report.hands)
-    session.final = {p: session.totals[p] + session.refund.get(p, 0) for p in session.players}
-    return session
+        session.rows.append(SessionRow(self.number, hand.record.line, dealer, _outcome_word(hand), net))
+        if self.previous is not None:
+            _continuity(session, self.previous, hand)
+        self.previous = hand
+        if settled:
+            self._follow_pots(hand)
+            carries = settled.carry_out or any(p.carry_out for p in settled.side_games)
+            self.tail = self.tail + [hand] if carries and self.tail else [hand]
+        else:
+            self.tail = [hand]
+
+    def _follow_pots(self, hand) -> None:
+        """Money between complete hands: what came in that the last one did not carry out."""
+        line = hand.record.line
+        came_in = _pots(hand, "in")
+        for pot in sorted(set(came_in) | set(self.carried)):
+            cents = came_in.get(pot, 0) - self.carried.get(pot, 0)
+            if not cents:
+                continue
+            if not self.complete_seen and self.number == 1:
+                why = "brought in from before the record"
+            else:
+                found = [f"{code} {message}" for at, code, message in self.session.problems
+                         if at == line and code in ("R2.3", "R4.6")]
+                what = ("carried in, more than the hand before carried out" if cents > 0
+                        else "carried out by the hand before and not carried in")
+                why = what + (f": {found[0]}" if found else "")
+            self.session.unbalanced.append((line, pot, cents, why))
+        self.carried = _pots(hand, "out")
+        self.complete_seen = True
+        self.last_complete_line = line
+
+    def finish(self) -> Session:
+        if self.done:
+            return self.session
+        self.done = True
+        session = self.session
+        session.refund = returned_carry(self.tail)
+        session.final = {p: session.totals[p] + session.refund.get(p, 0) for p in session.players}
+        left = sum(self.carried.values()) - sum(session.refund.values())
+        if left:
+            session.unbalanced.append((self.last_complete_line, "carried pots", -left,
+                                       "still carried after the last complete hand"))
+        return session
+
+    def as_json(self) -> dict:
+        return self.finish().as_json()
+
+
+def check_session(report) -> Session:
+    night = Night()
+    for hand in report.hands:
+        night.add(hand)
+    return night.finish()
 
 
 def _pot_shares(hands, carried_out, put_in):

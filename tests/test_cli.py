@@ -44,7 +44,11 @@ def test_n8_check_human_output_is_path_line_code(tmp_path):
     bad.write_text(FRIDAY.read_text().replace("meld Carla 4d 5d 6d", "meld Carla 4d 5d 9s"))
     run = cli("check", bad)
     assert run.returncode == 1
-    assert f"{bad}:19: R8.1 4d 5d 9s is not a meld: a run is one suit" in run.stdout
+    # the hand's header, then its findings under it; cards for a person with suit symbols
+    assert run.stdout.startswith(f"{bad} hand 1 (line 1): invalid at line 19 (R8.1)\n"
+                                 f"{bad}:19: R8.1 4♦ 5♦ 9♠ is not a meld: a run is one suit\n")
+    plain = cli("check", "--ascii", bad)
+    assert f"{bad}:19: R8.1 4d 5d 9s is not a meld: a run is one suit\n" in plain.stdout
 
 
 def test_n8_exit_status_worst_wins_and_every_file_reported(tmp_path):

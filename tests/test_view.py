@@ -52,7 +52,7 @@ def test_r9_1_the_view_agrees_with_check(forcing, tmp_path):
     refused = tmp_path / "refused.dsm"
     refused.write_text(forcing.read_text() + "draw Ana Kd\n")
     run = cli("check", refused)
-    assert f"{refused}:35: R9.1 7d fits Carla's meld and must be taken (forcing)" in run.stdout
+    assert f"{refused}:35: R9.1 7♦ fits Carla's meld and must be taken (forcing)" in run.stdout
     taken = tmp_path / "taken.dsm"
     taken.write_text(forcing.read_text() + "add Carla 7d\n")
     assert json.loads(cli("check", "--json", taken).stdout)["files"][0]["hands"][0]["outcome"] == {

@@ -5,9 +5,8 @@ import sys
 
 import click
 
-from ..notation.parser import NO_HAND
-from ..referee import INVALID, judge_stream
-from .files import read_record
+from ..referee import FileReport, judge_stream
+from .files import encoding_hint, encoding_option, open_lines
 
 
 @click.command()
@@ -16,72 +15,103 @@ from .files import read_record
 @click.option("--session", is_flag=True,
               help="Also check that the hands of each file follow on at one table: the dealer "
                    "rotates, pots carry, and print the night's running totals.")
-def check(files, as_json, session):
+@click.option("--summary", is_flag=True,
+              help="One line per hand (its outcome and nets), then the file's totals.")
+@click.option("--ascii", "ascii_only", is_flag=True,
+              help="Cards as plain letters (7d, Qs) instead of suit symbols, and no colour.")
+@encoding_option
+def check(files, as_json, session, summary, ascii_only, encoding):
     """Replay hand records and report the referee's verdict.
 
-    Each finding prints as PATH:LINE: CODE message (CODE is the rule, from RULES.md or
-    NOTATION.md), followed by a table of each hand's outcome and nets. Exit status: 0 when
-    no hand is invalid, 1 when one is (or a file holds no hand), 2 when a file cannot be read.
+    Each hand prints a header line with its outcome, its findings under it as
+    PATH:LINE: CODE message (CODE is the rule: `desmoche-ref rules CODE` explains it),
+    then its money and nets. Cards show with suit symbols, red and black on a terminal
+    (NO_COLOR or --ascii for none). Exit status: 0 when no hand is invalid, 1 when one is
+    (or a file holds no hand), 2 when a file cannot be read.
 
     \b
     Examples:
       desmoche-ref check sample_logs/friday.dsm
+      desmoche-ref check --summary sample_logs/club-night.dsm
       desmoche-ref check --json sample_logs/*.dsm
       desmoche-ref check --session sample_logs/club-night.dsm
+      desmoche-ref check --encoding cp1252 old-windows-file.dsm
       cat hand.dsm | desmoche-ref check -
     """
-    # A short-lived process whose values hold no reference cycles: the cyclic collector
-    # would only walk the millions of objects a season makes (40-50% of the time, bench/).
+    # A short-lived run whose values hold no reference cycles: the cyclic collector would
+    # only walk the objects a season makes (40-50% of the time, bench/). Off for this span
+    # only: a caller running the command in-process (CliRunner) gets it back.
+    collecting = gc.isenabled()
     gc.disable()
+    try:
+        status = _check(files, as_json, session, summary, ascii_only, encoding)
+    finally:
+        if collecting:
+            gc.enable()
+    sys.exit(status)
+
+
+def _open(path, session, encoding):
+    """(FileReport, Lines or None, reason the file cannot be read or None): the report's
+    hands are judged as it is iterated."""
+    lines, problem = open_lines(path, encoding)
+    night = None
+    if session and not problem:
+        from ..session import Night
+
+        night = Night()
+    report = FileReport(path, judge_stream(lines) if lines is not None else (),
+                        f"cannot read {path}: {problem}" if problem else None, night)
+    return report, lines, problem
+
+
+def _status(report, problem) -> int:
+    """N8: 2 for a file that cannot be read, 1 for an invalid hand or no hand (and, with
+    --session, a night that does not follow on), 0 otherwise."""
+    if problem:
+        return 2
+    if report.error or report.any_invalid or (report.session and report.session.finish().problems):
+        return 1
+    return 0
+
+
+def _check(files, as_json, session, summary, ascii_only, encoding) -> int:
     status = 0
-    out = sys.stdout
     if as_json:
         import json  # only for --json: start-up matters (one command per move)
 
-        # Indented for a person at a terminal; compact (and C-encoded, so several times
-        # faster) for the tools that read it. Written hand by hand: one JSON document.
-        indent = 1 if out.isatty() else None
-        dumps = json.JSONEncoder(ensure_ascii=False, indent=indent).encode  # one encoder for all
-        out.write('{"files": [')
-    else:
-        from .render import print_file_error, print_hand, print_session
-    for number, path in enumerate(files):
-        data, problem = read_record(path)
-        error = f"cannot read {path}: {problem}" if problem else None
-        hands = judge_stream(data) if data is not None else ()
-        night = None
-        if session and not error:
-            from ..referee import FileReport
-            from ..session import check_session
+        from ..referee import n8_chunks
 
-            hands = list(hands)  # the continuity checks need the whole night
-            night = check_session(FileReport(path, hands))
-        if as_json:
-            out.write(("," if number else "") + '{"path": ' + dumps(path) + ', "hands": [')
-        count = invalid = 0
-        for count, hand in enumerate(hands, 1):  # each hand reported, then let go
-            invalid |= hand.status == INVALID
-            if as_json:
-                out.write(("," if count > 1 else "") + dumps(hand.as_json()))
-            else:
-                print_hand(path, count, hand)
-        if not count and not error:
-            error = NO_HAND
-        # N8: 2 for a file that cannot be read, 1 for an invalid hand or no hand (and, with
-        # --session, a night that does not follow on), 0 otherwise; the worst wins.
-        if problem:
-            status = 2
-        elif invalid or error or (night is not None and night.problems):
-            status = max(status, 1)
-        if as_json:
-            out.write("]" + (', "error": ' + dumps(error) if error else "")
-                      + (', "session": ' + dumps(night.as_json()) if night else "") + "}")
-        else:
-            if error:
-                print_file_error(path, error)
-            if night is not None:
-                print_session(path, night)
-        hands = night = None
-    if as_json:
-        out.write("]}\n")
-    sys.exit(status)
+        hints = []
+
+        def reports():
+            nonlocal status
+            for path in files:
+                report, lines, problem = _open(path, session, encoding)
+                yield report  # n8_chunks goes through it before asking for the next
+                status = max(status, _status(report, problem))
+                hints.append(lines and encoding_hint(path, lines))
+
+        # Indented for a person at a terminal; compact (and C-encoded, so several times
+        # faster) for the tools that read it.
+        out = sys.stdout
+        encode = json.JSONEncoder(ensure_ascii=False, indent=1 if out.isatty() else None).encode
+        for chunk in n8_chunks(reports(), encode):
+            out.write(chunk)
+        for hint in filter(None, hints):  # the document on stdout stays N8's
+            click.echo(hint, err=True)
+        return status
+
+    from .render import Style, print_report, print_rules_hint
+
+    style = Style(ascii_only)
+    codes = []
+    for path in files:
+        report, lines, problem = _open(path, session, encoding)
+        codes += print_report(report, style, summary)
+        status = max(status, _status(report, problem))
+        hint = lines and encoding_hint(path, lines)
+        if hint:
+            click.echo(hint)
+    print_rules_hint(codes)
+    return status

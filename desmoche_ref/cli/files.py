@@ -1,7 +1,45 @@
-"""Reading and writing record files for the commands: errors become one-line messages."""
+"""Reading and writing record files for the commands: errors become one-line messages.
+
+`encoding_option` and `open_lines` are what a command that reads records uses: the
+`--encoding` option, and a file's lines decoded as it is read (N1.1), with the hint a
+file in another encoding gets (`encoding_hint`)."""
 
 import os
 import sys
+
+import click
+
+from ..notation.parser import Lines, read_blocks
+
+
+def _known_encoding(ctx, param, value):
+    if value is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        raise click.BadParameter(f"unknown encoding {value!r} (e.g. utf-8, cp1252, latin-1, utf-16)")
+    return value
+
+
+def encoding_option(command):
+    """The `--encoding NAME` option of the commands that read records."""
+    return click.option(
+        "--encoding", metavar="NAME", default=None, callback=_known_encoding,
+        help="Read the files in this encoding (cp1252, latin-1, utf-16, ...) instead of UTF-8 "
+             "(N1.1). A UTF-16 file with a byte-order mark is read as such without it.")(command)
+
+
+def _problem(e: OSError) -> str:
+    if isinstance(e, FileNotFoundError):
+        return "no such file"
+    if isinstance(e, IsADirectoryError):
+        return "is a directory, not a record file"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    return e.strerror or str(e)
 
 
 def read_record(path: str):
@@ -11,14 +49,36 @@ def read_record(path: str):
     try:
         with open(path, "rb") as f:
             return f.read(), None
-    except FileNotFoundError:
-        return None, "no such file"
-    except IsADirectoryError:
-        return None, "is a directory, not a record file"
-    except PermissionError:
-        return None, "permission denied"
     except OSError as e:
-        return None, e.strerror or str(e)
+        return None, _problem(e)
+
+
+def open_lines(path: str, encoding=None):
+    """(Lines, None) or (None, reason): the file's lines, read block by block as they are
+    iterated (memory stays bounded), `-` being standard input. The file closes at its end."""
+    if path == "-":
+        return Lines(read_blocks(sys.stdin.buffer), encoding), None
+    try:
+        f = open(path, "rb")
+        if os.path.isdir(path):  # some systems open a folder for reading
+            f.close()
+            raise IsADirectoryError(path)
+    except OSError as e:
+        return None, _problem(e)
+
+    def blocks():
+        with f:
+            yield from read_blocks(f)
+
+    return Lines(blocks(), encoding), None
+
+
+def encoding_hint(path: str, lines) -> str | None:
+    """The one-line hint for a file whose unreadable lines read as another encoding."""
+    if lines.looks_like is None:
+        return None
+    return (f"{path}: hint: this file looks like Windows-1252 (or Latin-1) text, not UTF-8: "
+            f"try --encoding {lines.looks_like}")
 
 
 def write_atomically(path: str, text: str) -> None:

@@ -4,9 +4,9 @@ import sys
 
 import click
 
-from ..notation.parser import parse_bytes
+from ..notation.parser import Lines, parse_bytes
 from ..notation.writer import syntax_errors, write_file
-from .files import read_record, write_atomically
+from .files import encoding_hint, encoding_option, read_record, write_atomically
 
 
 @click.command()
@@ -14,7 +14,8 @@ from .files import read_record, write_atomically
 @click.option("--in-place", "-i", is_flag=True, help="Rewrite each file in its canonical form.")
 @click.option("--check", "check_only", is_flag=True,
               help="Change nothing; exit 1 if a file is not in canonical form.")
-def fmt(files, in_place, check_only):
+@encoding_option
+def fmt(files, in_place, check_only, encoding):
     """Rewrite hand records in the canonical form (N7).
 
     Tags in the standard order, one blank line, then one event a line with canonical
@@ -26,6 +27,7 @@ def fmt(files, in_place, check_only):
       desmoche-ref fmt sample_logs/friday.dsm   # print the canonical form
       desmoche-ref fmt --in-place hand.dsm      # rewrite hand.dsm in it
       desmoche-ref fmt --check night.dsm        # exit 1 if night.dsm is not in it
+      desmoche-ref fmt --encoding cp1252 old-windows-file.dsm   # written out as UTF-8
     """
     if in_place and check_only:
         raise click.UsageError("--in-place and --check do not go together")
@@ -36,7 +38,8 @@ def fmt(files, in_place, check_only):
             click.echo(f"{path}: error: cannot read {path}: {problem}", err=True)
             status = 2
             continue
-        record = parse_bytes(data)
+        lines = Lines(data, encoding)
+        record = parse_bytes(lines)
         if record.error:
             click.echo(f"{path}: error: {record.error}", err=True)
             status = max(status, 1)
@@ -45,6 +48,9 @@ def fmt(files, in_place, check_only):
         if bad:
             for e in bad:
                 click.echo(f"{path}:{e.line}: {e.code} {e.message}", err=True)
+            hint = encoding_hint(path, lines)
+            if hint:
+                click.echo(hint, err=True)
             status = max(status, 1)
             continue
         text = write_file(record)

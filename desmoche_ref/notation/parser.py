@@ -1,7 +1,7 @@
 """Reading `.dsm` text into HandRecords (N1-N4). Pure: text in, values out, errors as values."""
 
+import codecs
 import re
-from functools import lru_cache
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import error
@@ -99,7 +99,6 @@ _SIMPLE = {"draw": True, "pay": True, "cambio": True, "meld": False, "add": Fals
            "show": False, "return": False}
 _BARE = frozenset(("knock", "claim", "pass", "cut", "forgive"))
 _VERB = {v: v for v in VERBS}
-_NAMES = {}
 
 
 def parse_event(text: str, line: int) -> Event:
@@ -107,9 +106,6 @@ def parse_event(text: str, line: int) -> Event:
     parts = text.split()
     count = len(parts)
     verb = _VERB.get(parts[0]) or _VERB.get(parts[0].lower(), parts[0].lower())
-    if count > 1:  # one string per name, not one per line (a season holds many)
-        actor = parts[1]
-        parts[1] = _NAMES.get(actor) or (_NAMES.setdefault(actor, actor) if len(_NAMES) < 4096 else actor)
     # The common lines with plain cards, where no other check applies.
     if count == 3 and verb in _SIMPLE:  # draw, pay, cambio, ... one card
         card = _CARD_GET(parts[2])
@@ -184,9 +180,8 @@ def parse_event(text: str, line: int) -> Event:
         return Event(verb, None, line, error=error(line, e.code, e.message))
 
 
-@lru_cache(maxsize=4096)
 def _tag_parts(text: str):
-    """(name, value, comment) of a tag line, or None if malformed; cached: a session repeats them."""
+    """(name, value, comment) of a tag line, or None if malformed."""
     m = _TAG_RE.match(text)
     if not m:
         return None
@@ -205,38 +200,118 @@ def parse_tag(text: str, line: int):
     return Tag(name=name, value=value, line=line, comment=comment)
 
 
-def decode_lines(data: bytes) -> list:
-    """The file's lines as text, None for a line that is not UTF-8 (N1.1); numbered from 1.
+class Undecodable(str):
+    """A line that is not valid in the file's encoding (N1.1), as read with replacement
+    characters: enough to tell a tag line from an event or a comment, so that one bad byte
+    does not move a hand's boundaries."""
 
-    Line ends are LF or CRLF; the caller strips each line, which removes a CR too."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        lines = []
-        for raw in data.split(b"\n"):
+
+_BLOCK = 1 << 18  # bytes read at a time: memory stays bounded whatever the file's size
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+class Lines:
+    """The lines of a record file as text, decoded block by block (N1.1).
+
+    `blocks` is an iterable of bytes (an open file read in blocks, or one bytes object).
+    UTF-8 unless `encoding` names another codec; a UTF-8 byte-order mark is skipped and a
+    UTF-16 one makes the file UTF-16. A line that does not decode comes as `Undecodable`.
+    After reading, `looks_like` is "cp1252" when every such line reads as Windows-1252 (or
+    Latin-1) text: the usual cause, and what `--encoding` should say. One object per
+    reading: nothing outlives it."""
+
+    def __init__(self, blocks, encoding=None):
+        if isinstance(blocks, (bytes, bytearray, memoryview)):
+            blocks = (bytes(blocks),)
+        self.blocks = blocks
+        name = codecs.lookup(encoding).name if encoding is not None else "utf-8"
+        self.encoding = None if name == "utf-8" else name  # None: the fast UTF-8 path
+        self.looks_like = None
+        self._others = False  # a bad line that is not Windows-1252 text either
+
+    @property
+    def reason(self) -> str:
+        name = {None: "UTF-8", "utf-16": "UTF-16"}.get(self.encoding, self.encoding)
+        return f"this line is not valid {name} text"
+
+    def __iter__(self):
+        blocks = iter(self.blocks)
+        first = b""
+        for block in blocks:  # enough of the start to see a byte-order mark
+            first += block
+            if len(first) >= 3:
+                break
+        if first.startswith(codecs.BOM_UTF8) and self.encoding is None:
+            first = first[3:]
+        elif first.startswith(_UTF16_BOMS) and self.encoding is None:
+            self.encoding = "utf-16"
+        if self.encoding is None:
+            return self._utf8((first,), blocks)
+        return self._decoded((first,), blocks)
+
+    def _utf8(self, head, blocks):
+        rest = b""
+        for source in (head, blocks):
+            for block in source:
+                if rest:
+                    block = rest + block
+                cut = block.rfind(b"\n") + 1
+                rest, block = block[cut:], block[:cut]
+                if not block:
+                    continue
+                try:
+                    lines = block.decode("utf-8").split("\n")
+                except UnicodeDecodeError:
+                    lines = [self._one(raw) for raw in block.split(b"\n")]
+                lines.pop()  # the block ends with a line end: after it, nothing
+                yield from lines
+        if rest:
+            yield self._one(rest)
+
+    def _one(self, raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        if not self._others:  # one line that is not Windows-1252 text either settles it
             try:
-                lines.append(raw.decode("utf-8"))
+                readable = raw.decode("cp1252").rstrip("\r").replace("\t", " ").isprintable()
             except UnicodeDecodeError:
-                lines.append(None)
-        return lines
-    return text.split("\n")
+                readable = False
+            self.looks_like = "cp1252" if readable else None
+            self._others = not readable
+        return Undecodable(raw.decode("utf-8", "replace"))
+
+    def _decoded(self, head, blocks):
+        decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
+        rest = ""
+        for source in (head, blocks):
+            for block in source:
+                lines = (rest + decoder.decode(block)).split("\n")
+                rest = lines.pop()
+                for line in lines:
+                    yield Undecodable(line) if "\ufffd" in line else line
+        rest += decoder.decode(b"", True)
+        if rest:
+            yield Undecodable(rest) if "\ufffd" in rest else rest
 
 
-def iter_hands(data: bytes):
+def read_blocks(f, size: int = _BLOCK):
+    """An open binary file as blocks of bytes, for `Lines`."""
+    return iter(lambda: f.read(size), b"")
+
+
+def iter_hands(source, encoding=None):
     """The hands of a `.dsm` file (N1), each yielded once its last line has been read.
 
-    A generator, so that a season can be judged hand by hand without holding it all."""
+    `source` is the file's bytes, an iterable of blocks of bytes, or `Lines`. A generator,
+    so that a season can be judged hand by hand without holding it all."""
+    lines = source if isinstance(source, Lines) else Lines(source, encoding)
     hand = None
     pending = []  # comment lines waiting for the next tag or event
-    for number, text in enumerate(decode_lines(data), 1):
-        if text is None:
-            ev = Event("", None, number, error=error(number, "N1.1", "this line is not valid UTF-8 text"))
-            if hand is None:
-                hand = HandRecord(line=number)
-            hand.events.append(ev)
-            continue
+    unreadable = []  # N1.1 of comment lines that did not decode: they go where `pending` goes
+    for number, text in enumerate(lines, 1):
+        bad = type(text) is Undecodable
         stripped = text.strip()
         if not stripped:
             continue
@@ -244,7 +319,10 @@ def iter_hands(data: bytes):
             stripped = stripped.replace("\t", " ")
         first = stripped[0]
         if first == "#":
-            pending.append(stripped[1:].rstrip())
+            if bad:
+                unreadable.append(error(number, "N1.1", lines.reason))
+            else:
+                pending.append(stripped[1:].rstrip())
             continue
         if first == "[":
             if hand is None or hand.events:  # tags after events start a new hand (N8)
@@ -252,37 +330,62 @@ def iter_hands(data: bytes):
                     yield hand
                 hand = HandRecord(line=number, lead=pending)
                 pending = []
+            if unreadable:
+                hand.tag_errors += unreadable
+                unreadable = []
             tag = parse_tag(stripped, number)
+            if bad:  # still a tag (its name counts), but the hand is invalid here
+                hand.tag_errors.append(error(number, "N1.1", lines.reason))
             if isinstance(tag, Tag):
                 if pending:
                     tag.lead, pending = pending, []
                 hand.tags.append(tag)
-            else:
+            elif not bad:
                 hand.tag_errors.append(tag)
             continue
-        hash_at = stripped.find("#")
-        if hash_at < 0:
-            ev = parse_event(stripped, number)
+        if bad:
+            ev = Event("", None, number, error=error(number, "N1.1", lines.reason))
         else:
-            ev = parse_event(stripped[:hash_at], number)
-            ev.comment = stripped[hash_at + 1:].rstrip()
+            hash_at = stripped.find("#")
+            if hash_at < 0:
+                ev = parse_event(stripped, number)
+            else:
+                ev = parse_event(stripped[:hash_at], number)
+                ev.comment = stripped[hash_at + 1:].rstrip()
         if hand is None:
             hand = HandRecord(line=number, lead=pending)
             pending = []
         elif pending:
             ev.lead, pending = pending, []
+        if unreadable:
+            _place(hand, unreadable)
+            unreadable = []
         hand.events.append(ev)
+    if unreadable and hand is None:  # nothing but unreadable comments: still a finding
+        hand = HandRecord(line=unreadable[0].line)
     if hand is not None:
+        _place(hand, unreadable)
         hand.trailing = pending
         yield hand
+
+
+def _place(hand, problems) -> None:
+    """N1.1 findings of unreadable comments, in line order: among the events once the hand
+    has some, else with its tags' errors."""
+    if hand.events:
+        hand.events += [Event("", None, p.line, error=p) for p in problems]
+    else:
+        hand.tag_errors += problems
 
 
 NO_HAND = "the file holds no hand (no tag or event lines)"
 
 
-def parse_bytes(data: bytes) -> RecordFile:
-    """Read a whole `.dsm` file (N1): hands in order, each with its tags and events."""
-    hands = list(iter_hands(data))
+def parse_bytes(data, encoding=None) -> RecordFile:
+    """Read a whole `.dsm` file (N1): hands in order, each with its tags and events.
+
+    `data`: the file's bytes, or `Lines` (to read `looks_like` afterwards)."""
+    hands = list(iter_hands(data, encoding))
     return RecordFile(hands=hands, error=None if hands else NO_HAND)
 
 
