@@ -149,3 +149,17 @@ def test_n1_1_undecodable_comments_stay_with_the_hand_they_lead(tmp_path):
     comment = two.split("\n").index("# Begoña's hand") + 1
     assert [h["status"] for h in doc] == ["complete", "invalid"]
     assert doc[1]["errors"][0]["line"] == comment and doc[1]["errors"][0]["code"] == "N1.1"
+
+
+def test_n1_1_view_reads_the_encoding_given_and_hints_without_it(tmp_path):
+    """`view` reads records as `check` does: N1.1 and the hint on a Windows-1252 copy, and
+    with `--encoding cp1252` the same table as the UTF-8 file's."""
+    utf8, cp = copies(tmp_path, spanish(FRIDAY))
+    plain = cli("view", cp, "--at", "20")
+    assert HINT in plain.stderr and plain.returncode == 1
+    assert_no_traceback(plain)
+    assert json.loads(cli("view", cp, "--at", "20", "--json").stdout)["errors"][0]["code"] == "N1.1"
+    read = json.loads(cli("view", cp, "--at", "20", "--json", "--encoding", "cp1252").stdout)
+    want = json.loads(cli("view", utf8, "--at", "20", "--json").stdout)
+    read.pop("path"), want.pop("path")
+    assert read == want and read["players"][0]["name"] == "José"

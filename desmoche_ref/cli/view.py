@@ -6,8 +6,8 @@ import sys
 import click
 
 from ..cards import parse_card
-from ..notation.parser import parse_bytes
-from .files import read_record
+from ..notation.parser import Lines, parse_bytes
+from .files import encoding_hint, encoding_option, read_record
 from .render import cards_text, simple_table, use_colour
 
 TABLE_VERBS = ("foul", "show", "announce", "declare")  # open to the table at any time
@@ -32,7 +32,8 @@ def _usage_error(message: str):
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None,
               help="Show the table after this line of the file. Default: the end of the hand.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def view(file, hand_number, at_line, as_json):
+@encoding_option
+def view(file, hand_number, at_line, as_json, encoding):
     """Show the table as it stood after a line of a record.
 
     Each player's hand (known cards and how many unknown), their melds, the card on
@@ -47,12 +48,17 @@ def view(file, hand_number, at_line, as_json):
       desmoche-ref view sample_logs/friday.dsm --at 25
       desmoche-ref view sample_logs/club-night.dsm --hand 3
       desmoche-ref view sample_logs/forcing-table.dsm --json
+      desmoche-ref view --encoding cp1252 old-windows-file.dsm --at 12
     """
     data, problem = read_record(file)
     if problem:
         click.echo(f"{file}: error: cannot read {file}: {problem}", err=True)
         sys.exit(2)
-    record = parse_bytes(data)
+    lines = Lines(data, encoding)
+    record = parse_bytes(lines)
+    hint = encoding_hint(file, lines)
+    if hint:
+        click.echo(hint, err=True)
     if record.error:
         click.echo(f"{file}: error: {record.error}", err=True)
         sys.exit(1)
