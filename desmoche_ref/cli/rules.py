@@ -1,6 +1,7 @@
 """`desmoche-ref rules`: the rulebook at the command line, by code or by word."""
 
 import json
+import os
 import sys
 
 import click
@@ -46,7 +47,7 @@ def rules(query, as_json):
             if s.source != source:
                 source = s.source
                 book_name = _("The rulebook") if source == "RULES.md" else _("The record notation")
-                click.echo(f"{book_name} ({FILES[lang][source]}):")
+                click.echo(f"{book_name} ({os.path.basename(FILES[lang][source])}):")
             codes = [r.code for r in book.in_section(s.code)]
             fouls = [c for c in codes if c.startswith("F")]
             codes = [c for c in codes if c not in fouls]
@@ -69,7 +70,7 @@ def rules(query, as_json):
             _dump([_as_json(r) for r in found])
             return
         section = book.rules[rule.section]
-        click.echo(f"{section.code} {section.title} — {FILES[lang][section.source]}")
+        click.echo(f"{section.code} {section.title} — {os.path.basename(FILES[lang][section.source])}")
         for r in found:
             if r.code != r.section:
                 click.echo("")
