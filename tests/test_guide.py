@@ -20,9 +20,9 @@ GUIDE = ROOT / "docs" / "guide.md"
 BLOCK = re.compile(r"```dsm( continued)?\n(.*?)```\n\n?((?:> \*\*check:\*\* [^\n]*\n\n?)*)", re.S)
 
 
-def guide_records():
-    """[(record text, [verdict line, ...], where)] in the guide's order."""
-    text = GUIDE.read_text(encoding="utf-8")
+def guide_records(path=GUIDE):
+    """[(record text, [verdict line, ...], where)] in the guide's order (docs/es/guia.md too)."""
+    text = path.read_text(encoding="utf-8")
     records, current = [], ""
     for m in BLOCK.finditer(text):
         current = (current if m.group(1) else "") + m.group(2)
