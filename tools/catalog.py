@@ -49,8 +49,8 @@ def extract() -> Catalog:
     return template
 
 
-def read_catalog() -> Catalog:
-    with open(PO, "rb") as f:
+def read_catalog(po=PO) -> Catalog:
+    with open(po, "rb") as f:
         return read_po(f, locale="es")
 
 
@@ -60,11 +60,13 @@ def compiled(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
-def problems() -> list:
-    """What is wrong with the shipped catalog, one line each; [] when it is complete."""
+def problems(po=PO, mo=MO) -> list:
+    """What is wrong with the catalog (by default the shipped one), one line each; [] when
+    every message has its Spanish and the .mo is the .po compiled."""
     found = []
-    catalog = read_catalog()
-    for message in extract():
+    catalog = read_catalog(po)
+    template = extract()
+    for message in template:
         if not message.id:  # the header
             continue
         entry = catalog.get(message.id)
@@ -72,16 +74,15 @@ def problems() -> list:
             found.append(f"not in the .po: {message.id!r}")
         elif entry.fuzzy or not (all(entry.string) if entry.pluralizable else entry.string):
             found.append(f"no Spanish for: {message.id!r}")
-    extracted = {m.id for m in extract()}
     found += [f"in the .po but no longer in the program: {m.id!r}" for m in catalog
-              if m.id and m.id not in extracted]
-    if not MO.exists():
-        found.append(f"{MO.relative_to(ROOT)} is missing")
+              if m.id and m.id not in template]
+    if not pathlib.Path(mo).exists():
+        found.append(f"{mo} is missing")
     else:
-        with open(MO, "rb") as f:
+        with open(mo, "rb") as f:
             shipped = read_mo(f)
         if catalog_pairs(shipped) != catalog_pairs(catalog):
-            found.append(f"{MO.relative_to(ROOT)} is not {PO.name} compiled: run python tools/catalog.py")
+            found.append(f"{mo} is not {PO.name} compiled: run python tools/catalog.py")
     return found
 
 
