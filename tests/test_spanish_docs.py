@@ -2,18 +2,14 @@
 for `desmoche-ref rules`; docs/es/guia.md's records are real, check as its (Spanish) verdicts
 say, and are the English guide's records with Spanish verbs."""
 
-import json
 import os
 import pathlib
 import re
-import subprocess
-import sys
-
 import pytest
 
 from desmoche_ref import rulebook
 from desmoche_ref.notation.parser import SPANISH_VERBS
-from test_guide import expected_of, guide_records
+from test_guide import check_records, expected_of, guide_records
 
 ROOT = pathlib.Path(__file__).parent.parent
 GUIA = ROOT / "docs" / "es" / "guia.md"
@@ -101,17 +97,7 @@ def english_verbs(text: str) -> list:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
     """Every record of the guía judged by one run of the real command, under Spanish."""
-    folder = tmp_path_factory.mktemp("guia")
-    paths = []
-    for number, (text, _, _) in enumerate(GUIA_RECORDS):
-        path = folder / f"registro-{number}.dsm"
-        path.write_text(text, encoding="utf-8")
-        paths.append(str(path))
-    run = subprocess.run([sys.executable, "-m", "desmoche_ref", "check", "--json", *paths],
-                         capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "LANG": "es_NI.UTF-8"})
-    assert "Traceback" not in run.stderr
-    return json.loads(run.stdout)["files"]
+    return check_records(GUIA_RECORDS, tmp_path_factory.mktemp("guia"), {**os.environ, "LANG": "es_NI.UTF-8"})
 
 
 @pytest.mark.parametrize("number", range(len(GUIA_RECORDS)), ids=lambda n: f"guia-line-{GUIA_RECORDS[n][2]}")
