@@ -94,7 +94,9 @@ def catalog_pairs(catalog: Catalog) -> dict:
 
 def refresh() -> None:
     catalog = read_catalog() if PO.exists() else Catalog(locale="es", project="desmoche-ref")
-    catalog.update(extract(), no_fuzzy_matching=True)
+    template = extract()
+    template.creation_date = catalog.creation_date  # no churn in the .po when nothing changed
+    catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
     with open(PO, "wb") as f:
         write_po(f, catalog, width=100, omit_header=False, sort_output=False)
