@@ -55,6 +55,9 @@ class LazyGroup(Group):
 def main(ctx):
     """desmoche-ref: the referee and scorebook for Desmoche.
 
+    In Spanish with --lang es, DESMOCHE_LANG=es or a Spanish locale (LANG=es_NI.UTF-8);
+    records may use the Spanish verbs (robar, bajar, pagar…) as well as the English ones.
+
     \b
     Examples:
       desmoche-ref check sample_logs/friday.dsm
