@@ -1,20 +1,26 @@
 """The rulebook in code: every code the program can cite (R…, F…, N…) with its words and a
 short title, read from the rulebook text that ships inside the package (data/RULES.md,
-data/NOTATION.md; docs/ holds the same files for people to read). Pure: text in, values out.
+data/NOTATION.md; docs/ holds the same files for people to read). In Spanish the rules are
+data/es/REGLAS.md (docs/es/REGLAS.md), the same codes; the notation stays English.
+Pure: text in, values out.
 """
 
 import os
 import re
+import unicodedata
 from typing import NamedTuple
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 SOURCES = ("RULES.md", "NOTATION.md")
+# language -> the file each source is read from, under data/
+FILES = {"en": {"RULES.md": "RULES.md", "NOTATION.md": "NOTATION.md"},
+         "es": {"RULES.md": "es/REGLAS.md", "NOTATION.md": "NOTATION.md"}}
 CODE = re.compile(r"([RNF])(\d+)(?:\.(\d+[a-z]?))?", re.IGNORECASE)
 
 _HEADING = re.compile(r"## (?:(\d+)\.|(N\d+)) (.+)")
 _RULE = re.compile(r"- ([RN]\d+\.\d+[a-z]?) (.*)")
 _FOUL = re.compile(r"\s+- \*\*(F\d) ([^*]+)\*\* — (.*)")
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`])\. +(?=[A-Z0-9(`])")
+_SENTENCE_END = re.compile(r"(?<=[a-záéíóúüñ0-9)`])\. +(?=[A-ZÁÉÍÓÚÑ¿¡0-9(`])")
 
 
 class Rule(NamedTuple):
@@ -40,10 +46,16 @@ class Rulebook(NamedTuple):
         return [r for r in self.rules.values() if r.section == section and r.code != section]
 
     def search(self, words: str) -> list:
-        """The rules (not sections) whose words mention `words`, as a whole word, any case."""
-        pattern = re.compile(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", re.IGNORECASE)
+        """The rules (not sections) whose words mention `words`, as a whole word, any case,
+        accents or none (corazon finds corazón)."""
+        pattern = re.compile(r"(?<!\w)" + re.escape(_fold(words.strip())) + r"(?!\w)", re.IGNORECASE)
         return [r for r in self.rules.values()
-                if r.code != r.section and pattern.search(r.text.replace("`", ""))]
+                if r.code != r.section and pattern.search(_fold(r.text.replace("`", "")))]
+
+
+def _fold(text: str) -> str:
+    """`text` without its accents."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def normal_code(text: str) -> str:
@@ -54,11 +66,12 @@ def normal_code(text: str) -> str:
     return f"{letter.upper()}{major}" + (f".{minor.lower()}" if minor else "")
 
 
-def load() -> Rulebook:
-    """The packaged rulebook (read afresh on each call: nothing is kept between calls)."""
+def load(lang: str = "en") -> Rulebook:
+    """The packaged rulebook in `lang` (en, es), read afresh on each call: nothing is kept
+    between calls. A rule's `source` names the book (RULES.md) whatever the language."""
     rules, sections = {}, []
     for source in SOURCES:
-        with open(os.path.join(DATA, source), encoding="utf-8") as f:
+        with open(os.path.join(DATA, FILES[lang][source]), encoding="utf-8") as f:
             parse(f.read(), source, rules, sections)
     return Rulebook(rules, sections)
 
@@ -145,7 +158,7 @@ def title_of(words: str, width: int = 72) -> str:
             break
         lead.append(line)
     text = " ".join(" ".join(lead).split())
-    text = re.sub(r"^\((RULING[^)]*)\) ", "", text)
+    text = re.sub(r"^\(((?:RULING|DECISIÓN)[^)]*)\) ", "", text)
     bold = re.match(r"\*\*(.+?)\.?\*\*", text)
     if bold:
         return _plain(bold.group(1))

@@ -20,9 +20,9 @@ GUIDE = ROOT / "docs" / "guide.md"
 BLOCK = re.compile(r"```dsm( continued)?\n(.*?)```\n\n?((?:> \*\*check:\*\* [^\n]*\n\n?)*)", re.S)
 
 
-def guide_records():
-    """[(record text, [verdict line, ...], where)] in the guide's order."""
-    text = GUIDE.read_text(encoding="utf-8")
+def guide_records(path=GUIDE):
+    """[(record text, [verdict line, ...], where)] in the guide's order (docs/es/guia.md too)."""
+    text = path.read_text(encoding="utf-8")
     records, current = [], ""
     for m in BLOCK.finditer(text):
         current = (current if m.group(1) else "") + m.group(2)
@@ -94,19 +94,23 @@ def findings(hand, with_forgiven=False) -> list:
     return sorted(rows)
 
 
-@pytest.fixture(scope="module")
-def judged(tmp_path_factory):
-    """Every record of the guide judged by one run of the real command."""
-    folder = tmp_path_factory.mktemp("guide")
+def check_records(records, folder, env=None) -> list:
+    """The N8 files of `check --json` on each record, by one run of the real command."""
     paths = []
-    for number, (text, _, _) in enumerate(RECORDS):
+    for number, (text, _, _) in enumerate(records):
         path = folder / f"record-{number}.dsm"
         path.write_text(text, encoding="utf-8")
         paths.append(str(path))
     run = subprocess.run([sys.executable, "-m", "desmoche_ref", "check", "--json", *paths],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, env=env)
     assert "Traceback" not in run.stderr
     return json.loads(run.stdout)["files"]
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every record of the guide judged by one run of the real command."""
+    return check_records(RECORDS, tmp_path_factory.mktemp("guide"))
 
 
 def test_the_guide_has_its_walk_through_and_every_topic():

@@ -8,17 +8,20 @@ import importlib
 
 import click
 
-# command name -> (module, attribute, one-line help shown by --help)
+from ..i18n import N_
+from .lang import Group, _, lang_option
+
+# command name -> (module, attribute, one-line help shown by --help, marked N_ for the catalog)
 COMMANDS = {
-    "check": ("desmoche_ref.cli.check", "check", "Replay hand records and report the referee's verdict."),
-    "fmt": ("desmoche_ref.cli.fmt", "fmt", "Rewrite hand records in the canonical form (N7)."),
-    "view": ("desmoche_ref.cli.view", "view", "Show the table as it stood after a line of a record."),
-    "rules": ("desmoche_ref.cli.rules", "rules", "Look up a rule of the rulebook by its code or a word."),
-    "simulate": ("desmoche_ref.cli.simulate", "simulate", "Write a session of bot-played hands."),
+    "check": ("desmoche_ref.cli.check", "check", N_("Replay hand records and report the referee's verdict.")),
+    "fmt": ("desmoche_ref.cli.fmt", "fmt", N_("Rewrite hand records in the canonical form (N7).")),
+    "view": ("desmoche_ref.cli.view", "view", N_("Show the table as it stood after a line of a record.")),
+    "rules": ("desmoche_ref.cli.rules", "rules", N_("Look up a rule of the rulebook by its code or a word.")),
+    "simulate": ("desmoche_ref.cli.simulate", "simulate", N_("Write a session of bot-played hands.")),
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     def list_commands(self, ctx):
         return list(COMMANDS)
 
@@ -39,17 +42,21 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx, formatter):
-        rows = [(name, help_text) for name, (_, _, help_text) in COMMANDS.items()]
-        with formatter.section("Commands"):
+        rows = [(name, _(entry[2])) for name, entry in COMMANDS.items()]
+        with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="desmoche-ref")
+@lang_option
 @click.pass_context
 def main(ctx):
     """desmoche-ref: the referee and scorebook for Desmoche.
+
+    In Spanish with --lang es, DESMOCHE_LANG=es or a Spanish locale (LANG=es_NI.UTF-8);
+    records may use the Spanish verbs (robar, bajar, pagar…) as well as the English ones.
 
     \b
     Examples:

@@ -1,16 +1,20 @@
 """`desmoche-ref rules`: the rulebook at the command line, by code or by word."""
 
 import json
+import os
 import sys
 
 import click
 
-from ..rulebook import CODE, load, normal_code
+from ..i18n import N_
+from ..rulebook import CODE, FILES, load, normal_code
+from .lang import Command, _, lang_option, language, ngettext
 
 
-@click.command()
-@click.argument("query", nargs=-1, metavar="[CODE | WORD...]")
-@click.option("--json", "as_json", is_flag=True, help="Print the rules found as JSON.")
+@click.command(cls=Command)
+@click.argument("query", nargs=-1, metavar=N_("[CODE | WORD...]"))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the rules found as JSON."))
+@lang_option
 def rules(query, as_json):
     """Look up a rule of the rulebook by its code or a word.
 
@@ -18,16 +22,19 @@ def rules(query, as_json):
     words it; a section's code (R9, N4) prints the whole section. A word lists the
     rules that mention it, each with its code and a short title. With nothing, the
     sections of the rulebook (RULES.md) and of the notation (NOTATION.md). Exit 1
-    when nothing is found.
+    when nothing is found. Under Spanish (--lang es, LANG=es_NI.UTF-8) the rules are
+    the Spanish rulebook's (docs/es/REGLAS.md), the same codes.
 
     \b
     Examples:
       desmoche-ref rules R9.1
       desmoche-ref rules forcing
       desmoche-ref rules "up the tree"
+      desmoche-ref --lang es rules forzar
       desmoche-ref rules
     """
-    book = load()
+    lang = language()
+    book = load(lang)
     text = " ".join(query).strip()
     if not text:
         sections = [book.rules[s] for s in book.sections]
@@ -39,22 +46,22 @@ def rules(query, as_json):
         for s in sections:
             if s.source != source:
                 source = s.source
-                click.echo(("The rulebook" if source == "RULES.md" else "The record notation")
-                           + f" ({source}):")
+                book_name = _("The rulebook") if source == "RULES.md" else _("The record notation")
+                click.echo(f"{book_name} ({os.path.basename(FILES[lang][source])}):")
             codes = [r.code for r in book.in_section(s.code)]
             fouls = [c for c in codes if c.startswith("F")]
             codes = [c for c in codes if c not in fouls]
             spans = [f"{c[0]}-{c[-1]}" for c in (codes, fouls) if c]
             span = f" ({', '.join(spans)})" if spans else ""
             click.echo(f"  {s.code:<4} {s.title}{span}")
-        click.echo("desmoche-ref rules CODE prints a rule; desmoche-ref rules WORD finds the rules "
-                   "that mention it.")
+        click.echo(_("desmoche-ref rules CODE prints a rule; desmoche-ref rules WORD finds the rules "
+                     "that mention it."))
         return
     if CODE.fullmatch(text):
         rule = book.get(text)
         if rule is None:
-            click.echo(f"Error: no rule {normal_code(text)} in the rulebook "
-                       "(desmoche-ref rules lists the sections)", err=True)
+            click.echo(_("Error: no rule {code} in the rulebook (desmoche-ref rules lists the "
+                         "sections)").format(code=normal_code(text)), err=True)
             sys.exit(1)
         found = [rule]
         if rule.code == rule.section:  # the whole section; its fouls print inside R14.2
@@ -63,7 +70,7 @@ def rules(query, as_json):
             _dump([_as_json(r) for r in found])
             return
         section = book.rules[rule.section]
-        click.echo(f"{section.code} {section.title} — {section.source}")
+        click.echo(f"{section.code} {section.title} — {os.path.basename(FILES[lang][section.source])}")
         for r in found:
             if r.code != r.section:
                 click.echo("")
@@ -74,7 +81,7 @@ def rules(query, as_json):
         return
     found = book.search(text)
     if not found:
-        click.echo(f"Error: no rule mentions {text!r}", err=True)
+        click.echo(_("Error: no rule mentions {text!r}").format(text=text), err=True)
         sys.exit(1)
     if as_json:
         _dump([_as_json(r) for r in found])
@@ -82,8 +89,9 @@ def rules(query, as_json):
     width = max(len(r.code) for r in found)
     for r in found:
         click.echo(f"{r.code:<{width}}  {r.title}")
-    click.echo(f"{len(found)} " + ("rule mentions" if len(found) == 1 else "rules mention")
-               + f" {text!r}; desmoche-ref rules CODE prints one.")
+    click.echo(ngettext("{n} rule mentions {text!r}; desmoche-ref rules CODE prints one.",
+                        "{n} rules mention {text!r}; desmoche-ref rules CODE prints one.",
+                        len(found)).format(n=len(found), text=text))
 
 
 def _as_json(rule) -> dict:

@@ -44,6 +44,13 @@ VERBS = {
     "forgive": ("forgive PLAYER", False),
     "end": ("end", False),
 }
+# N4.10: the Spanish verbs a table writes, read as the English ones (the writer emits English)
+SPANISH_VERBS = {
+    "cortar": "cut", "repartir": "deal", "devolver": "return", "anunciar": "announce",
+    "declarar": "declare", "robar": "draw", "reclamar": "claim", "tocar": "knock",
+    "bajar": "meld", "agregar": "add", "pagar": "pay", "pasar": "pass", "mostrar": "show",
+    "falta": "foul", "perdonar": "forgive", "fin": "end",
+}
 NO_ARGS = {"cut", "claim", "knock", "pass", "forgive"}
 ONE_CARD = {"draw", "pay", "cambio"}
 
@@ -98,7 +105,7 @@ def canonical_token(tok: str) -> str:
 _SIMPLE = {"draw": True, "pay": True, "cambio": True, "meld": False, "add": False, "deal": False,
            "show": False, "return": False}
 _BARE = frozenset(("knock", "claim", "pass", "cut", "forgive"))
-_VERB = {v: v for v in VERBS}
+_VERB = {v: v for v in VERBS} | SPANISH_VERBS
 
 
 def parse_event(text: str, line: int) -> Event:
