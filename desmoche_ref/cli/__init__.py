@@ -14,6 +14,11 @@ COMMANDS = {
     "fmt": ("desmoche_ref.cli.fmt", "fmt", "Rewrite hand records in the canonical form (N7)."),
     "show": ("desmoche_ref.cli.show", "show", "Show the table as it stood after a line of a record."),
     "simulate": ("desmoche_ref.cli.simulate", "simulate", "Write a session of bot-played hands."),
+    "import": ("desmoche_ref.cli.league", "import_", "Judge hand records and store their valid hands in the book."),
+    "export": ("desmoche_ref.cli.league", "export", "Write the book's hands as canonical .dsm records."),
+    "standings": ("desmoche_ref.cli.league", "standings", "The league table: wins, bonuses, fouls, nets."),
+    "ledger": ("desmoche_ref.cli.league", "ledger", "The postings behind every balance."),
+    "settle-up": ("desmoche_ref.cli.league", "settle_up", "Who pays whom to clear the balances."),
 }
 
 

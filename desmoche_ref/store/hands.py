@@ -194,7 +194,11 @@ def chain_hash(previous: str, seq: int, line: str, comment, supersedes) -> str:
 
 def record_text(hand: Hand, lines) -> str:
     """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
-    tags = hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)]
+    return tagged_text(hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)], lines)
+
+
+def tagged_text(tags, lines) -> str:
+    """A record from its (name, value) tags and its event lines (the importer has the tags)."""
     out = [f"[{name} {_quote(value)}]" for name, value in tags] + [""]
     return "\n".join(out + list(lines)) + "\n"
 
@@ -275,6 +279,11 @@ def post_settlement(session, hand: Hand, report) -> list:
     return rows
 
 
+def enforced_fouls(report) -> str:
+    """The Hand.fouls column: one name per foul that stood (a forgiven one never happened, R14.3)."""
+    return " ".join(f.player for f in report.fouls if f.enforced)
+
+
 def close_hand(session, hand: Hand, report=None):
     """Close a hand: its verdict is kept on the row and, if complete, its settlement posted."""
     if report is None:
@@ -285,6 +294,7 @@ def close_hand(session, hand: Hand, report=None):
     if out["status"] == COMPLETE:
         hand.outcome = out["outcome"]["kind"]
         hand.winners = " ".join(out["outcome"]["winners"])
+        hand.fouls = enforced_fouls(report)
         hand.carry_out = report.settlement.carry_out
         hand.side_carry_out = json.dumps({p.game: p.carry_out for p in report.settlement.side_games})
         post_settlement(session, hand, report)

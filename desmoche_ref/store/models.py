@@ -68,6 +68,7 @@ class Hand(SQLModel, table=True):
     status: str = Field(default="open", max_length=12)  # open | complete | incomplete | invalid
     outcome: str | None = Field(default=None, max_length=12)  # win | auto-win | no-winner
     winners: str | None = Field(default=None, max_length=300)
+    fouls: str = Field(default="", max_length=300)   # one name per enforced foul (standings)
     carry_out: int | None = Field(default=None, sa_type=BigInteger)
     side_carry_out: str | None = None                # JSON: {game: cents}
     opened: datetime = Field(default_factory=now)

@@ -63,6 +63,7 @@ def upgrade() -> None:
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=12), nullable=False),
     sa.Column('outcome', sqlmodel.sql.sqltypes.AutoString(length=12), nullable=True),
     sa.Column('winners', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=True),
+    sa.Column('fouls', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=False),
     sa.Column('carry_out', sa.BigInteger(), nullable=True),
     sa.Column('side_carry_out', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
     sa.Column('opened', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
