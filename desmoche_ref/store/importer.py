@@ -77,9 +77,11 @@ def default_table(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0] or path
 
 
-def import_records(book, data: bytes, path: str, table: str | None = None, progress=None) -> Imported:
+def import_records(book, data: bytes, path: str, table: str | None = None, progress=None,
+                   batch_size: int = BATCH) -> Imported:
     """Judge and store every hand of one file. `table` overrides each record's Table tag;
-    without either the file's name is the table. `progress(line)` is told how far it got."""
+    without either the file's name is the table. `progress(line)` is told how far it got;
+    `batch_size` hands are written per transaction."""
     fallback = default_table(path)
     rejected, batch, tables = [], [], []
     stored = known = 0
@@ -94,7 +96,7 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
                                      [problem] if problem else report.findings()))
         else:
             batch.append(_prepare(number, name, report))
-        if len(batch) >= BATCH:
+        if len(batch) >= batch_size:
             s, k = _write(book, batch, rejected, path)
             stored, known, batch = stored + s, known + k, []
         if progress is not None:
