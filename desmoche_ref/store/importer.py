@@ -84,28 +84,79 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
     `batch_size` hands are written per transaction."""
     fallback = default_table(path)
     rejected, batch, tables = [], [], []
-    stored = known = 0
-    for number, report in enumerate(judge_stream(data), 1):
-        record = report.record
-        name = table or _tag(record, "Table") or fallback
-        if name not in tables:
-            tables.append(name)
-        problem = _too_long(report, name)
-        if report.status == INVALID or problem:
-            rejected.append(Rejected(path, number, record.line, name,
-                                     [problem] if problem else report.findings()))
-        else:
-            batch.append(_prepare(number, name, report))
-        if len(batch) >= batch_size:
-            s, k = _write(book, batch, rejected, path)
-            stored, known, batch = stored + s, known + k, []
-        if progress is not None:
-            progress(record.line)
-    if batch:
-        s, k = _write(book, batch, rejected, path)
-        stored, known = stored + s, known + k
+    with _Writer(book, rejected, path) as writer:
+        for number, report in enumerate(judge_stream(data), 1):
+            record = report.record
+            name = table or _tag(record, "Table") or fallback
+            if name not in tables:
+                tables.append(name)
+            problem = _too_long(report, name)
+            if report.status == INVALID or problem:
+                rejected.append(Rejected(path, number, record.line, name,
+                                         [problem] if problem else report.findings()))
+            else:
+                batch.append(_prepare(number, name, report))
+            if len(batch) >= batch_size:
+                writer.put(batch)
+                batch = []
+            if progress is not None:
+                progress(record.line)
+        if batch:
+            writer.put(batch)
     rejected.sort(key=lambda r: r.number)
-    return Imported(path, stored, known, rejected, tables)
+    return Imported(path, writer.stored, writer.known, rejected, tables)
+
+
+class _Writer:
+    """Stores batches in order on a thread of its own, while the next batch is judged: the
+    database's work (which releases the GIL) overlaps the referee's. A failure stops the
+    import at the next batch and is raised by the caller's thread."""
+
+    def __init__(self, book, rejected: list, path: str):
+        import queue
+
+        self.book, self.rejected, self.path = book, rejected, path
+        self.stored = self.known = 0
+        self.ensured = set()  # the players and tables known to be in the book
+        self.error = None
+        self.queue = queue.Queue(maxsize=2)
+
+    def __enter__(self):
+        import threading
+
+        if self.book.dialect == "sqlite":
+            _no_fsync_per_commit(self.book.engine)
+
+        self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
+        self.thread.start()
+        return self
+
+    def put(self, batch: list) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(batch)
+
+    def _run(self):
+        while True:
+            batch = self.queue.get()
+            if batch is None:
+                return
+            if self.error is not None:
+                continue  # drain: the caller stops at its next put
+            try:
+                _ensure_rows(self.book, batch, self.ensured)
+                stored, known = _write(self.book, batch, self.rejected, self.path)
+                self.stored += stored
+                self.known += known
+            except BaseException as e:  # raised again in the caller's thread
+                self.error = e
+
+    def __exit__(self, kind, exc, tb):
+        self.queue.put(None)
+        self.thread.join()
+        if exc is None and self.error is not None:
+            raise self.error
+        return False
 
 
 def _tag(record, name):
@@ -184,7 +235,6 @@ class _TableState:
 
 def _write(book, batch: list, rejected: list, path: str):
     """Store a batch in one transaction: (hands stored, hands already in the book)."""
-    _ensure_rows(book, batch)
     stamp = now()
     with book.write() as session:
         states = {name: _table_state(session, name) for name in sorted({p.table for p in batch})}
@@ -218,23 +268,44 @@ def _write(book, batch: list, rejected: list, path: str):
     return len(keep), known
 
 
-def _ensure_rows(book, batch: list) -> None:
+def _no_fsync_per_commit(engine) -> None:
+    """SQLite in WAL mode, synchronous=NORMAL for the importer's connections: a killed
+    process still loses nothing it committed (only a power cut could lose the last
+    batches, which a rerun stores again), and a batch does not wait for the disk."""
+    from sqlalchemy import event
+
+    if not event.contains(engine, "connect", _normal_sync):
+        event.listen(engine, "connect", _normal_sync)
+        engine.dispose()  # connections already open were made without it
+
+
+def _normal_sync(dbapi_conn, _record) -> None:
+    dbapi_conn.execute("PRAGMA synchronous=NORMAL")
+
+
+def _ensure_rows(book, batch: list, ensured: set) -> None:
     """Players and tables the batch needs, each created once even when several importers
     run at once (INSERT … ON CONFLICT DO NOTHING, in name order so no two wait on each other)."""
-    names = sorted({n for p in batch for n in p.setup.players})
+    names = sorted({n for p in batch for n in p.setup.players} - ensured)
     firsts = {}
     for p in batch:
-        firsts.setdefault(p.table, p)
+        if ("table", p.table) not in ensured:
+            firsts.setdefault(p.table, p)
+    if not names and not firsts:
+        return
     with book.write() as session:
         ins = _insert_ignore(session)
-        session.execute(ins(Player.__table__).on_conflict_do_nothing(index_elements=["name"]),
-                        [{"name": n} for n in names])
+        if names:
+            session.execute(ins(Player.__table__).on_conflict_do_nothing(index_elements=["name"]),
+                            [{"name": n} for n in names])
         for name in sorted(firsts):
             p = firsts[name]
             session.execute(ins(BookTable.__table__).on_conflict_do_nothing(index_elements=["name"]),
                             [dict(name=name, players=p.values["players"], bet=p.values["bet"],
                                   rules=p.values["rules"], options=p.values["options"],
                                   sides=p.values["sides"], created=now(), closed=None)])
+    ensured.update(names)
+    ensured.update(("table", name) for name in firsts)
 
 
 def _insert_ignore(session):
