@@ -423,6 +423,12 @@ def _stamp(conn, stamp):
 def _executemany(conn, table: str, columns, rows) -> None:
     if not rows:
         return
+    if conn.dialect.name == "postgresql":  # COPY: one stream instead of a statement a row
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
     conn.exec_driver_sql(sql, rows)

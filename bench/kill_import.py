@@ -1,0 +1,145 @@
+"""`kill -9` an import at random moments; each kill is followed by a rerun (issue 9).
+
+    python bench/kill_import.py [--hands 2000] [--kills 20] [--seed 1] [--db URL]
+
+Imports one simulated session of `--hands` hands into a clean book, then into a second
+book again and again, killing the process (SIGKILL) at a random moment of each run until
+`--kills` kills have landed mid-import, and lets a last rerun finish. After every kill the
+second book must hold only whole hands, each identical to the clean book's hand of the
+same table and number (its row, every event with its hash, every posting), and the audit
+must pass; at the end the two books must be identical. Prints what it saw; exit 1 if any
+check failed. `--db` names a PostgreSQL server to use instead of SQLite files (a fresh
+database is created on it for each book).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchkit as common  # noqa: E402
+
+ROOT = common.ROOT
+
+
+def session_file(hands: int) -> Path:
+    path = common.cache_dir() / f"league-kill-{hands}.dsm"
+    if not path.exists():
+        from desmoche_ref.simulate import simulate_session
+
+        path.write_text(simulate_session(hands, players=3, seed=1), encoding="utf-8")
+    return path
+
+
+def importer(url: str, path: Path) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen([sys.executable, "-m", "desmoche_ref", "import", "--db", url, str(path)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def fingerprint(url: str) -> dict:
+    """(table, number) -> everything stored of that hand but ids and times."""
+    from sqlalchemy import select
+
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.models import BookTable, Event, Hand, Posting
+
+    book = open_book(url)
+    out = {}
+    with book.read() as s:
+        names = dict(s.execute(select(BookTable.id, BookTable.name)).all())
+        hands = {}
+        for h in s.execute(select(Hand)).scalars():
+            hands[h.id] = (names[h.table_id], h.number)
+            out[hands[h.id]] = [(h.players, h.dealer, h.rules, h.options, h.bet, h.carry_in, h.sides,
+                                 h.side_carry, h.extra_tags, h.content_hash, h.status, h.outcome,
+                                 h.winners, h.fouls, h.carry_out, h.side_carry_out), [], []]
+        for e in s.execute(select(Event).order_by(Event.hand_id, Event.seq)).scalars():
+            out[hands[e.hand_id]][1].append((e.seq, e.line, e.comment, e.hash))
+        for p in s.execute(select(Posting).order_by(Posting.id)).scalars():
+            out[hands[p.hand_id]][2].append((p.account, p.kind, p.detail, p.counterparty, p.amount))
+    problems = []
+    from desmoche_ref.store.league import audit
+
+    with book.read() as s:
+        problems = audit(s)
+    book.engine.dispose()
+    return out, problems
+
+
+def fresh_book(server: str | None, folder: Path, name: str):
+    """(URL of an empty book with its schema, a function that removes it)."""
+    from desmoche_ref.store.db import open_book
+
+    if server:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from conftest import _fresh_pg_database
+
+        url, drop = _fresh_pg_database(server)
+    else:
+        url, drop = "sqlite:///" + str(folder / f"{name}.db"), lambda: None
+    open_book(url).engine.dispose()  # the schema, so that timings are the import's own
+    return url, drop
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--kills", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--db", default=None, help="a PostgreSQL server URL (default: SQLite files)")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    path = session_file(args.hands)
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="desmoche-kill-") as tmp:
+        clean_url, drop_clean = fresh_book(args.db, Path(tmp), "clean")
+        killed_url, drop_killed = fresh_book(args.db, Path(tmp), "killed")
+        try:
+            t = time.perf_counter()
+            run = importer(clean_url, path)
+            run.wait()
+            clean_time = time.perf_counter() - t
+            clean, problems = fingerprint(clean_url)
+            print(f"clean import: {len(clean)} hands in {clean_time:.2f} s; audit: {problems or 'passes'}")
+            landed = runs = 0
+            while landed < args.kills:
+                runs += 1
+                proc = importer(killed_url, path)
+                time.sleep(rng.uniform(0.05, clean_time))
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGKILL)
+                    landed += 1
+                proc.wait()
+                state, problems = fingerprint(killed_url)
+                wrong = [key for key, value in state.items() if clean.get(key) != value]
+                ok = not wrong and not problems
+                failures += not ok
+                print(f"run {runs:>2}: {'killed' if proc.returncode == -signal.SIGKILL else 'finished'}"
+                      f" with {len(state):>4} hands stored; "
+                      + ("each whole and identical to the clean import, audit passes" if ok else
+                         f"DIFFERENT hands {wrong[:5]}, audit {problems[:3]}"), flush=True)
+            final = importer(killed_url, path)
+            final.wait()
+            state, problems = fingerprint(killed_url)
+            same = state == clean and not problems
+            failures += not same
+            print(f"last rerun: {len(state)} hands; the book is "
+                  + ("identical to the clean import, and the audit passes" if same else "DIFFERENT"))
+        finally:
+            drop_clean()
+            drop_killed()
+    print(f"{landed} kills landed in {runs} runs; {failures} failed checks")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
