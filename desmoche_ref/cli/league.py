@@ -40,8 +40,10 @@ class _Failures:
         return self
 
     def __exit__(self, kind, exc, tb):
+        if exc is None:
+            return False
         from ..store.db import BookError
-        from ..store.hands import StoreError
+        from ..store.hands import StoreError  # only now: it loads the ORM
 
         if isinstance(exc, (BookError, StoreError)):
             fail(str(exc))
@@ -164,7 +166,7 @@ def export(table, hand, out, db):
     from ..store.league import export_hands
 
     book = open_or_exit(db)
-    with _Failures(), book.read() as session:
+    with _Failures(), book.connect() as session:
         texts = [text for _, _, text in export_hands(session, table, hand)]
     text = "\n".join(texts)
     if out:
@@ -222,7 +224,7 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
 
     _check_format(fmt_name)
     book = open_or_exit(db)
-    with _Failures(), book.read() as session:
+    with _Failures(), book.connect() as session:
         table_ = compute(session, _selection(table, player, since, until))
     if as_json:
         return _json(table_.as_json())
@@ -265,7 +267,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
     from ..store.league import ledger as entries
 
     book = open_or_exit(db)
-    with _Failures(), book.read() as session:
+    with _Failures(), book.connect() as session:
         rows = list(entries(session, player, table, hand))
     if as_json:
         return _json({"postings": [e.as_json() for e in rows]})
@@ -297,7 +299,7 @@ def settle_up(table, since, until, as_json, db):
     from ..store.league import balances
 
     book = open_or_exit(db)
-    with _Failures(), book.read() as session:
+    with _Failures(), book.connect() as session:
         owed = balances(session, _selection(table, None, since, until))
     transfers = clear(owed)
     if as_json:

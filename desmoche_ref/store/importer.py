@@ -29,11 +29,10 @@ from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from ..settle import MAIN_POT, pot_account
 from .hands import StoreError, chain_hash, enforced_fouls, tagged_text
+from .league import BROUGHT_IN, OUTSIDE
 from .models import BookTable, Event, Hand, Player, Posting, now
 
 BATCH = 250            # hands per transaction
-OUTSIDE = "outside"    # the account carried-in money comes from when the book lacks its hands
-BROUGHT_IN = "brought-in"
 MAX_NAME = 64          # Player.name
 MAX_TABLE = 100        # BookTable.name
 MAX_TEXT = 500         # Event.line, Event.comment

@@ -14,13 +14,24 @@ import json
 from datetime import date, datetime, time, timedelta, timezone
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, and_, case, cast, func, or_, select
+from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_, select, table
 
 from ..money import fmt
-from ..referee import COMPLETE
-from .hands import StoreError, event_lines, hand_setup, tagged_text
-from .importer import OUTSIDE, BROUGHT_IN
-from .models import BookTable, Event, Hand, Posting
+
+OUTSIDE = "outside"       # the account carried-in money came from (importer.py)
+BROUGHT_IN = "brought-in"  # the kind of those postings
+COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
+
+# The columns these reports read (models.py defines them). Plain SQL clauses, not the
+# models: `standings` then never imports the ORM, and starts in half the time.
+posting = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind",
+                                         "detail", "counterparty", "amount", "reverses")))
+hand = table("hand", *map(column, ("id", "table_id", "number", "players", "dealer", "rules", "options",
+                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "status",
+                                   "outcome", "winners", "fouls", "carry_out", "closed")),
+             column("opened", DateTime(timezone=True)))
+card_table = table("card_table", column("id"), column("name"))
+event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id")))
 
 POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
 
@@ -70,17 +81,19 @@ class Standings(NamedTuple):
 def _hand_filters(session, sel: Selection) -> list:
     where = []
     if sel.table is not None:
-        where.append(Hand.table_id == table_id(session, sel.table))
+        where.append(hand.c.table_id == table_id(session, sel.table))
     if sel.since is not None:
-        where.append(Hand.opened >= datetime.combine(sel.since, time(), timezone.utc))
+        where.append(hand.c.opened >= datetime.combine(sel.since, time(), timezone.utc))
     if sel.until is not None:
-        where.append(Hand.opened < datetime.combine(sel.until + timedelta(days=1), time(), timezone.utc))
+        where.append(hand.c.opened < datetime.combine(sel.until + timedelta(days=1), time(), timezone.utc))
     return where
 
 
 def table_id(session, name: str) -> int:
-    found = session.execute(select(BookTable.id).where(BookTable.name == name)).scalar()
+    found = session.execute(select(card_table.c.id).where(card_table.c.name == name)).scalar()
     if found is None:
+        from .hands import StoreError
+
         raise StoreError(f"there is no table {name!r} in this book")
     return found
 
@@ -94,30 +107,47 @@ def _sum_if(condition, value):
     return _total(case((condition, value), else_=0))
 
 
-def account_sums(session, sel: Selection = Selection()) -> list:
-    """(account, is a player, net, bonuses won, bonuses paid, side games won) per account.
+def account_sums(session, sel: Selection = Selection()) -> dict:
+    """(account, is a player) -> [net, bonuses won, bonuses paid, side games won].
 
-    A reversal (an undone hand's posting turned back) counts against what it reverses."""
-    p = Posting
+    One pass over ix_posting_standings (kind, account, player_id, reverses, amount) sums
+    each account's postings by kind; the bonuses, a few rows, are split into won and paid
+    by a second. A reversal (an undone hand's posting turned back) counts against what it
+    reverses: a reversed side-game win is one win fewer."""
+    p = posting.c
+    where = _hand_filters(session, sel)
+    join = bool(sel.since or sel.until)
+    if not join and sel.table is not None:  # the posting's own table column: no join needed
+        where = [p.table_id == table_id(session, sel.table)]
+
+    def query(*columns):
+        q = select(*columns)
+        return (q.join(hand, hand.c.id == p.hand_id) if join else q.select_from(posting)).where(*where)
+
+    sums = {}
+    for kind, account, player_id, total, count, reversals in session.execute(
+            query(p.kind, p.account, p.player_id, _total(p.amount), func.count(), func.count(p.reverses))
+            .group_by(p.kind, p.account, p.player_id)):
+        row = sums.setdefault((account, player_id is not None), [0, 0, 0, 0])
+        row[0] += total
+        if kind == "side-win" and player_id is not None:
+            row[3] += count - 2 * reversals
     original = p.reverses.is_(None)
     credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
-    query = (select(p.account, p.player_id.is_not(None), _total(p.amount),
-                    _sum_if(and_(p.kind == "bonus", credit), p.amount),
-                    _sum_if(and_(p.kind == "bonus", ~credit), -p.amount),
-                    _sum_if(p.kind == "side-win", case((original, 1), else_=-1)))
-             .group_by(p.account, p.player_id.is_not(None)))
-    where = _hand_filters(session, sel)
-    if sel.since is not None or sel.until is not None:
-        query = query.join(Hand, Hand.id == p.hand_id)
-    elif sel.table is not None:  # the posting's own table column: no join needed
-        where = [p.table_id == table_id(session, sel.table)]
-    return session.execute(query.where(*where)).all()
+    for account, player_id, won, total in session.execute(
+            query(p.account, p.player_id, _sum_if(credit, p.amount), _total(p.amount))
+            .where(p.kind == "bonus").group_by(p.account, p.player_id)):
+        row = sums[(account, player_id is not None)]
+        row[1] += won
+        row[2] += won - total
+    return sums
 
 
 def hand_counts(session, sel: Selection = Selection()) -> dict:
-    """name -> [hands, wins, auto wins, no winner, fouls] over the complete hands."""
-    h = Hand
-    query = (select(h.players, h.outcome, h.winners, h.fouls, func.count())
+    """name -> [hands, wins, auto wins, no winner, fouls] over the complete hands, from
+    ix_hand_standings (status, players, outcome, winners, fouls): Python walks the groups."""
+    h = hand.c
+    query = (select(h.players, h.outcome, h.winners, h.fouls, func.count()).select_from(hand)
              .where(h.status == COMPLETE, *_hand_filters(session, sel))
              .group_by(h.players, h.outcome, h.winners, h.fouls))
     counts = {}
@@ -139,7 +169,7 @@ def standings(session, sel: Selection = Selection()) -> Standings:
     counts = hand_counts(session, sel)
     money = {}
     unwon = brought_in = 0
-    for account, is_player, net, won, paid, sides in account_sums(session, sel):
+    for (account, is_player), (net, won, paid, sides) in account_sums(session, sel).items():
         if is_player:
             money[account] = (net, won, paid, sides)
         elif account == OUTSIDE:
@@ -160,10 +190,10 @@ def standings(session, sel: Selection = Selection()) -> Standings:
 def balances(session, sel: Selection = Selection()) -> dict:
     """What settle-up clears: each player's net, and the pots' share as one party (POT_PARTY):
     what stays in the pots, less what came into them from before the book."""
-    table = standings(session, sel._replace(player=None))
-    out = {r.player: r.net for r in table.players if r.net}
-    if table.unwon - table.brought_in:
-        out[POT_PARTY] = table.unwon - table.brought_in
+    table_ = standings(session, sel._replace(player=None))
+    out = {r.player: r.net for r in table_.players if r.net}
+    if table_.unwon - table_.brought_in:
+        out[POT_PARTY] = table_.unwon - table_.brought_in
     return out
 
 
@@ -185,38 +215,41 @@ class Entry(NamedTuple):
         return out
 
 
-def ledger(session, player=None, table=None, hand=None):
+def ledger(session, player=None, table=None, hand_number=None):
     """The postings, in the order they were made, with their table and hand."""
-    p = Posting
-    query = (select(BookTable.name, Hand.number, p.account, p.kind, p.detail, p.counterparty,
+    p, h = posting.c, hand.c
+    query = (select(card_table.c.name, h.number, p.account, p.kind, p.detail, p.counterparty,
                     p.amount, p.reverses, p.id)
-             .join(Hand, Hand.id == p.hand_id).join(BookTable, BookTable.id == p.table_id)
-             .order_by(p.id))
+             .select_from(posting).join(hand, h.id == p.hand_id)
+             .join(card_table, card_table.c.id == p.table_id).order_by(p.id))
     if player is not None:
         query = query.where(p.account == player, p.player_id.is_not(None))
     if table is not None:
         query = query.where(p.table_id == table_id(session, table))
-    if hand is not None:
-        query = query.where(Hand.number == hand)
+    if hand_number is not None:
+        query = query.where(h.number == hand_number)
     for row in session.execute(query):
         yield Entry(*row)
 
 
 # ------------------------------------------------------------------ export
-def export_hands(session, table=None, hand=None):
+def export_hands(session, table=None, hand_number=None):
     """(table name, number, record text) of each stored hand, by table and number, as a
     record `check` judges exactly as the book did (its tags, then its live lines)."""
-    query = select(Hand, BookTable.name).join(BookTable, BookTable.id == Hand.table_id)
+    from .hands import event_lines, hand_setup, tagged_text
+
+    h, e = hand.c, event.c
+    query = select(hand, card_table.c.name.label("table_name")).join(card_table, card_table.c.id == h.table_id)
     if table is not None:
-        query = query.where(Hand.table_id == table_id(session, table))
-    if hand is not None:
-        query = query.where(Hand.number == hand)
-    for row, name in session.execute(query.order_by(BookTable.name, Hand.number)):
-        rows = session.execute(select(Event).where(Event.hand_id == row.id).order_by(Event.seq)).scalars().all()
+        query = query.where(h.table_id == table_id(session, table))
+    if hand_number is not None:
+        query = query.where(h.number == hand_number)
+    for row in session.execute(query.order_by(card_table.c.name, h.number)).all():
+        rows = session.execute(select(event).where(e.hand_id == row.id).order_by(e.seq)).all()
         extra = [tuple(t) for t in json.loads(row.extra_tags)]
         if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
-            extra.append(("Table", name))
-        yield name, row.number, tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
+            extra.append(("Table", row.table_name))
+        yield row.table_name, row.number, tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
 
 
 # ------------------------------------------------------------------- audit
@@ -224,38 +257,38 @@ def audit(session) -> list:
     """The book's money checked from its postings: a list of problems (strings), empty when
     every hand's postings sum to zero, no pot holds less than nothing, every complete hand's
     main pot moved by what its row says (carry in to carry out), and the standings equal
-    the postings' sums (nets + unwon − brought_in = 0)."""
+    the postings' sums (nets + unwon − brought_in = 0). `session`: a Session or Connection."""
+    p, h = posting.c, hand.c
     problems = []
-    names = dict(session.execute(select(BookTable.id, BookTable.name)).all())
-    numbers = select(Hand.id, Hand.table_id, Hand.number).subquery()
-    for table, number, total in session.execute(
-            select(numbers.c.table_id, numbers.c.number, _total(Posting.amount))
-            .join(numbers, numbers.c.id == Posting.hand_id)
-            .group_by(numbers.c.table_id, numbers.c.number).having(func.sum(Posting.amount) != 0)):
-        problems.append(f"table {names[table]} hand {number}: its postings sum to {fmt(total)}, not zero")
-    for table, account, total in session.execute(
-            select(Posting.table_id, Posting.account, _total(Posting.amount))
-            .where(Posting.player_id.is_(None), Posting.account.like("pot:%"))
-            .group_by(Posting.table_id, Posting.account).having(func.sum(Posting.amount) < 0)):
-        problems.append(f"table {names[table]}: {account} holds {fmt(total)}, less than nothing")
-    moved = _sum_if(and_(Posting.account == "pot:main", Posting.kind != BROUGHT_IN), Posting.amount)
-    for table, number, carry_in, carry_out, total in session.execute(
-            select(Hand.table_id, Hand.number, Hand.carry_in, Hand.carry_out, moved)
-            .join(Posting, Posting.hand_id == Hand.id, isouter=True)
-            .where(Hand.status == COMPLETE, Hand.closed.is_not(None))
-            .group_by(Hand.id, Hand.table_id, Hand.number, Hand.carry_in, Hand.carry_out)
-            .having(moved != Hand.carry_out - Hand.carry_in)):
-        problems.append(f"table {names[table]} hand {number}: its main pot moved {fmt(total)} "
+    names = dict(session.execute(select(card_table.c.id, card_table.c.name)).all())
+    for table_, number, total in session.execute(
+            select(h.table_id, h.number, _total(p.amount)).select_from(posting)
+            .join(hand, h.id == p.hand_id).group_by(h.table_id, h.number)
+            .having(func.sum(p.amount) != 0)):
+        problems.append(f"table {names[table_]} hand {number}: its postings sum to {fmt(total)}, not zero")
+    for table_, account, total in session.execute(
+            select(p.table_id, p.account, _total(p.amount)).select_from(posting)
+            .where(p.player_id.is_(None), p.account.like("pot:%"))
+            .group_by(p.table_id, p.account).having(func.sum(p.amount) < 0)):
+        problems.append(f"table {names[table_]}: {account} holds {fmt(total)}, less than nothing")
+    moved = _sum_if(and_(p.account == "pot:main", p.kind != BROUGHT_IN), p.amount)
+    for table_, number, carry_in, carry_out, total in session.execute(
+            select(h.table_id, h.number, h.carry_in, h.carry_out, moved).select_from(hand)
+            .join(posting, p.hand_id == h.id, isouter=True)
+            .where(h.status == COMPLETE, h.closed.is_not(None))
+            .group_by(h.id, h.table_id, h.number, h.carry_in, h.carry_out)
+            .having(moved != h.carry_out - h.carry_in)):
+        problems.append(f"table {names[table_]} hand {number}: its main pot moved {fmt(total)} "
                         f"but the hand carried in {fmt(carry_in)} and out {fmt(carry_out or 0)}")
-    table = standings(session)
-    sums = dict(session.execute(select(Posting.account, _total(Posting.amount))
-                                .where(Posting.player_id.is_not(None)).group_by(Posting.account)).all())
-    shown = {r.player: r.net for r in table.players}
-    for name in sorted(set(sums) | set(shown)):
-        if sums.get(name, 0) != shown.get(name, 0):
-            problems.append(f"standings: {name}'s net is {fmt(shown.get(name, 0))} but the "
+    shown = standings(session)
+    sums = dict(session.execute(select(p.account, _total(p.amount)).select_from(posting)
+                                .where(p.player_id.is_not(None)).group_by(p.account)).all())
+    nets = {r.player: r.net for r in shown.players}
+    for name in sorted(set(sums) | set(nets)):
+        if sums.get(name, 0) != nets.get(name, 0):
+            problems.append(f"standings: {name}'s net is {fmt(nets.get(name, 0))} but the "
                             f"postings sum to {fmt(sums.get(name, 0))}")
-    if table.balance():
-        problems.append(f"standings: the nets + unwon {fmt(table.unwon)} − brought in "
-                        f"{fmt(table.brought_in)} come to {fmt(table.balance())}, not zero")
+    if shown.balance():
+        problems.append(f"standings: the nets + unwon {fmt(shown.unwon)} − brought in "
+                        f"{fmt(shown.brought_in)} come to {fmt(shown.balance())}, not zero")
     return problems
