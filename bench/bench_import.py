@@ -27,13 +27,17 @@ import benchkit as common  # noqa: E402
 ROOT = common.ROOT
 
 
-def session_file(hands: int) -> Path:
-    path = common.cache_dir() / f"league-import-{hands}.dsm"
+def session_file(hands: int, seed: int = 1) -> Path:
+    """One simulated session of `hands` hands at one table of three, cached (the league
+    benchmarks share it: bench_standings.py, kill_import.py)."""
+    path = common.cache_dir() / f"league-session-{hands}-{seed}.dsm"
     if not path.exists():
         from desmoche_ref.simulate import simulate_session
 
         print(f"  simulating {hands} hands ...", file=sys.stderr, flush=True)
-        path.write_text(simulate_session(hands, players=3, seed=1), encoding="utf-8")
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(simulate_session(hands, players=3, seed=seed), encoding="utf-8")
+        os.replace(tmp, path)
     return path
 
 

@@ -22,21 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchkit as common  # noqa: E402
+from bench_import import session_file  # noqa: E402
 
 ROOT = common.ROOT
-
-
-def session_text(hands: int) -> str:
-    """One simulated session of `hands` hands at one table of three (cached)."""
-    path = common.cache_dir() / f"league-session-{hands}.dsm"
-    if not path.exists():
-        from desmoche_ref.simulate import simulate_session
-
-        print(f"  simulating {hands} hands ...", file=sys.stderr, flush=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(simulate_session(hands, players=3, seed=9), encoding="utf-8")
-        os.replace(tmp, path)
-    return path.read_text(encoding="utf-8")
 
 
 def env():
@@ -54,7 +42,7 @@ def build(folder: Path, total: int, per_round: int) -> list:
     work = folder / "building.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(work) + suffix).unlink(missing_ok=True)
-    text = session_text(per_round)
+    text = session_file(per_round, seed=9).read_text(encoding="utf-8")
     done = 0
     for k in range(1, total // per_round + 1):
         path = folder / f"round-{k}.dsm"

@@ -26,17 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchkit as common  # noqa: E402
+from bench_import import session_file  # noqa: E402
 
 ROOT = common.ROOT
-
-
-def session_file(hands: int) -> Path:
-    path = common.cache_dir() / f"league-kill-{hands}.dsm"
-    if not path.exists():
-        from desmoche_ref.simulate import simulate_session
-
-        path.write_text(simulate_session(hands, players=3, seed=1), encoding="utf-8")
-    return path
 
 
 def importer(url: str, path: Path) -> subprocess.Popen:

@@ -58,7 +58,7 @@ def test_season_worked_by_hand(book_url):
     assert code == 0, out
     assert out.splitlines() == [
         f"{DATA / 'north.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table north)",
-        f"{DATA / 'north2.dsm'}: 1 hands stored, 0 already in the book, 0 rejected (table north)",
+        f"{DATA / 'north2.dsm'}: 1 hand stored, 0 already in the book, 0 rejected (table north)",
         f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table south, west)"]
     code, out = run("standings", "--db", book_url, "--json")
     assert code == 0 and json.loads(out) == SEASON_STANDINGS

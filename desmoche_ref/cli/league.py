@@ -50,10 +50,16 @@ class _Failures:
         return False
 
 
-def _table(rows, headers, fmt_name="simple") -> str:
+def _table(rows, headers, fmt_name="simple", right=()) -> str:
+    """A tabulate table; the columns named in `right` (numbers, money) are right-aligned."""
     from tabulate import tabulate
 
-    return tabulate(rows, headers=headers, tablefmt=fmt_name, disable_numparse=True)
+    align = ["right" if h in right else "left" for h in headers]
+    return tabulate(rows, headers=headers, tablefmt=fmt_name, disable_numparse=True, colalign=align)
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" + ("" if n == 1 else "s")
 
 
 def _csv(rows, headers) -> None:
@@ -121,7 +127,7 @@ def import_(files, table, db):
                 click.echo(f"{path}:{line}: {code} {message}")
             click.echo(f"{path} hand {r.number} (line {r.line}): rejected, nothing of it stored")
         where = ", ".join(result.tables)
-        click.echo(f"{path}: {result.stored} hands stored, {result.known} already in the book, "
+        click.echo(f"{path}: {_hands(result.stored)} stored, {result.known} already in the book, "
                    f"{len(result.rejected)} rejected (table {where})")
         if result.rejected:
             status = max(status, 1)
@@ -176,7 +182,7 @@ def export(table, hand, out, db):
             write_atomically(out, text)
         except OSError as e:
             fail(f"cannot write {out}: {e.strerror or e}")
-        click.echo(f"{out}: {len(texts)} hands", err=True)
+        click.echo(f"{out}: {_hands(len(texts))}", err=True)
     else:
         sys.stdout.write(text)
     if not texts:
@@ -231,7 +237,7 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     rows = [list(r.as_json().values()) for r in table_.players]
     if as_csv:
         return _csv(rows, STANDING_HEADERS)
-    click.echo(_table(rows, STANDING_HEADERS, fmt_name))
+    click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
     click.echo(f"unwon (in pots) {fmt(table_.unwon)}, brought in {fmt(table_.brought_in)}")
 
 
@@ -275,7 +281,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
               "" if e.reverses is None else e.reverses] for e in rows]
     if as_csv:
         return _csv(cells, LEDGER_HEADERS)
-    click.echo(_table(cells, LEDGER_HEADERS))
+    click.echo(_table(cells, LEDGER_HEADERS, right=("hand", "amount", "reverses")))
 
 
 # --------------------------------------------------------------- settle-up
