@@ -2,12 +2,13 @@
 
     python bench/kill_import.py [--hands 2000] [--kills 20] [--seed 1] [--db URL]
 
-Imports one simulated session of `--hands` hands into a clean book, then into a second
-book again and again, killing the process (SIGKILL) at a random moment of each run until
-`--kills` kills have landed mid-import, and lets a last rerun finish. After every kill the
-second book must hold only whole hands, each identical to the clean book's hand of the
-same table and number (its row, every event with its hash, every posting), and the audit
-must pass; at the end the two books must be identical. Prints what it saw; exit 1 if any
+Imports one simulated session of `--hands` hands into a clean book, then into fresh books
+again and again, killing the process (SIGKILL) at a random moment of each run and
+rerunning it, until `--kills` kills have landed mid-import; a rerun that is not killed
+finishes the book (and the next kill goes to a fresh one). After every kill the book must
+hold only whole hands, each identical to the clean book's hand of the same table and
+number (its row, every event with its hash, every posting), and the audit must pass;
+every finished book must be identical to the clean one. Prints what it saw; exit 1 if any
 check failed. `--db` names a PostgreSQL server to use instead of SQLite files (a fresh
 database is created on it for each book).
 """
@@ -94,7 +95,6 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory(prefix="desmoche-kill-") as tmp:
         clean_url, drop_clean = fresh_book(args.db, Path(tmp), "clean")
-        killed_url, drop_killed = fresh_book(args.db, Path(tmp), "killed")
         try:
             t = time.perf_counter()
             run = importer(clean_url, path)
@@ -102,34 +102,49 @@ def main():
             clean_time = time.perf_counter() - t
             clean, problems = fingerprint(clean_url)
             print(f"clean import: {len(clean)} hands in {clean_time:.2f} s; audit: {problems or 'passes'}")
-            landed = runs = 0
+            landed = runs = cycles = 0
             while landed < args.kills:
-                runs += 1
-                proc = importer(killed_url, path)
-                time.sleep(rng.uniform(0.05, clean_time))
-                if proc.poll() is None:
-                    proc.send_signal(signal.SIGKILL)
-                    landed += 1
-                proc.wait()
-                state, problems = fingerprint(killed_url)
-                wrong = [key for key, value in state.items() if clean.get(key) != value]
-                ok = not wrong and not problems
-                failures += not ok
-                print(f"run {runs:>2}: {'killed' if proc.returncode == -signal.SIGKILL else 'finished'}"
-                      f" with {len(state):>4} hands stored; "
-                      + ("each whole and identical to the clean import, audit passes" if ok else
-                         f"DIFFERENT hands {wrong[:5]}, audit {problems[:3]}"), flush=True)
-            final = importer(killed_url, path)
-            final.wait()
-            state, problems = fingerprint(killed_url)
-            same = state == clean and not problems
-            failures += not same
-            print(f"last rerun: {len(state)} hands; the book is "
-                  + ("identical to the clean import, and the audit passes" if same else "DIFFERENT"))
+                # a fresh book each cycle: kills land while hands are still to be stored,
+                # and the reruns of the cycle finish the job
+                cycles += 1
+                killed_url, drop_killed = fresh_book(args.db, Path(tmp), f"killed-{cycles}")
+                try:
+                    while True:
+                        runs += 1
+                        proc = importer(killed_url, path)
+                        time.sleep(rng.uniform(0.05, clean_time))
+                        killed = proc.poll() is None
+                        if killed:
+                            proc.send_signal(signal.SIGKILL)
+                            landed += 1
+                        proc.wait()
+                        state, problems = fingerprint(killed_url)
+                        wrong = [key for key, value in state.items() if clean.get(key) != value]
+                        done = not killed and state == clean
+                        ok = not wrong and not problems and (killed or done)
+                        failures += not ok
+                        print(f"cycle {cycles} run {runs:>2}: {'killed  ' if killed else 'finished'}"
+                              f" with {len(state):>4} hands stored; "
+                              + (("the book is identical to the clean import" if done else
+                                  "each whole and identical to the clean import's") + ", audit passes"
+                                 if ok else f"DIFFERENT hands {wrong[:5]}, audit {problems[:3]}"), flush=True)
+                        if landed >= args.kills:  # the last kill's rerun, not killed
+                            final = importer(killed_url, path)
+                            final.wait()
+                            state, problems = fingerprint(killed_url)
+                            same = state == clean and not problems
+                            failures += not same
+                            print(f"last rerun: {len(state)} hands; the book is "
+                                  + ("identical to the clean import, and the audit passes" if same
+                                     else "DIFFERENT"))
+                            break
+                        if not killed or not ok or state == clean:  # this book is done
+                            break
+                finally:
+                    drop_killed()
         finally:
             drop_clean()
-            drop_killed()
-    print(f"{landed} kills landed in {runs} runs; {failures} failed checks")
+    print(f"{landed} kills landed in {runs} runs over {cycles} fresh books; {failures} failed checks")
     sys.exit(1 if failures else 0)
 
 
