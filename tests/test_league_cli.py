@@ -120,3 +120,11 @@ def test_reports_never_load_the_orm(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe, str(db)], capture_output=True, text=True,
                           env=dict(os.environ))
     assert done.stdout.splitlines()[-1] == "[]", done.stderr
+
+
+def test_the_reports_status_word_is_the_referees():
+    # league.py spells it out rather than import the referee (start-up): they must agree
+    from desmoche_ref.referee import COMPLETE
+    from desmoche_ref.store import league
+
+    assert league.COMPLETE == COMPLETE

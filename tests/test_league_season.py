@@ -158,3 +158,16 @@ def test_ledger_shows_each_posting_with_its_kind_and_counterparty(book_url):
          "counterparty": "pot:oro", "amount": "-2.00", "reverses": None, "id": 9},
         {"table": "south", "hand": 1, "account": "Dani", "kind": "side-win", "detail": "oro",
          "counterparty": "pot:oro", "amount": "4.00", "reverses": None, "id": 12}]
+
+
+def test_live_recording_carries_on_after_an_import(book_url):
+    """The table an import leaves is where a live `hand new` carries on: the deal passes to
+    the right of the last imported dealer (R3.1) and the carried pot comes in (R2.3)."""
+    from desmoche_ref.store import hands as H
+
+    run("import", "--db", book_url, DATA / "north.dsm")  # hand 2: Beto dealt, 30 carried
+    book = open_book(book_url)
+    with book.write() as s:
+        _, hand = H.open_hand(s, H.find_table(s, "north"))
+        assert (hand.number, hand.dealer, hand.carry_in) == (3, "Carla", 3000)
+    book.engine.dispose()
