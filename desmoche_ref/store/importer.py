@@ -21,16 +21,15 @@ import os
 from datetime import datetime, timezone
 from typing import NamedTuple
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import DateTime, insert, select, update
 
 from ..money import fmt
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from ..settle import MAIN_POT, pot_account
-from .hands import StoreError, chain_hash, enforced_fouls, tagged_text
-from .league import BROUGHT_IN, OUTSIDE
-from .models import BookTable, Event, Hand, Player, Posting, now
+from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
+from .records import chain_hash, enforced_fouls, tagged_text
 
 BATCH = 250            # hands per transaction
 MAX_NAME = 64          # Player.name
@@ -234,13 +233,13 @@ class _TableState:
 
 def _write(book, batch: list, rejected: list, path: str):
     """Store a batch in one transaction: (hands stored, hands already in the book)."""
-    stamp = now()
-    with book.write() as session:
-        states = {name: _table_state(session, name) for name in sorted({p.table for p in batch})}
+    stamp = _now()
+    with book.begin() as conn:
+        states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
         digests = [p.hash for p in batch]
-        seen = set(session.execute(select(Hand.content_hash).where(Hand.content_hash.in_(digests))).scalars())
-        players = dict(session.execute(select(Player.name, Player.id).where(
-            Player.name.in_({n for p in batch for n in p.setup.players}))).all())
+        seen = set(conn.execute(select(hands.c.content_hash).where(hands.c.content_hash.in_(digests))).scalars())
+        players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
+            players_t.c.name.in_({n for p in batch for n in p.setup.players}))).all())
         keep, known = [], 0
         for p in batch:
             if p.hash in seen:
@@ -260,10 +259,10 @@ def _write(book, batch: list, rejected: list, path: str):
                 state.pots = _pots_after(p)
             state.last = p
         if keep:
-            _insert(session, keep, players, stamp)
+            _insert(conn, keep, players, stamp)
             for name, state in states.items():
                 if state.last is not None:
-                    _follow(session, state)
+                    _follow(conn, state)
     return len(keep), known
 
 
@@ -292,45 +291,57 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
             firsts.setdefault(p.table, p)
     if not names and not firsts:
         return
-    with book.write() as session:
-        ins = _insert_ignore(session)
+    with book.begin() as conn:
+        ins = _insert_ignore(conn)
         if names:
-            session.execute(ins(Player.__table__).on_conflict_do_nothing(index_elements=["name"]),
+            conn.execute(ins(players_t).on_conflict_do_nothing(index_elements=["name"]),
                             [{"name": n} for n in names])
         for name in sorted(firsts):
             p = firsts[name]
-            session.execute(ins(BookTable.__table__).on_conflict_do_nothing(index_elements=["name"]),
+            conn.execute(ins(card_table).on_conflict_do_nothing(index_elements=["name"]),
                             [dict(name=name, players=p.values["players"], bet=p.values["bet"],
                                   rules=p.values["rules"], options=p.values["options"],
-                                  sides=p.values["sides"], created=now(), closed=None)])
+                                  sides=p.values["sides"], created=_now(), closed=None)])
     ensured.update(names)
     ensured.update(("table", name) for name in firsts)
 
 
-def _insert_ignore(session):
-    if session.get_bind().dialect.name == "postgresql":
+def _now():
+    return datetime.now(timezone.utc)
+
+
+def _refused(message: str):
+    from .hands import StoreError  # only when refusing: it loads the ORM
+
+    return StoreError(message)
+
+
+def _insert_ignore(conn):
+    if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as ins
     else:
         from sqlalchemy.dialects.sqlite import insert as ins
     return ins
 
 
-def _table_state(session, name: str) -> _TableState:
+def _table_state(conn, name: str) -> _TableState:
     """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands."""
-    query = select(BookTable.id, BookTable.closed).where(BookTable.name == name)
-    if session.get_bind().dialect.name == "postgresql":
+    t = card_table.c
+    query = select(t.id, t.closed).where(t.name == name)
+    if conn.dialect.name == "postgresql":
         query = query.with_for_update()
-    table_id, closed = session.execute(query).one()
+    table_id, closed = conn.execute(query).one()
     if closed is not None:
-        raise StoreError(f"table {name} is closed: import into another --table")
-    last = session.execute(select(Hand.number, Hand.closed).where(Hand.table_id == table_id)
-                           .order_by(Hand.number.desc()).limit(1)).first()
+        raise _refused(f"table {name} is closed: import into another --table")
+    h = hands.c
+    last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)
+                           .order_by(h.number.desc()).limit(1)).first()
     if last is not None and last[1] is None:
-        raise StoreError(f"hand {last[0]} at table {name} is still being recorded: "
+        raise _refused(f"hand {last[0]} at table {name} is still being recorded: "
                          f"close it (`end` or `hand new`) before importing into this table")
     pots = {}
-    won = session.execute(select(Hand.carry_out, Hand.side_carry_out).where(
-        Hand.table_id == table_id, Hand.status == COMPLETE).order_by(Hand.number.desc()).limit(1)).first()
+    won = conn.execute(select(h.carry_out, h.side_carry_out).where(
+        h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
     if won is not None:
         pots = _pot_map(won[0], won[1])
     return _TableState(table_id, last[0] if last else 0, pots, None)
@@ -383,19 +394,20 @@ POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detai
                    "amount", "reverses", "created")
 
 
-def _insert(session, keep: list, players: dict, stamp) -> None:
-    """Bulk inserts: the hands (their ids back, in order), then their events and postings.
+def _insert(conn, keep: list, players: dict, stamp) -> None:
+    """Bulk inserts: the hands (their ids back), then their events and postings.
 
     Events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
     per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
-    conn = session.connection()
-    hand = Hand.__table__
-    ids = conn.execute(insert(hand).returning(hand.c.id, sort_by_parameter_order=True),
-                       [p.values for p, _ in keep]).scalars().all()
+    # each hand's id, found by its content hash (unique in the batch): the order RETURNING
+    # gives rows back in is not promised
+    ids = dict((digest, hand_id) for hand_id, digest in conn.execute(
+        insert(hands).returning(hands.c.id, hands.c.content_hash), [p.values for p, _ in keep]))
     when = _stamp(conn, stamp)
     events, postings = [], []
     main = pot_account(MAIN_POT)
-    for hand_id, (p, brought) in zip(ids, keep):
+    for p, brought in keep:
+        hand_id = ids[p.hash]
         previous = ""
         for seq, (line, comment) in enumerate(p.events, 1):
             previous = chain_hash(previous, seq, line, comment, None)
@@ -414,8 +426,8 @@ def _insert(session, keep: list, players: dict, stamp) -> None:
 
 
 def _stamp(conn, stamp):
-    """The time as the driver stores it for a UTCDateTime column (SQLite: text)."""
-    process = Event.__table__.c.entered.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+    """The time as the driver stores it for the models' UTCDateTime columns (SQLite: text)."""
+    process = DateTime(timezone=True).dialect_impl(conn.dialect).bind_processor(conn.dialect)
     return process(stamp) if process else stamp
 
 
@@ -433,10 +445,10 @@ def _executemany(conn, table: str, columns, rows) -> None:
     conn.exec_driver_sql(sql, rows)
 
 
-def _follow(session, state: _TableState) -> None:
+def _follow(conn, state: _TableState) -> None:
     """The table's seats and stakes become those of its last hand, so that a live `hand new`
     carries on from it (the deal passes to the right of that hand's dealer, R3.1)."""
     v = state.last.values
-    session.execute(update(BookTable).where(BookTable.id == state.id).values(
+    conn.execute(update(card_table).where(card_table.c.id == state.id).values(
         players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"], sides=v["sides"]))
 

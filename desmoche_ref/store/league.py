@@ -22,15 +22,20 @@ OUTSIDE = "outside"       # the account carried-in money came from (importer.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
 COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
 
-# The columns these reports read (models.py defines them). Plain SQL clauses, not the
-# models: `standings` then never imports the ORM, and starts in half the time.
+# The book's tables as plain SQL clauses (models.py defines them; a test holds the two
+# together), not the models: the reports and the importer then never load the ORM, which
+# costs more start-up than SQLAlchemy itself.
+_WHEN = DateTime(timezone=True)
 posting = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind",
                                          "detail", "counterparty", "amount", "reverses")))
 hand = table("hand", *map(column, ("id", "table_id", "number", "players", "dealer", "rules", "options",
-                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "status",
-                                   "outcome", "winners", "fouls", "carry_out", "closed")),
-             column("opened", DateTime(timezone=True)))
-card_table = table("card_table", column("id"), column("name"))
+                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "source",
+                                   "content_hash", "status", "outcome", "winners", "fouls",
+                                   "carry_out", "side_carry_out")),
+             column("opened", _WHEN), column("closed", _WHEN))
+card_table = table("card_table", *map(column, ("id", "name", "players", "bet", "rules", "options", "sides")),
+                   column("created", _WHEN), column("closed", _WHEN))
+player = table("player", column("id"), column("name"))
 event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id")))
 
 POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
