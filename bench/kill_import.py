@@ -98,8 +98,10 @@ def main():
         try:
             t = time.perf_counter()
             run = importer(clean_url, path)
-            run.wait()
+            _, err = run.communicate()
             clean_time = time.perf_counter() - t
+            if run.returncode:
+                sys.exit(f"the clean import failed (exit {run.returncode}): {err.decode()}")
             clean, problems = fingerprint(clean_url)
             print(f"clean import: {len(clean)} hands in {clean_time:.2f} s; audit: {problems or 'passes'}")
             landed = runs = cycles = 0
