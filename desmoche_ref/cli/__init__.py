@@ -18,6 +18,11 @@ COMMANDS = {
     "view": ("desmoche_ref.cli.view", "view", N_("Show the table as it stood after a line of a record.")),
     "rules": ("desmoche_ref.cli.rules", "rules", N_("Look up a rule of the rulebook by its code or a word.")),
     "simulate": ("desmoche_ref.cli.simulate", "simulate", N_("Write a session of bot-played hands.")),
+    "import": ("desmoche_ref.cli.league", "import_", N_("Judge hand records and store their valid hands in the book.")),
+    "export": ("desmoche_ref.cli.league", "export", N_("Write the book's hands as canonical .dsm records.")),
+    "standings": ("desmoche_ref.cli.league", "standings", N_("The league table: wins, bonuses, fouls, nets.")),
+    "ledger": ("desmoche_ref.cli.league", "ledger", N_("The postings behind every balance.")),
+    "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
 }
 
 

@@ -1,12 +1,12 @@
 """`desmoche-ref check`: the referee's verdict on hand records (N5, N8)."""
 
-import gc
 import sys
 
 import click
 
 from ..referee import FileReport, judge_stream
 from .files import encoding_hint, encoding_option, open_lines
+from .runtime import collector_paused
 
 
 @click.command()
@@ -38,16 +38,8 @@ def check(files, as_json, session, summary, ascii_only, encoding):
       desmoche-ref check --encoding cp1252 old-windows-file.dsm
       cat hand.dsm | desmoche-ref check -
     """
-    # A short-lived run whose values hold no reference cycles: the cyclic collector would
-    # only walk the objects a season makes (40-50% of the time, bench/). Off for this span
-    # only: a caller running the command in-process (CliRunner) gets it back.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         status = _check(files, as_json, session, summary, ascii_only, encoding)
-    finally:
-        if collecting:
-            gc.enable()
     sys.exit(status)
 
 

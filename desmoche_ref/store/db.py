@@ -134,6 +134,20 @@ class Book:
                 yield session
 
     @contextmanager
+    def connect(self):
+        """A Core connection for reading: no ORM to import (the league's reports start faster)."""
+        with self._failures():
+            with self.engine.connect() as conn:
+                yield conn
+
+    @contextmanager
+    def begin(self):
+        """One write transaction on a Core connection (the importer's bulk inserts: no ORM)."""
+        with self._failures():
+            with self.engine.execution_options(book_write=True).begin() as conn:
+                yield conn
+
+    @contextmanager
     def write(self):
         """One transaction for one command: committed whole at the end, or not at all."""
         from sqlmodel import Session

@@ -6,7 +6,6 @@ judges a file. Every function here works inside the caller's transaction (`Book.
 so a command is all or nothing.
 """
 
-import hashlib
 import json
 
 from sqlalchemy import func
@@ -14,9 +13,10 @@ from sqlmodel import select
 
 from ..engine.setup import Setup, SetupError
 from ..notation.parser import parse_event, parse_text
-from ..notation.writer import _quote, write_event
+from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_hand
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
+from .records import chain_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
@@ -187,16 +187,9 @@ def current_seq(session, hand: Hand) -> int:
                         .where(Event.hand_id == hand.id)).one()
 
 
-def chain_hash(previous: str, seq: int, line: str, comment, supersedes) -> str:
-    text = f"{previous}\n{seq}\n{line}\n{comment or ''}\n{supersedes or ''}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def record_text(hand: Hand, lines) -> str:
     """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
-    tags = hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)]
-    out = [f"[{name} {_quote(value)}]" for name, value in tags] + [""]
-    return "\n".join(out + list(lines)) + "\n"
+    return tagged_text(hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)], lines)
 
 
 def event_lines(rows) -> list:
@@ -285,6 +278,7 @@ def close_hand(session, hand: Hand, report=None):
     if out["status"] == COMPLETE:
         hand.outcome = out["outcome"]["kind"]
         hand.winners = " ".join(out["outcome"]["winners"])
+        hand.fouls = enforced_fouls(report)
         hand.carry_out = report.settlement.carry_out
         hand.side_carry_out = json.dumps({p.game: p.carry_out for p in report.settlement.side_games})
         post_settlement(session, hand, report)

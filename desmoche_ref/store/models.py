@@ -50,7 +50,9 @@ class BookTable(SQLModel, table=True):
 
 class Hand(SQLModel, table=True):
     __tablename__ = "hand"
-    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hand_table_number"),)
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hand_table_number"),
+                      # standings count hands by seats and verdict from this index alone
+                      Index("ix_hand_standings", "status", "players", "outcome", "winners", "fouls"))
     id: int | None = Field(default=None, primary_key=True)
     table_id: int = Field(foreign_key="card_table.id", index=True)
     number: int                                      # 1, 2, … at its table
@@ -68,6 +70,7 @@ class Hand(SQLModel, table=True):
     status: str = Field(default="open", max_length=12)  # open | complete | incomplete | invalid
     outcome: str | None = Field(default=None, max_length=12)  # win | auto-win | no-winner
     winners: str | None = Field(default=None, max_length=300)
+    fouls: str = Field(default="", max_length=300)   # one name per enforced foul (standings)
     carry_out: int | None = Field(default=None, sa_type=BigInteger)
     side_carry_out: str | None = None                # JSON: {game: cents}
     opened: datetime = Field(default_factory=now)
@@ -89,7 +92,9 @@ class Event(SQLModel, table=True):
 
 class Posting(SQLModel, table=True):
     __tablename__ = "posting"
-    __table_args__ = (Index("ix_posting_account", "account"),)
+    __table_args__ = (Index("ix_posting_account", "account"),
+                      # standings sum every account's postings by kind from this index alone
+                      Index("ix_posting_standings", "kind", "account", "player_id", "reverses", "amount"))
     id: int | None = Field(default=None, primary_key=True)
     hand_id: int = Field(foreign_key="hand.id", index=True)
     table_id: int = Field(foreign_key="card_table.id", index=True)

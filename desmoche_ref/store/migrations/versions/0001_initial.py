@@ -63,6 +63,7 @@ def upgrade() -> None:
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=12), nullable=False),
     sa.Column('outcome', sqlmodel.sql.sqltypes.AutoString(length=12), nullable=True),
     sa.Column('winners', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=True),
+    sa.Column('fouls', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=False),
     sa.Column('carry_out', sa.BigInteger(), nullable=True),
     sa.Column('side_carry_out', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
     sa.Column('opened', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
@@ -73,6 +74,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_hand_content_hash'), ['content_hash'], unique=False)
+        batch_op.create_index('ix_hand_standings', ['status', 'players', 'outcome', 'winners', 'fouls'], unique=False)
         batch_op.create_index(batch_op.f('ix_hand_table_id'), ['table_id'], unique=False)
 
     op.create_table('event',
@@ -112,6 +114,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('posting', schema=None) as batch_op:
         batch_op.create_index('ix_posting_account', ['account'], unique=False)
+        batch_op.create_index('ix_posting_standings', ['kind', 'account', 'player_id', 'reverses', 'amount'], unique=False)
         batch_op.create_index(batch_op.f('ix_posting_hand_id'), ['hand_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_posting_player_id'), ['player_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_posting_table_id'), ['table_id'], unique=False)
@@ -123,6 +126,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_posting_table_id'))
         batch_op.drop_index(batch_op.f('ix_posting_player_id'))
         batch_op.drop_index(batch_op.f('ix_posting_hand_id'))
+        batch_op.drop_index('ix_posting_standings')
         batch_op.drop_index('ix_posting_account')
 
     op.drop_table('posting')
@@ -132,6 +136,7 @@ def downgrade() -> None:
     op.drop_table('event')
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_hand_table_id'))
+        batch_op.drop_index('ix_hand_standings')
         batch_op.drop_index(batch_op.f('ix_hand_content_hash'))
 
     op.drop_table('hand')

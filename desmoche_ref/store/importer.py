@@ -1,0 +1,454 @@
+"""Importing `.dsm` records into the book: each hand judged once, stored whole or not at all.
+
+A hand is judged exactly as `check` judges it (`judge_stream`). An invalid hand is rejected
+with its findings and nothing of it is stored; a valid one is stored with its events (the
+canonical lines, hash-chained), its verdict and its settlement's postings. Hands are written
+in batches, one transaction each, with bulk inserts (the hand is not re-judged move by move
+as live entry does), so a `kill -9` leaves each hand whole or absent and a rerun finishes.
+
+A hand is known by its content: the SHA-256 of its record as the book exports it, without
+its Table tag, so a record imported twice (or re-imported from an export, or under another
+`--table`) is stored once. A hand continues the pots of its table: what the record carries
+in beyond what the book's pot holds came from hands the book never saw, and enters the book
+as `brought-in` postings from the `outside` account, so every hand still sums to zero. A
+record that carries in less than the book's pot holds contradicts the book (R2.3, R4.6) and
+is rejected.
+"""
+
+import hashlib
+import json
+import os
+from datetime import datetime, timezone
+from typing import NamedTuple
+
+from sqlalchemy import DateTime, insert, select, update
+
+from ..money import fmt
+from ..notation.parser import KNOWN_TAGS
+from ..notation.writer import write_event
+from ..referee import COMPLETE, INVALID, judge_stream
+from ..settle import MAIN_POT, pot_account
+from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
+from .records import chain_hash, enforced_fouls, tagged_text
+
+BATCH = 250            # hands per transaction
+MAX_NAME = 64          # Player.name
+MAX_TABLE = 100        # BookTable.name
+MAX_TEXT = 500         # Event.line, Event.comment
+
+
+class Rejected(NamedTuple):
+    """A hand not stored: its place in the file and why, as `check` prints findings."""
+
+    path: str
+    number: int          # the hand's place in the file, from 1
+    line: int            # its first line
+    table: str
+    findings: list       # (line, code, message), in line order
+
+
+class Imported(NamedTuple):
+    """What one file's import did."""
+
+    path: str
+    stored: int
+    known: int           # already in the book
+    rejected: list       # Rejected
+    tables: list         # the tables its hands went to, in order of first use
+
+
+class _Prepared:
+    """A valid hand ready to store: its row's values, its events, its settlement's transfers."""
+
+    __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "setup")
+
+    def __init__(self, number, line, table, values, events, transfers, digest, setup):
+        self.number, self.line, self.table = number, line, table
+        self.values, self.events, self.transfers = values, events, transfers
+        self.hash, self.setup = digest, setup
+
+
+def default_table(path: str) -> str:
+    """The file's name without its folder and extension (`-` for standard input is `stdin`)."""
+    if path == "-":
+        return "stdin"
+    return os.path.splitext(os.path.basename(path))[0] or path
+
+
+def import_records(book, data: bytes, path: str, table: str | None = None, progress=None,
+                   batch_size: int = BATCH) -> Imported:
+    """Judge and store every hand of one file. `table` overrides each record's Table tag;
+    without either the file's name is the table. `progress(line)` is told how far it got;
+    `batch_size` hands are written per transaction."""
+    fallback = default_table(path)
+    rejected, batch, tables = [], [], []
+    with _Writer(book, rejected, path) as writer:
+        for number, report in enumerate(judge_stream(data), 1):
+            record = report.record
+            name = table or _tag(record, "Table") or fallback
+            if name not in tables:
+                tables.append(name)
+            problem = _too_long(report, name)
+            if report.status == INVALID or problem:
+                rejected.append(Rejected(path, number, record.line, name,
+                                         [problem] if problem else report.findings()))
+            else:
+                batch.append(_prepare(number, name, report))
+            if len(batch) >= batch_size:
+                writer.put(batch)
+                batch = []
+            if progress is not None:
+                progress(record.line)
+        if batch:
+            writer.put(batch)
+    rejected.sort(key=lambda r: r.number)
+    return Imported(path, writer.stored, writer.known, rejected, tables)
+
+
+class _Writer:
+    """Stores batches in order on a thread of its own, while the next batch is judged: the
+    database's work (which releases the GIL) overlaps the referee's. A failure stops the
+    import at the next batch and is raised by the caller's thread."""
+
+    def __init__(self, book, rejected: list, path: str):
+        import queue
+
+        self.book, self.rejected, self.path = book, rejected, path
+        self.stored = self.known = 0
+        self.ensured = set()  # the players and tables known to be in the book
+        self.error = None
+        self.queue = queue.Queue(maxsize=2)
+
+    def __enter__(self):
+        import threading
+
+        if self.book.dialect == "sqlite":
+            _no_fsync_per_commit(self.book.engine)
+
+        self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
+        self.thread.start()
+        return self
+
+    def put(self, batch: list) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(batch)
+
+    def _run(self):
+        while True:
+            batch = self.queue.get()
+            if batch is None:
+                return
+            if self.error is not None:
+                continue  # drain: the caller stops at its next put
+            try:
+                _ensure_rows(self.book, batch, self.ensured)
+                stored, known = _write(self.book, batch, self.rejected, self.path)
+                self.stored += stored
+                self.known += known
+            except BaseException as e:  # raised again in the caller's thread
+                self.error = e
+
+    def __exit__(self, kind, exc, tb):
+        self.queue.put(None)
+        self.thread.join()
+        if exc is None and self.error is not None:
+            raise self.error
+        return False
+
+
+def _tag(record, name):
+    tag = record.tag(name)
+    return tag.value.strip() if tag is not None and tag.value.strip() else None
+
+
+def _too_long(report, table: str):
+    """A finding for what the book's columns cannot hold (never for a real table's record)."""
+    if len(table) > MAX_TABLE:
+        return (report.record.line, "N3", f"the table name is longer than {MAX_TABLE} characters")
+    for name in report.setup.players:
+        if len(name) > MAX_NAME:
+            return (report.record.line, "N3.1", f"the name {name[:24]}… is longer than {MAX_NAME} characters")
+    for ev in report.record.events:
+        if ev.comment is not None and len(ev.comment) > MAX_TEXT:
+            return (ev.line, "N1.2", f"a comment longer than {MAX_TEXT} characters cannot be stored")
+    return None
+
+
+def played_on(record):
+    """When the hand was played: its Date tag (YYYY-MM-DD, or with dots), else None."""
+    value = _tag(record, "Date")
+    if value:
+        try:
+            return datetime.strptime(value.replace(".", "-")[:10], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+        except ValueError:
+            return None
+    return None
+
+
+def _prepare(number: int, table: str, report) -> _Prepared:
+    record, setup = report.record, report.setup
+    names = setup.players
+    extra = []
+    if setup.result is not None:  # the one N3 tag a stored setup leaves out (hands.hand_setup)
+        extra.append(["Result", " ".join(setup.result) or "none"])
+    extra += [[t.name, t.value] for t in record.tags if t.name not in KNOWN_TAGS]
+    values = dict(
+        players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
+        options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
+        sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
+        side_carry=json.dumps(setup.side_carry), source="import", status=report.status,
+        outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
+    events = [(write_event(ev), ev.comment) for ev in record.events]
+    lines = [line if comment is None else f"{line} #{comment}" for line, comment in events]
+    # The hash is over the record as the book will export it (hands.record_text), less its
+    # Table tag; the setup's own tags are those the stored row gives back (a test holds it).
+    tags = setup.tags() + [tuple(t) for t in extra if t[0] not in ("Result", "Table")]
+    digest = hashlib.sha256(tagged_text(tags, lines).encode("utf-8")).hexdigest()
+    if not any(t[0] == "Table" for t in extra):
+        extra.append(["Table", table])
+    values["extra_tags"] = json.dumps([["Table", table] if t[0] == "Table" else t for t in extra])
+    transfers = []
+    if report.status == COMPLETE:
+        st = report.settlement
+        outcome = report.outcome
+        values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
+                      carry_out=st.carry_out,
+                      side_carry_out=json.dumps({p.game: p.carry_out for p in st.side_games}))
+        transfers = st.transfers
+    when = played_on(record)
+    values["opened"] = when
+    return _Prepared(number, record.line, table, values, events, transfers, digest, setup)
+
+
+# ------------------------------------------------------------------ writing
+class _TableState:
+    """A table as the next hand finds it: its id, last number and what its pots hold."""
+
+    __slots__ = ("id", "number", "pots", "last")
+
+    def __init__(self, table_id: int, number: int, pots: dict, last):
+        self.id, self.number, self.pots, self.last = table_id, number, pots, last
+
+
+def _write(book, batch: list, rejected: list, path: str):
+    """Store a batch in one transaction: (hands stored, hands already in the book)."""
+    stamp = _now()
+    with book.begin() as conn:
+        states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
+        digests = [p.hash for p in batch]
+        seen = set(conn.execute(select(hands.c.content_hash).where(hands.c.content_hash.in_(digests))).scalars())
+        players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
+            players_t.c.name.in_({n for p in batch for n in p.setup.players}))).all())
+        keep, known = [], 0
+        for p in batch:
+            if p.hash in seen:
+                known += 1
+                continue
+            state = states[p.table]
+            problem = _continuity(p, state)
+            if problem:
+                rejected.append(Rejected(path, p.number, p.line, p.table, [problem]))
+                continue
+            seen.add(p.hash)
+            state.number += 1
+            p.values.update(table_id=state.id, number=state.number, content_hash=p.hash,
+                            opened=p.values["opened"] or stamp, closed=stamp)
+            keep.append((p, _brought_in(p, state)))
+            if p.values["status"] == COMPLETE:
+                state.pots = _pots_after(p)
+            state.last = p
+        if keep:
+            _insert(conn, keep, players, stamp)
+            for name, state in states.items():
+                if state.last is not None:
+                    _follow(conn, state)
+    return len(keep), known
+
+
+def _no_fsync_per_commit(engine) -> None:
+    """SQLite in WAL mode, synchronous=NORMAL for the importer's connections: a killed
+    process still loses nothing it committed (only a power cut could lose the last
+    batches, which a rerun stores again), and a batch does not wait for the disk."""
+    from sqlalchemy import event
+
+    if not event.contains(engine, "connect", _normal_sync):
+        event.listen(engine, "connect", _normal_sync)
+        engine.dispose()  # connections already open were made without it
+
+
+def _normal_sync(dbapi_conn, _record) -> None:
+    dbapi_conn.execute("PRAGMA synchronous=NORMAL")
+
+
+def _ensure_rows(book, batch: list, ensured: set) -> None:
+    """Players and tables the batch needs, each created once even when several importers
+    run at once (INSERT … ON CONFLICT DO NOTHING, in name order so no two wait on each other)."""
+    names = sorted({n for p in batch for n in p.setup.players} - ensured)
+    firsts = {}
+    for p in batch:
+        if ("table", p.table) not in ensured:
+            firsts.setdefault(p.table, p)
+    if not names and not firsts:
+        return
+    with book.begin() as conn:
+        ins = _insert_ignore(conn)
+        if names:
+            conn.execute(ins(players_t).on_conflict_do_nothing(index_elements=["name"]),
+                            [{"name": n} for n in names])
+        for name in sorted(firsts):
+            p = firsts[name]
+            conn.execute(ins(card_table).on_conflict_do_nothing(index_elements=["name"]),
+                            [dict(name=name, players=p.values["players"], bet=p.values["bet"],
+                                  rules=p.values["rules"], options=p.values["options"],
+                                  sides=p.values["sides"], created=_now(), closed=None)])
+    ensured.update(names)
+    ensured.update(("table", name) for name in firsts)
+
+
+def _now():
+    return datetime.now(timezone.utc)
+
+
+def _refused(message: str):
+    from .hands import StoreError  # only when refusing: it loads the ORM
+
+    return StoreError(message)
+
+
+def _insert_ignore(conn):
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as ins
+    else:
+        from sqlalchemy.dialects.sqlite import insert as ins
+    return ins
+
+
+def _table_state(conn, name: str) -> _TableState:
+    """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands."""
+    t = card_table.c
+    query = select(t.id, t.closed).where(t.name == name)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    table_id, closed = conn.execute(query).one()
+    if closed is not None:
+        raise _refused(f"table {name} is closed: import into another --table")
+    h = hands.c
+    last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)
+                           .order_by(h.number.desc()).limit(1)).first()
+    if last is not None and last[1] is None:
+        raise _refused(f"hand {last[0]} at table {name} is still being recorded: "
+                         f"close it (`end` or `hand new`) before importing into this table")
+    pots = {}
+    won = conn.execute(select(h.carry_out, h.side_carry_out).where(
+        h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
+    if won is not None:
+        pots = _pot_map(won[0], won[1])
+    return _TableState(table_id, last[0] if last else 0, pots, None)
+
+
+def _pot_map(carry_out: int, side_carry_out) -> dict:
+    """Account -> cents of the pots a complete hand left (what the book's pot accounts hold)."""
+    pots = {pot_account(MAIN_POT): carry_out or 0}
+    for game, cents in json.loads(side_carry_out or "{}").items():
+        pots[pot_account(game)] = cents
+    return {a: c for a, c in pots.items() if c}
+
+
+def _pots_after(p: _Prepared) -> dict:
+    return _pot_map(p.values["carry_out"], p.values["side_carry_out"])
+
+
+def _pots_before(p: _Prepared) -> dict:
+    """What the record says its pots hold as it starts (Carry, SideCarry)."""
+    pots = {pot_account(MAIN_POT): p.setup.carry}
+    for game, cents in p.setup.side_carry.items():
+        pots[pot_account(game)] = cents
+    return {a: c for a, c in pots.items() if c}
+
+
+def _continuity(p: _Prepared, state: _TableState):
+    """A finding when the record carries in less than the table's pot holds, else None."""
+    wants = _pots_before(p)
+    for account, held in sorted(state.pots.items()):
+        carried = wants.get(account, 0)
+        if carried < held:
+            game = account.split(":", 1)[1]
+            if game == MAIN_POT:
+                return (p.line, "R2.3", f"Carry is {fmt(carried)} but table {p.table}'s pot holds "
+                                        f"{fmt(held)} from its hand {state.number}: the pot carries "
+                                        f"(write [Carry \"{fmt(held)}\"], or import into another --table)")
+            return (p.line, "R4.6", f"SideCarry for {game} is {fmt(carried)} but table {p.table}'s "
+                                    f"{game} pot holds {fmt(held)} from its hand {state.number}")
+    return None
+
+
+def _brought_in(p: _Prepared, state: _TableState) -> list:
+    """(pot account, cents) the record carries in beyond what the book's pots hold."""
+    return [(account, cents - state.pots.get(account, 0))
+            for account, cents in _pots_before(p).items() if cents > state.pots.get(account, 0)]
+
+
+EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash")
+POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty",
+                   "amount", "reverses", "created")
+
+
+def _insert(conn, keep: list, players: dict, stamp) -> None:
+    """Bulk inserts: the hands (their ids back), then their events and postings.
+
+    Events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
+    per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
+    # each hand's id, found by its content hash (unique in the batch): the order RETURNING
+    # gives rows back in is not promised
+    ids = dict((digest, hand_id) for hand_id, digest in conn.execute(
+        insert(hands).returning(hands.c.id, hands.c.content_hash), [p.values for p, _ in keep]))
+    when = _stamp(conn, stamp)
+    events, postings = [], []
+    main = pot_account(MAIN_POT)
+    for p, brought in keep:
+        hand_id = ids[p.hash]
+        previous = ""
+        for seq, (line, comment) in enumerate(p.events, 1):
+            previous = chain_hash(previous, seq, line, comment, None)
+            events.append((hand_id, seq, line, comment, when, None, previous))
+        table_id = p.values["table_id"]
+        moves = [(BROUGHT_IN, None if a == main else a.split(":", 1)[1], OUTSIDE, a, c)
+                 for a, c in brought]
+        moves += p.transfers
+        for kind, detail, payer, payee, cents in moves:
+            postings.append((hand_id, table_id, payer, players.get(payer), kind, detail, payee,
+                             -cents, None, when))
+            postings.append((hand_id, table_id, payee, players.get(payee), kind, detail, payer,
+                             cents, None, when))
+    _executemany(conn, "event", EVENT_COLUMNS, events)
+    _executemany(conn, "posting", POSTING_COLUMNS, postings)
+
+
+def _stamp(conn, stamp):
+    """The time as the driver stores it for the models' UTCDateTime columns (SQLite: text)."""
+    process = DateTime(timezone=True).dialect_impl(conn.dialect).bind_processor(conn.dialect)
+    return process(stamp) if process else stamp
+
+
+def _executemany(conn, table: str, columns, rows) -> None:
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":  # COPY: one stream instead of a statement a row
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
+    conn.exec_driver_sql(sql, rows)
+
+
+def _follow(conn, state: _TableState) -> None:
+    """The table's seats and stakes become those of its last hand, so that a live `hand new`
+    carries on from it (the deal passes to the right of that hand's dealer, R3.1)."""
+    v = state.last.values
+    conn.execute(update(card_table).where(card_table.c.id == state.id).values(
+        players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"], sides=v["sides"]))
+

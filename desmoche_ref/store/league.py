@@ -1,0 +1,299 @@
+"""The league's books over the postings: standings, the ledger, settle-up balances, export, audit.
+
+Every figure is an SQL aggregate over the double entry (postings grouped by account) or over
+the hands' verdict columns (grouped by seats, outcome, winners and fouls, so Python only
+walks the few distinct groups, never every row); money stays integer cents. The accounts:
+a player (its row has a player_id), a pot of a table (`pot:main`, `pot:GAME`), and
+`outside`, where carried-in money that entered the book without its earlier hands came from
+(importer.py). Every hand's postings sum to zero, so for any set of hands
+    sum of the players' nets + unwon − brought_in = 0,
+where `unwon` is what the pots hold and `brought_in` what came from outside.
+"""
+
+import json
+from datetime import date, datetime, time, timedelta, timezone
+from typing import NamedTuple
+
+from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_, select, table
+
+from ..money import fmt
+
+OUTSIDE = "outside"       # the account carried-in money came from (importer.py)
+BROUGHT_IN = "brought-in"  # the kind of those postings
+COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
+
+# The book's tables as plain SQL clauses (models.py defines them; a test holds the two
+# together), not the models: the reports and the importer then never load the ORM, which
+# costs more start-up than SQLAlchemy itself.
+_WHEN = DateTime(timezone=True)
+posting = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind",
+                                         "detail", "counterparty", "amount", "reverses")))
+hand = table("hand", *map(column, ("id", "table_id", "number", "players", "dealer", "rules", "options",
+                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "source",
+                                   "content_hash", "status", "outcome", "winners", "fouls",
+                                   "carry_out", "side_carry_out")),
+             column("opened", _WHEN), column("closed", _WHEN))
+card_table = table("card_table", *map(column, ("id", "name", "players", "bet", "rules", "options", "sides")),
+                   column("created", _WHEN), column("closed", _WHEN))
+player = table("player", column("id"), column("name"))
+event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id")))
+
+POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
+
+
+class Selection(NamedTuple):
+    """Which hands a report covers: a table, a player, dates (inclusive)."""
+
+    table: str | None = None
+    player: str | None = None
+    since: date | None = None
+    until: date | None = None
+
+
+class Row(NamedTuple):
+    player: str
+    hands: int
+    wins: int
+    auto_wins: int
+    no_winner: int
+    bonuses_won: int
+    bonuses_paid: int
+    fouls: int
+    side_games_won: int
+    net: int
+
+    def as_json(self) -> dict:
+        out = self._asdict()
+        for key in ("bonuses_won", "bonuses_paid", "net"):
+            out[key] = fmt(out[key])
+        return out
+
+
+class Standings(NamedTuple):
+    players: list   # Row, best net first
+    unwon: int
+    brought_in: int
+
+    def as_json(self) -> dict:
+        return {"players": [r.as_json() for r in self.players], "unwon": fmt(self.unwon),
+                "brought_in": fmt(self.brought_in)}
+
+    def balance(self) -> int:
+        """nets + unwon − brought_in: zero whenever every player of the hands is shown."""
+        return sum(r.net for r in self.players) + self.unwon - self.brought_in
+
+
+def _hand_filters(session, sel: Selection) -> list:
+    where = []
+    if sel.table is not None:
+        where.append(hand.c.table_id == table_id(session, sel.table))
+    if sel.since is not None:
+        where.append(hand.c.opened >= datetime.combine(sel.since, time(), timezone.utc))
+    if sel.until is not None:
+        where.append(hand.c.opened < datetime.combine(sel.until + timedelta(days=1), time(), timezone.utc))
+    return where
+
+
+def table_id(session, name: str) -> int:
+    found = session.execute(select(card_table.c.id).where(card_table.c.name == name)).scalar()
+    if found is None:
+        from .hands import StoreError
+
+        raise StoreError(f"there is no table {name!r} in this book")
+    return found
+
+
+def _total(value):
+    """SUM as an integer (PostgreSQL sums BIGINT into NUMERIC: cents stay ints)."""
+    return cast(func.coalesce(func.sum(value), 0), BigInteger)
+
+
+def _sum_if(condition, value):
+    return _total(case((condition, value), else_=0))
+
+
+def account_sums(session, sel: Selection = Selection()) -> dict:
+    """(account, is a player) -> [net, bonuses won, bonuses paid, side games won].
+
+    One pass over ix_posting_standings (kind, account, player_id, reverses, amount) sums
+    each account's postings by kind; the bonuses, a few rows, are split into won and paid
+    by a second. A reversal (an undone hand's posting turned back) counts against what it
+    reverses: a reversed side-game win is one win fewer."""
+    p = posting.c
+    where = _hand_filters(session, sel)
+    join = bool(sel.since or sel.until)
+    if not join and sel.table is not None:  # the posting's own table column: no join needed
+        where = [p.table_id == table_id(session, sel.table)]
+
+    def query(*columns):
+        q = select(*columns)
+        return (q.join(hand, hand.c.id == p.hand_id) if join else q.select_from(posting)).where(*where)
+
+    sums = {}
+    for kind, account, player_id, total, count, reversals in session.execute(
+            query(p.kind, p.account, p.player_id, _total(p.amount), func.count(), func.count(p.reverses))
+            .group_by(p.kind, p.account, p.player_id)):
+        row = sums.setdefault((account, player_id is not None), [0, 0, 0, 0])
+        row[0] += total
+        if kind == "side-win" and player_id is not None:
+            row[3] += count - 2 * reversals
+    original = p.reverses.is_(None)
+    credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
+    for account, player_id, won, total in session.execute(
+            query(p.account, p.player_id, _sum_if(credit, p.amount), _total(p.amount))
+            .where(p.kind == "bonus").group_by(p.account, p.player_id)):
+        row = sums[(account, player_id is not None)]
+        row[1] += won
+        row[2] += won - total
+    return sums
+
+
+def hand_counts(session, sel: Selection = Selection()) -> dict:
+    """name -> [hands, wins, auto wins, no winner, fouls] over the complete hands, from
+    ix_hand_standings (status, players, outcome, winners, fouls): Python walks the groups."""
+    h = hand.c
+    query = (select(h.players, h.outcome, h.winners, h.fouls, func.count()).select_from(hand)
+             .where(h.status == COMPLETE, *_hand_filters(session, sel))
+             .group_by(h.players, h.outcome, h.winners, h.fouls))
+    counts = {}
+    for players, outcome, winners, fouls, n in session.execute(query):
+        won = set((winners or "").split())
+        fouled = (fouls or "").split()
+        for name in players.split():
+            c = counts.setdefault(name, [0, 0, 0, 0, 0])
+            c[0] += n
+            if name in won:
+                c[1] += n
+                c[2] += n if outcome == "auto-win" else 0
+            c[3] += n if outcome == "no-winner" else 0
+            c[4] += n * fouled.count(name)
+    return counts
+
+
+def standings(session, sel: Selection = Selection()) -> Standings:
+    counts = hand_counts(session, sel)
+    money = {}
+    unwon = brought_in = 0
+    for (account, is_player), (net, won, paid, sides) in account_sums(session, sel).items():
+        if is_player:
+            money[account] = (net, won, paid, sides)
+        elif account == OUTSIDE:
+            brought_in -= net
+        else:
+            unwon += net
+    rows = []
+    for name in set(counts) | set(money):
+        if sel.player is not None and name != sel.player:
+            continue
+        hands, wins, autos, none, fouls = counts.get(name, (0, 0, 0, 0, 0))
+        net, won, paid, sides = money.get(name, (0, 0, 0, 0))
+        rows.append(Row(name, hands, wins, autos, none, won, paid, fouls, sides, net))
+    rows.sort(key=lambda r: (-r.net, r.player))
+    return Standings(rows, unwon, brought_in)
+
+
+def balances(session, sel: Selection = Selection()) -> dict:
+    """What settle-up clears: each player's net, and the pots' share as one party (POT_PARTY):
+    what stays in the pots, less what came into them from before the book."""
+    table_ = standings(session, sel._replace(player=None))
+    out = {r.player: r.net for r in table_.players if r.net}
+    if table_.unwon - table_.brought_in:
+        out[POT_PARTY] = table_.unwon - table_.brought_in
+    return out
+
+
+# ------------------------------------------------------------------ ledger
+class Entry(NamedTuple):
+    table: str
+    hand: int
+    account: str
+    kind: str
+    detail: str | None
+    counterparty: str
+    amount: int
+    reverses: int | None
+    id: int
+
+    def as_json(self) -> dict:
+        out = self._asdict()
+        out["amount"] = fmt(self.amount)
+        return out
+
+
+def ledger(session, player=None, table=None, hand_number=None):
+    """The postings, in the order they were made, with their table and hand."""
+    p, h = posting.c, hand.c
+    query = (select(card_table.c.name, h.number, p.account, p.kind, p.detail, p.counterparty,
+                    p.amount, p.reverses, p.id)
+             .select_from(posting).join(hand, h.id == p.hand_id)
+             .join(card_table, card_table.c.id == p.table_id).order_by(p.id))
+    if player is not None:
+        query = query.where(p.account == player, p.player_id.is_not(None))
+    if table is not None:
+        query = query.where(p.table_id == table_id(session, table))
+    if hand_number is not None:
+        query = query.where(h.number == hand_number)
+    for row in session.execute(query):
+        yield Entry(*row)
+
+
+# ------------------------------------------------------------------ export
+def export_hands(session, table=None, hand_number=None):
+    """(table name, number, record text) of each stored hand, by table and number, as a
+    record `check` judges exactly as the book did (its tags, then its live lines)."""
+    from .hands import event_lines, hand_setup, tagged_text
+
+    h, e = hand.c, event.c
+    query = select(hand, card_table.c.name.label("table_name")).join(card_table, card_table.c.id == h.table_id)
+    if table is not None:
+        query = query.where(h.table_id == table_id(session, table))
+    if hand_number is not None:
+        query = query.where(h.number == hand_number)
+    for row in session.execute(query.order_by(card_table.c.name, h.number)).all():
+        rows = session.execute(select(event).where(e.hand_id == row.id).order_by(e.seq)).all()
+        extra = [tuple(t) for t in json.loads(row.extra_tags)]
+        if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
+            extra.append(("Table", row.table_name))
+        yield row.table_name, row.number, tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
+
+
+# ------------------------------------------------------------------- audit
+def audit(session) -> list:
+    """The book's money checked from its postings: a list of problems (strings), empty when
+    every hand's postings sum to zero, no pot holds less than nothing, every complete hand's
+    main pot moved by what its row says (carry in to carry out), and the standings equal
+    the postings' sums (nets + unwon − brought_in = 0). `session`: a Session or Connection."""
+    p, h = posting.c, hand.c
+    problems = []
+    names = dict(session.execute(select(card_table.c.id, card_table.c.name)).all())
+    for table_, number, total in session.execute(
+            select(h.table_id, h.number, _total(p.amount)).select_from(posting)
+            .join(hand, h.id == p.hand_id).group_by(h.table_id, h.number)
+            .having(func.sum(p.amount) != 0)):
+        problems.append(f"table {names[table_]} hand {number}: its postings sum to {fmt(total)}, not zero")
+    for table_, account, total in session.execute(
+            select(p.table_id, p.account, _total(p.amount)).select_from(posting)
+            .where(p.player_id.is_(None), p.account.like("pot:%"))
+            .group_by(p.table_id, p.account).having(func.sum(p.amount) < 0)):
+        problems.append(f"table {names[table_]}: {account} holds {fmt(total)}, less than nothing")
+    moved = _sum_if(and_(p.account == "pot:main", p.kind != BROUGHT_IN), p.amount)
+    for table_, number, carry_in, carry_out, total in session.execute(
+            select(h.table_id, h.number, h.carry_in, h.carry_out, moved).select_from(hand)
+            .join(posting, p.hand_id == h.id, isouter=True)
+            .where(h.status == COMPLETE, h.closed.is_not(None))
+            .group_by(h.id, h.table_id, h.number, h.carry_in, h.carry_out)
+            .having(moved != h.carry_out - h.carry_in)):
+        problems.append(f"table {names[table_]} hand {number}: its main pot moved {fmt(total)} "
+                        f"but the hand carried in {fmt(carry_in)} and out {fmt(carry_out or 0)}")
+    shown = standings(session)
+    sums = dict(session.execute(select(p.account, _total(p.amount)).select_from(posting)
+                                .where(p.player_id.is_not(None)).group_by(p.account)).all())
+    nets = {r.player: r.net for r in shown.players}
+    for name in sorted(set(sums) | set(nets)):
+        if sums.get(name, 0) != nets.get(name, 0):
+            problems.append(f"standings: {name}'s net is {fmt(nets.get(name, 0))} but the "
+                            f"postings sum to {fmt(sums.get(name, 0))}")
+    if shown.balance():
+        problems.append(f"standings: the nets + unwon {fmt(shown.unwon)} − brought in "
+                        f"{fmt(shown.brought_in)} come to {fmt(shown.balance())}, not zero")
+    return problems

@@ -1,0 +1,143 @@
+"""The league's commands as a user meets them: help with examples, one-line errors with
+exit 2, the formats, no progress bar when piped, and the reports' start-up (no ORM)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from desmoche_ref.cli import main
+
+DATA = pathlib.Path(__file__).parent / "league_data"
+COMMANDS = ["import", "export", "standings", "ledger", "settle-up"]
+
+
+def run(*args, env=None):
+    result = CliRunner().invoke(main, [str(a) for a in args], env=env)
+    return result.exit_code, result.output
+
+
+def proc(*args):
+    return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_league_command_has_help_with_examples(command):
+    code, out = run(command, "--help")
+    assert code == 0 and "Examples:" in out and f"desmoche-ref {command}" in out
+
+
+def test_main_help_lists_the_league_commands():
+    out = run("--help")[1]
+    assert all(c in out for c in COMMANDS)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["standings", "--table", "nowhere"], "error: there is no table 'nowhere' in this book"),
+    (["ledger", "--table", "nowhere"], "error: there is no table 'nowhere' in this book"),
+    (["settle-up", "--table", "nowhere"], "error: there is no table 'nowhere' in this book"),
+    (["export", "--table", "nowhere"], "error: there is no table 'nowhere' in this book"),
+    (["standings", "--fmt", "nope"], "error: unknown --fmt 'nope': one of "),
+])
+def test_bad_requests_are_one_line_and_exit_2(tmp_path, args, message):
+    done = proc(*args, "--db", tmp_path / "book.db")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+
+
+def test_a_book_in_a_missing_folder_is_one_line_and_exit_2(tmp_path):
+    done = proc("standings", "--db", tmp_path / "no" / "book.db")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "the folder" in done.stderr and "does not exist" in done.stderr
+
+
+def test_an_unreadable_file_is_reported_and_the_others_imported(tmp_path):
+    code, out = run("import", "--db", tmp_path / "book.db", tmp_path / "missing.dsm", DATA / "south.dsm")
+    assert code == 2
+    assert out.splitlines() == [
+        f"{tmp_path / 'missing.dsm'}: error: cannot read {tmp_path / 'missing.dsm'}: no such file",
+        f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table south, west)"]
+
+
+def test_a_large_import_piped_prints_no_progress_bar(tmp_path):
+    from desmoche_ref.simulate import simulate_session
+
+    big = tmp_path / "big.dsm"
+    big.write_text(simulate_session(300, players=3, seed=4))
+    assert big.stat().st_size > 200_000  # a progress bar on a terminal
+    done = proc("import", "--db", tmp_path / "book.db", big)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == f"{big}: 300 hands stored, 0 already in the book, 0 rejected (table big)\n"
+
+
+def test_table_option_sends_every_hand_to_one_table(tmp_path):
+    db = tmp_path / "book.db"
+    code, out = run("import", "--db", db, "--table", "club", DATA / "south.dsm")
+    assert out == f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table club)\n"
+    # the second hand of south.dsm carries in 12: the first left nothing in the pot
+    got = json.loads(run("standings", "--db", db, "--json")[1])
+    assert got["brought_in"] == "12.00"
+    # known by content, whatever table it would go to
+    code, out = run("import", "--db", db, DATA / "south.dsm")
+    assert "0 hands stored, 2 already in the book" in out
+
+
+def test_standings_formats(tmp_path):
+    db = tmp_path / "book.db"
+    run("import", "--db", db, DATA / "south.dsm")
+    code, out = run("standings", "--db", db, "--fmt", "github")
+    assert out.splitlines() == [
+        "| player   |   hands |   wins |   auto_wins |   no_winner |   bonuses_won |   bonuses_paid |"
+        "   fouls |   side_games_won |   net |",
+        "|----------|---------|--------|-------------|-------------|---------------|----------------|"
+        "---------|------------------|-------|",
+        "| Ana      |       1 |      1 |           1 |           0 |          0.00 |           0.00 |"
+        "       0 |                0 | 16.00 |",
+        "| Dani     |       2 |      1 |           1 |           0 |          0.00 |           0.00 |"
+        "       0 |                1 |  3.00 |",
+        "| Carla    |       1 |      0 |           0 |           0 |          0.00 |           0.00 |"
+        "       0 |                0 | -7.00 |",
+        "unwon (in pots) 0.00, brought in 12.00"]
+    # Ana +16, Dani +3; Carla −7 and the pot −12 (west's carry, won by Ana): the largest
+    # debt pays the largest credit first
+    code, out = run("settle-up", "--db", db)
+    assert out.splitlines() == ["(pot) pays Ana 12.00", "Carla pays Ana 4.00", "Carla pays Dani 3.00"]
+
+
+@pytest.mark.parametrize("command", [["standings", "--json"], ["ledger", "--csv"], ["settle-up"],
+                                     ["import", str(DATA / "north.dsm")]])
+def test_the_league_commands_never_load_the_orm(tmp_path, command):
+    db = tmp_path / "book.db"
+    run("import", "--db", db, DATA / "south.dsm")  # the book and its schema exist
+    probe = ("import sys; from desmoche_ref.cli import main\n"
+             "try: main(sys.argv[2:] + ['--db', sys.argv[1]])\n"
+             "except SystemExit: pass\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'pydantic') "
+             "or m == 'sqlalchemy.orm'))")
+    done = subprocess.run([sys.executable, "-c", probe, str(db), *command], capture_output=True,
+                          text=True, env=dict(os.environ))
+    assert done.stdout.splitlines()[-1] == "[]", done.stderr
+
+
+def test_the_plain_sql_tables_are_the_models():
+    from desmoche_ref.store import league, models
+
+    for clause, model in ((league.posting, models.Posting), (league.hand, models.Hand),
+                          (league.card_table, models.BookTable), (league.player, models.Player),
+                          (league.event, models.Event)):
+        assert clause.name == model.__tablename__
+        assert set(clause.c.keys()) <= set(model.__table__.c.keys())
+    assert set(league.hand.c.keys()) == set(models.Hand.__table__.c.keys())  # the importer's insert
+
+
+def test_the_reports_status_word_is_the_referees():
+    # league.py spells it out rather than import the referee (start-up): they must agree
+    from desmoche_ref.referee import COMPLETE
+    from desmoche_ref.store import league
+
+    assert league.COMPLETE == COMPLETE
