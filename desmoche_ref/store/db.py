@@ -130,7 +130,7 @@ class Book:
         from sqlmodel import Session
 
         with self._failures():
-            with Session(self.engine) as session:
+            with Session(self.engine, expire_on_commit=False) as session:
                 yield session
 
     @contextmanager
@@ -139,7 +139,8 @@ class Book:
         from sqlmodel import Session
 
         with self._failures():
-            with Session(self.engine.execution_options(book_write=True)) as session:
+            with Session(self.engine.execution_options(book_write=True),
+                         expire_on_commit=False) as session:  # rows stay readable after
                 with session.begin():
                     yield session
 
