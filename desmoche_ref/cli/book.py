@@ -47,14 +47,26 @@ def book_command(f):
                 click.echo(f"error: {exc}", err=True)
                 sys.exit(USAGE)
             raise
+        finally:
+            _close_books()
 
     return run
+
+
+_OPEN = []  # the books this command opened: closed when it ends (CliRunner runs many)
 
 
 def open_book(db):
     from ..store.db import open_book
 
-    return open_book(db)
+    book = open_book(db)
+    _OPEN.append(book)
+    return book
+
+
+def _close_books():
+    while _OPEN:
+        _OPEN.pop().engine.dispose()
 
 
 def table_and_hand(session, table_name, number=None):

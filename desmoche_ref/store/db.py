@@ -109,10 +109,10 @@ def _explain(exc, url: str) -> str:
         return f"cannot open the book {describe(url)}: unable to open the file"
     if "password authentication failed" in first:
         return f"cannot open {describe(url)}: the server refused the user or password"
+    if "does not exist" in first and ("database" in first or "role" in first):
+        return f"cannot open {describe(url)}: {first.split('FATAL:')[-1].strip()}"
     if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
         return f"cannot reach the database server for {describe(url)}: is it running? ({first})"
-    if "does not exist" in first and "database" in first:
-        return f"cannot open {describe(url)}: {first}"
     return f"cannot use the book {describe(url)}: {first}"
 
 
@@ -217,3 +217,22 @@ def upgrade(book: Book) -> None:
             command.upgrade(cfg, "head")
     except DBAPIError as exc:
         raise BookError(_explain(exc, book.url)) from None
+
+
+def drift(book: Book) -> list:
+    """How the book's schema differs from the models (Alembic's autogenerate comparison), one
+    line a difference: none when the migrations shipped make exactly the tables the models say."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy.exc import DBAPIError
+    from sqlmodel import SQLModel
+
+    from . import models  # noqa: F401  (registers the tables)
+
+    try:
+        with book.engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            diffs = compare_metadata(context, SQLModel.metadata)
+    except DBAPIError as exc:
+        raise BookError(_explain(exc, book.url)) from None
+    return [" ".join(str(part) for part in d) if isinstance(d, tuple) else str(d) for d in diffs]

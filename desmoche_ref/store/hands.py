@@ -312,13 +312,18 @@ def judge_move(hand: Hand, rows, line: str):
     HandReport, Referee) when the rules allow it; Refused when they do not, StoreError for a
     player not at the table. Reads nothing, stores nothing."""
     lines = event_lines(rows)
-    ev = parse_event(line.strip(), len(lines) + 1)
+    text, hash_at, comment = line.strip(), line.find("#"), None
+    if hash_at >= 0:  # as the reader splits a line (N1.2)
+        text, comment = line[:hash_at].strip(), line[hash_at + 1:].rstrip()
+    if not text or "\n" in line or "\r" in line:
+        raise StoreError("write one notation line, e.g. `draw Beto 2d` (N4)")
+    ev = parse_event(text, len(lines) + 1)
     if ev.error is not None:
         raise Refused(ev.error)
     if ev.actor is not None and ev.actor not in hand.players.split():
         raise StoreError(f"there is no player {ev.actor!r} at this table ({hand.players}); "
                          f"names are matched exactly")
-    text, comment = write_event(ev), ev.comment
+    text = write_event(ev)
     report, ref = referee(hand, lines + [text if comment is None else f"{text} #{comment}"])
     if report.status == INVALID:
         raise Refused(report.errors[0])
