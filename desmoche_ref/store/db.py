@@ -235,4 +235,24 @@ def drift(book: Book) -> list:
             diffs = compare_metadata(context, SQLModel.metadata)
     except DBAPIError as exc:
         raise BookError(_explain(exc, book.url)) from None
-    return [" ".join(str(part) for part in d) if isinstance(d, tuple) else str(d) for d in diffs]
+    return [_difference(d) for d in diffs]
+
+
+def _difference(d) -> str:
+    """One of Alembic's differences in words: `add_…` is in the models, not in the book."""
+    if isinstance(d, list):  # a column's changes come as a list
+        return "; ".join(_difference(x) for x in d)
+    kind, thing = d[0], None
+    if kind.startswith("modify_"):
+        return (f"column {d[2]}.{d[3]}: {kind[7:]} is {d[5]} in the book, {d[6]} in the models")
+    if kind.endswith("_table"):
+        thing = f"table {d[1].name}"
+    elif kind.endswith("_index"):
+        thing = f"index {d[1].name} on {d[1].table.name}"
+    elif kind.endswith("_column"):
+        thing = f"column {d[2]}.{d[3].name}"
+    elif kind.endswith("_constraint") or kind.endswith("_fk"):
+        thing = f"constraint {d[1].name or ''} on {d[1].table.name}".replace("  ", " ")
+    if thing is None:
+        return str(d)
+    return f"the book lacks {thing}" if kind.startswith("add") else f"the book has {thing}, the models do not"
