@@ -52,7 +52,7 @@ def new_book(url: str, knocks: int) -> None:
 
 
 def startup(runs: int) -> None:
-    work = Path(tempfile.mkdtemp(prefix="desmoche-live-"))
+    work = Path(tempfile.mkdtemp(prefix="dsm-bench-live-"))
     try:
         master = work / "master.db"
         new_book(f"sqlite:///{master}", 32)  # 8 + 32 = 40 moves so far
@@ -145,7 +145,7 @@ def main() -> None:
     if args.skip_race:
         return
     print(f"two recorders, {args.moves} moves each, one hand:")
-    work = Path(tempfile.mkdtemp(prefix="desmoche-race-"))
+    work = Path(tempfile.mkdtemp(prefix="dsm-bench-race-"))
     try:
         race(f"sqlite:///{work / 'race.db'}", "SQLite", args.moves)
     finally:

@@ -89,7 +89,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", help="a book URL (default: a new SQLite file)")
     args = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="desmoche-kill-"))
+    work = Path(tempfile.mkdtemp(prefix="dsm-kill-moves-"))
     h = Harness(args.db or f"sqlite:///{work / 'book.db'}", random.Random(args.seed))
     t0 = time.perf_counter()
     tables = []

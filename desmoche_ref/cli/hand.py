@@ -52,7 +52,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     Examples:
       desmoche-ref hand new --dealer Ana
       desmoche-ref hand new
-      desmoche-ref hand new --side "oro 5 Ana Beto" --side "espadas 2 Ana Beto Carla"
+      desmoche-ref hand new --side "oro 5 Ana Beto" --side "flor 2 Ana Beto Carla"
       desmoche-ref hand new --no-sides --table friday
     """
     from ..money import fmt

@@ -23,6 +23,7 @@ from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
+VOID = "void"         # the status of a hand closed before any move stood: never dealt
 
 
 class StoreError(Exception):
@@ -136,12 +137,14 @@ def hand_setup(hand: Hand) -> Setup:
 def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = None,
                  sides=None) -> Hand:
     """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
-    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6)."""
+    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6). A void
+    hand was never dealt: the same player deals again."""
     players = table.players.split()
     if dealer is None:
         if previous is None:
             raise StoreError("the first hand at a table names its dealer: `hand new --dealer NAME`")
-        dealer = players[(players.index(previous.dealer) + 1) % len(players)]
+        turn = 0 if previous.status == VOID else 1
+        dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:
         raise StoreError(f"{dealer!r} is not seated at table {table.name} ({table.players})")
     carry = (previous.carry_out or 0) if previous is not None else 0
@@ -165,24 +168,33 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     if table.closed is not None:
         raise StoreError(f"table {table.name} is closed: start a new table for a new game")
     previous = last_hand(session, table)
-    closed = None
-    if previous is not None and previous.closed is None:
-        report, ref = referee(previous, event_lines(events(session, previous)))
-        if report.status != COMPLETE:
-            raise StoreError(f"hand {previous.number} at table {table.name} is not over: "
-                             + not_over(ref))
-        closed = close_hand(session, previous, report)
+    closed = close_if_over(session, table, previous)
     hand = new_hand_row(table, previous, dealer, sides)
     session.add(hand)
     session.flush()
     return closed, hand
 
 
-def not_over(ref) -> str:
-    """What a hand that is not over still needs, for the recorder."""
-    if ("end", None) in ref.moves():
-        return "write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left"
-    return "record the moves left first (`desmoche-ref hand show` says whose turn it is)"
+def close_if_over(session, table: BookTable, hand: Hand | None):
+    """Close the table's latest hand if it is still open: its HandReport, or None if there
+    was nothing to close. A hand that is not over is refused (StoreError saying what it
+    still needs), never closed half-played."""
+    if hand is None or hand.closed is not None:
+        return None
+    lines = event_lines(events(session, hand))
+    if not lines:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
+        hand.status, hand.closed = VOID, now()
+        hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
+        session.add(hand)
+        return None
+    report, ref = referee(hand, lines)
+    if report.status != COMPLETE:
+        if ("end", None) in ref.moves():
+            needs = "write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left"
+        else:
+            needs = "record the moves left first (`desmoche-ref hand show` says whose turn it is)"
+        raise StoreError(f"hand {hand.number} at table {table.name} is not over: {needs}")
+    return close_hand(session, hand, report)
 
 
 def set_bet(session, table: BookTable, bet: int) -> BookTable:
@@ -199,11 +211,6 @@ def set_bet(session, table: BookTable, bet: int) -> BookTable:
                          f"is carried: it changes once the pot is won")
     if bet == table.bet:
         raise StoreError(f"the bet at table {table.name} is already {fmt(bet)}")
-    try:
-        table_setup(BookTable(name=table.name, players=table.players, bet=bet, rules=table.rules,
-                              options=table.options, sides=table.sides))
-    except SetupError as e:
-        raise StoreError(f"{e.finding.code} {e.finding.message}") from None
     table.bet = bet
     session.add(table)
     return table
@@ -217,12 +224,8 @@ def close_table(session, table: BookTable) -> dict:
     if table.closed is not None:
         raise StoreError(f"table {table.name} is already closed")
     hand = last_hand(session, table)
-    closed = None
-    if hand is not None and hand.closed is None:
-        report, ref = referee(hand, event_lines(events(session, hand)))
-        if report.status != COMPLETE:
-            raise StoreError(f"hand {hand.number} at table {table.name} is not over: " + not_over(ref))
-        closed = hand.number, close_hand(session, hand, report)
+    report = close_if_over(session, table, hand)
+    closed = (hand.number, report) if report is not None else None
     refund = returned(session, table)
     if refund:
         session.add_all(refund_postings(hand, refund, player_ids(session, hand)))
@@ -239,6 +242,8 @@ def returned(session, table: BookTable) -> dict:
     reports = []
     for hand in session.exec(select(Hand).where(Hand.table_id == table.id)
                              .order_by(Hand.number.desc())):
+        if hand.status == VOID:
+            continue  # never dealt: nobody put anything in
         if hand.status != COMPLETE:
             break
         reports.append(judge(hand, event_lines(events(session, hand))))

@@ -9,7 +9,7 @@ from collections import Counter
 from sqlmodel import select
 
 from ..referee import COMPLETE, INVALID
-from .hands import (UNDO, chain_hash, event_lines, events, judge, refund_postings,
+from .hands import (UNDO, VOID, chain_hash, event_lines, events, judge, refund_postings,
                     returned, settlement_postings)
 from .models import BookTable, Hand, Posting
 
@@ -33,7 +33,12 @@ def verify_hand(session, table, hand, counts, last=False) -> list:
     found = chain_problems(rows)
     if found:
         return found  # the events cannot be trusted: judging them would mislead
-    report = judge(hand, event_lines(rows))
+    lines = event_lines(rows)
+    if hand.status == VOID:
+        if lines:
+            found.append((None, "it was closed void (never dealt) but moves of it stand"))
+        return found + posting_problems(session, table, hand, None, counts, last)
+    report = judge(hand, lines)
     if hand.closed is None:
         if report.status == INVALID:
             e = report.errors[0]
@@ -80,7 +85,7 @@ def posting_problems(session, table, hand, report, counts, last) -> list:
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
     standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
     expected = Counter()
-    if hand.closed is not None and report.status == COMPLETE:
+    if hand.closed is not None and report is not None and report.status == COMPLETE:
         expected.update(_key(r) for r in settlement_postings(hand, report, {}))
     if last and table.closed is not None:
         refund = returned(session, table)
