@@ -66,10 +66,10 @@ class Live:
         assert result.exit_code == status, (args, result.exit_code, result.output)
         return result
 
-    def json(self, *args):
+    def json(self, *args, status=0):
         import json
 
-        return json.loads(self(*args).stdout)
+        return json.loads(self(*args, status=status).stdout)
 
 
 @pytest.fixture

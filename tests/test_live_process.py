@@ -12,7 +12,7 @@ import sys
 import pytest
 from sqlalchemy import create_engine, text
 
-from conftest import PG_ENV
+from conftest import PG_ENV, Live
 
 ROOT = pathlib.Path(__file__).parent.parent
 NEW_COMMANDS = ["db", "table", "hand", "rec", "undo", "verify", "cut", "deal", "return", "announce",
@@ -123,8 +123,9 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     assert cli("hand", "new", "--dealer", "Ana", db=db).returncode == 0
     deal = cli("deal", "Beto", "?x9", db=db)
     assert (deal.returncode, deal.stdout) == (0, "move 1: deal Beto ?x9\nthe deal: Ana 0, Beto 9, Carla 0 cards\n")
+    live = Live(db)  # the moves between in-process: each process costs a second or two here
     for line in ("deal Carla ?x9", "deal Ana ?x9", "cambio Beto ?", "cambio Carla ?", "cambio Ana ?"):
-        assert cli(*line.split(), db=db).returncode == 0
+        live(*line.split())
     refused = cli("draw", "Ana", "4c", db=db)
     assert refused.returncode == 1 and refused.stderr.startswith("refused: R7.1 ")
     assert cli("draw", "Beto", "4c", db=db).returncode == 0
@@ -135,23 +136,21 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     assert run.stdout == ("table friday hand 1 move 6: the stored move 'cambio Ana 4c' does not match its "
                           "hash: it was changed after it was recorded\n"
                           "1 hands, 7 moves, 0 postings: 1 problem(s)\n")
+    assert live.json("verify", "--json", status=1) == {
+        "problems": [{"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
+                      "does not match its hash: it was changed after it was recorded"}],
+        "hands": 1, "moves": 7, "postings": 0}
 
 
 def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_url):
     if not book_url.startswith("postgresql"):
         pytest.skip("the SQLite case is the test above, through the sqlite3 shell")
     script = (ROOT / "tests" / "conformance" / "closed-win.dsm").read_text().splitlines()
-    assert cli("table", "new", "night", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
-               db=book_url).returncode == 0
-    assert cli("hand", "new", "--dealer", "Ana", db=book_url).returncode == 0
-    lines = [line for line in script if line and not line.startswith("[")]
-    assert cli("rec", lines[0], db=book_url).returncode == 0
-    from click.testing import CliRunner
-
-    from desmoche_ref.cli import main
-
-    for line in lines[1:] + ["end"]:
-        assert CliRunner().invoke(main, ["rec", line], env={"DESMOCHE_DB": book_url}).exit_code == 0
+    live = Live(book_url)
+    live("table", "new", "night", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo")
+    live("hand", "new", "--dealer", "Ana")
+    for line in [line for line in script if line and not line.startswith("[")] + ["end"]:
+        live("rec", line)
     engine = create_engine(book_url)
     with engine.begin() as conn:
         conn.execute(text("UPDATE posting SET amount = amount + 100 WHERE id = "
