@@ -103,6 +103,7 @@ def test_db_path_and_the_default_book_in_the_data_folder(tmp_path):
     home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
     run = cli("db", "path", env=home)
     assert run.stdout == f"sqlite:///{tmp_path}/data/desmoche-ref/book.db\n"
+    assert not (tmp_path / "data").exists()  # saying where is not making it
     assert cli("db", "path", db="league.db").stdout == f"sqlite:///{os.getcwd()}/league.db\n"
     assert cli("db", "path", "--db", "postgresql://ana:secret@srv/club").stdout == (
         "postgresql+psycopg://ana:***@srv/club\n")

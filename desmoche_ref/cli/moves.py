@@ -45,9 +45,10 @@ def expect_option(f):
 def make_verb(verb: str):
     args, summary, example = VERBS[verb]
     shape = " ".join(filter(None, [verb, "PLAYER" if args is not None else "", args]))
+    typed = " ".join(filter(None, ["desmoche-ref", verb, example]))
     doc = (f"{summary}\n\nThe notation's line `{shape}` (N4), judged on the hand so far: stored, "
            f"or refused with its rule (exit 1, nothing stored).\n\n\b\nExamples:\n"
-           f"  desmoche-ref {verb} {example}".rstrip() + f"\n  desmoche-ref {verb} {example} --table friday")
+           f"  {typed}\n  {typed} --table friday")
 
     def command(db, table_name, expect_seq, player=None, rest=()):
         line = " ".join([verb] + ([player] if player else []) + list(rest))
@@ -59,10 +60,11 @@ def make_verb(verb: str):
         if args:
             params.append(click.Argument(["rest"], nargs=-1, required=not args.startswith("["),
                                          metavar=args))
-    for option in (db_option, table_option, expect_option):
-        command = option(command)
-    return (ShowCommand if verb == "show" else click.Command)(verb, callback=book_command(command), params=command.__click_params__ + params,
-                         help=doc, short_help=summary)
+    kind = ShowCommand if verb == "show" else click.Command
+    cmd = kind(verb, callback=book_command(command), params=params, help=doc, short_help=summary)
+    for option in (expect_option, table_option, db_option):
+        option(cmd)  # click adds an option to a command already made
+    return cmd
 
 
 class ShowCommand(click.Command):
@@ -90,12 +92,12 @@ for _verb in VERBS:
 @db_option
 @book_command
 def rec(line, expect_seq, table_name, db):
-    """Record one raw notation line (N4), e.g. with a comment or a Spanish verb.
+    """Record one raw notation line (N4), e.g. with its comment.
 
     \b
     Examples:
       desmoche-ref rec "draw Beto 2d"
-      desmoche-ref rec "robar Beto 2d  # from the bottom? the table let it go"
+      desmoche-ref rec "draw Beto 2d  # from the bottom? the table let it go"
     """
     record_move(db, table_name, line, expect_seq)
 

@@ -28,9 +28,7 @@ def resolve_url(given: str | None = None) -> str:
     """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB, else the default."""
     value = given or os.environ.get(ENV_VAR) or ""
     if not value:
-        path = default_path()
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        return "sqlite:///" + path
+        return "sqlite:///" + default_path()
     if "://" not in value:  # a plain path: SQLite
         return "sqlite:///" + os.path.abspath(os.path.expanduser(value))
     if value.startswith("postgresql://") or value.startswith("postgres://"):
@@ -161,6 +159,8 @@ class Book:
 def open_book(given: str | None = None, migrate: bool = True) -> Book:
     """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date."""
     url = resolve_url(given)
+    if url == "sqlite:///" + default_path():  # zero setup: the data folder is made on first use
+        os.makedirs(os.path.dirname(default_path()), exist_ok=True)
     book = Book(url, make_engine(url))
     version = schema_version(book)
     if version == SCHEMA_HEAD:
