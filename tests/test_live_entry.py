@@ -181,3 +181,16 @@ def test_hand_log_prints_times_and_corrections(live):
     assert live("hand", "log").stdout == "table friday hand 1: 0 moves\n"
     entered = live.json("hand", "log", "--all", "--json")[0]["entered"]
     assert json.loads(json.dumps(entered)).startswith("20")
+
+
+def test_the_next_hand_closes_a_hand_that_is_over_and_prints_its_settlement(live):
+    friday_table(live)
+    for w in moves_of("friday.dsm"):
+        live(*w)
+    out = live("hand", "new").stdout
+    assert out.startswith("hand 1 closed and posted:\ntable friday hand 1 (line 1): Carla wins with ten "
+                          "cards down (line 34)\n  pot 30.00, carry in 0.00, carry out 0.00\n")
+    assert out.endswith("Carla    35.00\n\nhand 2 at table friday: Beto deals; bet 10.00; "
+                        "side games: oro 5.00 (Ana Beto Carla)\n")
+    assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
+    assert live("draw", "Beto", "2d", status=1).stderr.startswith("refused: R3.5 ")  # hand 2 is not dealt
