@@ -57,23 +57,28 @@ def startup(runs: int) -> None:
         master = work / "master.db"
         new_book(f"sqlite:///{master}", 32)  # 8 + 32 = 40 moves so far
         book = work / "book.db"
+        # the bytecode cached, as after `pip install`, in a folder of its own (the tree stays clean)
         env = dict(os.environ, DESMOCHE_DB=str(book), PYTHONPATH=str(benchkit.ROOT),
                    PYTHONPYCACHEPREFIX=str(work / "pycache"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         move = command() + ["knock", "Ana"]
         base = [sys.executable, "-c", "import sqlmodel"]
-        samples = {"move": [], "import sqlmodel": []}
+        wall = {"move": [], "base": []}
+        cpu = {"move": [], "base": []}
         for i in range(runs + 2):  # the first two warm the caches and write the bytecode
             shutil.copy(master, book)
-            t_move, _ = timed(move, env)
-            t_base, _ = timed(base, env)
-            if i >= 2:
-                samples["move"].append(t_move)
-                samples["import sqlmodel"].append(t_base)
-        m, b = (statistics.median(samples[k]) for k in ("move", "import sqlmodel"))
-        print(f"single-shot move on a 40-move hand (SQLite), median of {runs}:")
-        print(f"  desmoche-ref knock Ana        {m * 1000:7.1f} ms")
-        print(f"  python -c 'import sqlmodel'  {b * 1000:7.1f} ms")
-        print(f"  ratio {m / b:.2f}x (target <= {TARGET}x): {'met' if m / b <= TARGET else 'NOT MET'}")
+            for name, cmd in (("move", move), ("base", base)):
+                t, c = timed(cmd, env)
+                if i >= 2:
+                    wall[name].append(t)
+                    cpu[name].append(c)
+        print(f"single-shot move on a 40-move hand (SQLite), median of {runs} (wall / CPU):")
+        m, b = (statistics.median(wall[k]) for k in ("move", "base"))
+        mc, bc = (statistics.median(cpu[k]) for k in ("move", "base"))
+        print(f"  desmoche-ref knock Ana        {m * 1000:7.1f} ms / {mc * 1000:6.1f} ms")
+        print(f"  python -c 'import sqlmodel'  {b * 1000:7.1f} ms / {bc * 1000:6.1f} ms")
+        print(f"  ratio {m / b:.2f}x wall, {mc / bc:.2f}x CPU (target <= {TARGET}x): "
+              f"{'met' if max(m / b, mc / bc) <= TARGET else 'NOT MET'}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
