@@ -8,6 +8,7 @@ and keep the bet while a pot is carried.
 from dataclasses import dataclass, field
 
 from .money import fmt
+from .settle import MAIN_POT
 
 
 @dataclass
@@ -192,21 +193,25 @@ def returned_carry(hands) -> dict:
 
     A pot carried in from before the record is returned with the rest, in proportion to what
     the record shows each player put in (docs/rulings.md)."""
+    refund = {}
+    for shares in returned_pots(hands).values():
+        for p, c in shares.items():
+            refund[p] = refund.get(p, 0) + c
+    return refund
+
+
+def returned_pots(hands) -> dict:
+    """R11.5 pot by pot: {pot name (MAIN_POT or the side game): {player: cents returned}}."""
     if not hands or hands[-1].status != "complete":
         return {}
     last = hands[-1]
     order = [last.setup.players[s] for s in last.setup.order_from_dealer()]
     refund = {}
-
-    def add(amounts):
-        for p, c in amounts.items():
-            refund[p] = refund.get(p, 0) + c
-
     main = last.settlement.carry_out
     if main:
         shares = _pot_shares(hands, lambda h: h.settlement.carry_out,
                              lambda h: (h.setup.carry, {p: h.setup.bet for p in h.setup.players}))
-        add(_in_proportion(main, shares, order))
+        refund[MAIN_POT] = _in_proportion(main, shares, order)
     for pot in last.settlement.side_games:
         if not pot.carry_out:
             continue
@@ -221,7 +226,7 @@ def returned_carry(hands) -> dict:
                 return 0, {}
             return entry.carry_in, {p: entry.stake for p in entry.players}
 
-        add(_in_proportion(pot.carry_out, _pot_shares(hands, carried, paid), order))
+        refund[game] = _in_proportion(pot.carry_out, _pot_shares(hands, carried, paid), order)
     return refund
 
 

@@ -46,3 +46,40 @@ def book_url(request, tmp_path):
         yield url
     finally:
         drop()
+
+
+class Live:
+    """The commands on one book, in-process through click's CliRunner (the book named by
+    DESMOCHE_DB, as a recorder at the table sets it once)."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def __call__(self, *args, status=0):
+        from click.testing import CliRunner
+
+        from desmoche_ref.cli import main
+
+        result = CliRunner().invoke(main, [str(a) for a in args], env={"DESMOCHE_DB": self.url})
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert result.exit_code == status, (args, result.exit_code, result.output)
+        return result
+
+    def json(self, *args, status=0):
+        import json
+
+        return json.loads(self(*args, status=status).stdout)
+
+
+@pytest.fixture
+def live(book_url):
+    return Live(book_url)
+
+
+def pytest_configure(config):
+    """No test may reach the user's own book: the default book (platformdirs) and the table
+    session's history live in a temporary data folder for the whole run."""
+    import tempfile
+
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="desmoche-test-data-")

@@ -1,7 +1,10 @@
 """Functional core, thin shell: the pure modules import no CLI, store or table library, and
-check/fmt/view never load SQLAlchemy (start-up matters: one command per move)."""
+check/fmt/view never load SQLAlchemy (start-up matters: one command per move). The scorebook's
+command modules load the store only inside the commands that use it, and a move loads
+neither Alembic (only migrating needs it) nor tabulate."""
 
 import ast
+import os
 import pathlib
 import subprocess
 import sys
@@ -32,6 +35,53 @@ def imported_modules(path):
 @pytest.mark.parametrize("path", list(pure_files()), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_pure_module_imports_no_shell_library(path):
     assert FORBIDDEN.isdisjoint(imported_modules(path))
+    assert "store" not in relative_imports(path)  # the engine knows nothing of the book
+
+
+def relative_imports(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level > 0 and node.module:
+            yield node.module.split(".")[0]
+
+
+def top_level_imports(path):
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            yield from (alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield ("." * node.level) + (node.module or "")
+
+
+BOOK_COMMANDS = ["book.py", "db.py", "table.py", "hand.py", "moves.py", "verify.py"]
+
+
+@pytest.mark.parametrize("name", BOOK_COMMANDS)
+def test_book_command_modules_load_the_store_only_when_run(name):
+    top = set(top_level_imports(PACKAGE / "cli" / name))
+    assert top.isdisjoint({"sqlalchemy", "sqlmodel", "alembic", "tabulate", "..store", "..store.hands",
+                           "..store.db", "..store.models"}), top
+
+
+def test_a_move_loads_neither_alembic_nor_tabulate(tmp_path):
+    probe = (
+        "import sys\n"
+        "from desmoche_ref.cli import main\n"
+        "for argv in (['table', 'new', 't', '--players', 'Ana Beto', '--bet', '1'],\n"
+        "             ['hand', 'new', '--dealer', 'Ana'], ['cut', 'Beto']):\n"
+        "    sys.argv = ['desmoche-ref', *argv]\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
+        "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'alembic', 'tabulate', 'psycopg'})\n"
+        "sys.stderr.write('LOADED:' + ','.join(loaded))\n"
+    )
+    book = tmp_path / "book.db"
+    from desmoche_ref.store.db import open_book
+
+    open_book(str(book)).engine.dispose()  # the schema made beforehand: migrating loads Alembic
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, DESMOCHE_DB=str(book)))
+    assert run.stderr.rsplit("LOADED:", 1)[1] == "", run.stderr
 
 
 @pytest.mark.parametrize("command", [["check", "--json"], ["fmt", "--check"], ["view"]])

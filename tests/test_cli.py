@@ -36,7 +36,8 @@ def test_main_help_lists_commands():
     assert run.returncode == 0
     for command in ("check", "fmt", "view", "rules", "simulate"):
         assert command in run.stdout
-    assert "show" not in run.stdout.split("Commands:")[1]
+    rows = [line.split(None, 1) for line in run.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert ["show", "Record cards shown (side-game cards still in hand at the end)."] in rows  # the verb
 
 
 def test_n8_check_human_output_is_path_line_code(tmp_path):

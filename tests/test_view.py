@@ -97,12 +97,12 @@ def test_view_of_an_invalid_hand_shows_the_table_before_the_error():
     assert "on offer: A♠ (drawn by Beto); may take: nobody" in out
 
 
-def test_view_help_has_examples_and_show_is_gone():
+def test_view_help_has_examples_and_show_is_the_verb():
     run = cli("view", "--help")
     assert run.returncode == 0 and "Examples:" in run.stdout
     assert "desmoche-ref view sample_logs/friday.dsm --at 25" in run.stdout
-    run = cli("show", FRIDAY)
-    assert run.returncode == 2 and "No such command 'show'" in run.stderr
+    run = cli("show", FRIDAY)  # `show` is the notation verb (show PLAYER CARDS), not a viewer
+    assert run.returncode == 2 and "Error: Missing argument 'CARDS…'." in run.stderr
 
 
 @pytest.mark.parametrize("target", ["nope.dsm", "a-folder"])

@@ -28,9 +28,7 @@ def resolve_url(given: str | None = None) -> str:
     """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB, else the default."""
     value = given or os.environ.get(ENV_VAR) or ""
     if not value:
-        path = default_path()
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        return "sqlite:///" + path
+        return "sqlite:///" + default_path()
     if "://" not in value:  # a plain path: SQLite
         return "sqlite:///" + os.path.abspath(os.path.expanduser(value))
     if value.startswith("postgresql://") or value.startswith("postgres://"):
@@ -109,10 +107,10 @@ def _explain(exc, url: str) -> str:
         return f"cannot open the book {describe(url)}: unable to open the file"
     if "password authentication failed" in first:
         return f"cannot open {describe(url)}: the server refused the user or password"
+    if "does not exist" in first and ("database" in first or "role" in first):
+        return f"cannot open {describe(url)}: {first.split('FATAL:')[-1].strip()}"
     if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
         return f"cannot reach the database server for {describe(url)}: is it running? ({first})"
-    if "does not exist" in first and "database" in first:
-        return f"cannot open {describe(url)}: {first}"
     return f"cannot use the book {describe(url)}: {first}"
 
 
@@ -130,7 +128,7 @@ class Book:
         from sqlmodel import Session
 
         with self._failures():
-            with Session(self.engine) as session:
+            with Session(self.engine, expire_on_commit=False) as session:
                 yield session
 
     @contextmanager
@@ -153,7 +151,8 @@ class Book:
         from sqlmodel import Session
 
         with self._failures():
-            with Session(self.engine.execution_options(book_write=True)) as session:
+            with Session(self.engine.execution_options(book_write=True),
+                         expire_on_commit=False) as session:  # rows stay readable after
                 with session.begin():
                     yield session
 
@@ -174,6 +173,8 @@ class Book:
 def open_book(given: str | None = None, migrate: bool = True) -> Book:
     """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date."""
     url = resolve_url(given)
+    if url == "sqlite:///" + default_path():  # zero setup: the data folder is made on first use
+        os.makedirs(os.path.dirname(default_path()), exist_ok=True)
     book = Book(url, make_engine(url))
     version = schema_version(book)
     if version == SCHEMA_HEAD:
@@ -230,3 +231,42 @@ def upgrade(book: Book) -> None:
             command.upgrade(cfg, "head")
     except DBAPIError as exc:
         raise BookError(_explain(exc, book.url)) from None
+
+
+def drift(book: Book) -> list:
+    """How the book's schema differs from the models (Alembic's autogenerate comparison), one
+    line a difference: none when the migrations shipped make exactly the tables the models say."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy.exc import DBAPIError
+    from sqlmodel import SQLModel
+
+    from . import models  # noqa: F401  (registers the tables)
+
+    try:
+        with book.engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            diffs = compare_metadata(context, SQLModel.metadata)
+    except DBAPIError as exc:
+        raise BookError(_explain(exc, book.url)) from None
+    return [_difference(d) for d in diffs]
+
+
+def _difference(d) -> str:
+    """One of Alembic's differences in words: `add_…` is in the models, not in the book."""
+    if isinstance(d, list):  # a column's changes come as a list
+        return "; ".join(_difference(x) for x in d)
+    kind, thing = d[0], None
+    if kind.startswith("modify_"):
+        return (f"column {d[2]}.{d[3]}: {kind[7:]} is {d[5]} in the book, {d[6]} in the models")
+    if kind.endswith("_table"):
+        thing = f"table {d[1].name}"
+    elif kind.endswith("_index"):
+        thing = f"index {d[1].name} on {d[1].table.name}"
+    elif kind.endswith("_column"):
+        thing = f"column {d[2]}.{d[3].name}"
+    elif kind.endswith("_constraint") or kind.endswith("_fk"):
+        thing = f"constraint {d[1].name or ''} on {d[1].table.name}".replace("  ", " ")
+    if thing is None:
+        return str(d)
+    return f"the book lacks {thing}" if kind.startswith("add") else f"the book has {thing}, the models do not"

@@ -11,15 +11,19 @@ import json
 from sqlalchemy import func
 from sqlmodel import select
 
-from ..engine.setup import Setup, SetupError
+from ..engine.replay import Referee
+from ..engine.setup import Setup, SetupError, read_setup
 from ..notation.parser import parse_event, parse_text
 from ..notation.writer import write_event
-from ..referee import COMPLETE, INVALID, judge_hand
+from ..money import fmt
+from ..referee import COMPLETE, INVALID, hand_report
+from ..settle import pot_account
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import chain_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
+VOID = "void"         # the status of a hand closed before any move stood: never dealt
 
 
 class StoreError(Exception):
@@ -133,12 +137,14 @@ def hand_setup(hand: Hand) -> Setup:
 def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = None,
                  sides=None) -> Hand:
     """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
-    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6)."""
+    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6). A void
+    hand was never dealt: the same player deals again."""
     players = table.players.split()
     if dealer is None:
         if previous is None:
             raise StoreError("the first hand at a table names its dealer: `hand new --dealer NAME`")
-        dealer = players[(players.index(previous.dealer) + 1) % len(players)]
+        turn = 0 if previous.status == VOID else 1
+        dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:
         raise StoreError(f"{dealer!r} is not seated at table {table.name} ({table.players})")
     carry = (previous.carry_out or 0) if previous is not None else 0
@@ -155,19 +161,106 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
-    """(closed previous HandReport or None, new Hand): `hand new` closes the hand before it."""
+    """(closed previous HandReport or None, new Hand): `hand new` closes the hand before it.
+
+    A previous hand that is not over is refused, never closed half-played: the recorder
+    finishes it, or writes `end` where the rules let the hand end there (N5.4)."""
+    if table.closed is not None:
+        raise StoreError(f"table {table.name} is closed: start a new table for a new game")
     previous = last_hand(session, table)
-    closed = None
-    if previous is not None and previous.closed is None:
-        report = judge(previous, event_lines(events(session, previous)))
-        if report.status != COMPLETE:
-            raise StoreError(f"hand {previous.number} at table {table.name} is not over "
-                             f"({report.status}): finish it, or write `end` where the rules allow")
-        closed = close_hand(session, previous, report)
+    closed = close_if_over(session, table, previous)
     hand = new_hand_row(table, previous, dealer, sides)
     session.add(hand)
     session.flush()
     return closed, hand
+
+
+def close_if_over(session, table: BookTable, hand: Hand | None):
+    """Close the table's latest hand if it is still open: its HandReport, or None if there
+    was nothing to close. A hand that is not over is refused (StoreError saying what it
+    still needs), never closed half-played."""
+    if hand is None or hand.closed is not None:
+        return None
+    lines = event_lines(events(session, hand))
+    if not lines:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
+        hand.status, hand.closed = VOID, now()
+        hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
+        session.add(hand)
+        return None
+    report, ref = referee(hand, lines)
+    if report.status != COMPLETE:
+        if ("end", None) in ref.moves():
+            needs = "write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left"
+        else:
+            needs = "record the moves left first (`desmoche-ref hand show` says whose turn it is)"
+        raise StoreError(f"hand {hand.number} at table {table.name} is not over: {needs}")
+    return close_hand(session, hand, report)
+
+
+def set_bet(session, table: BookTable, bet: int) -> BookTable:
+    """A new bet for the table's next hands (R2.2: between hands, everyone agreeing — the
+    caller asks; R2.3: never while a pot is carried)."""
+    if table.closed is not None:
+        raise StoreError(f"table {table.name} is closed")
+    hand = last_hand(session, table)
+    if hand is not None and hand.closed is None:
+        raise StoreError(f"R2.2 the bet changes only between hands: hand {hand.number} "
+                         f"is still being played")
+    if hand is not None and hand.carry_out:
+        raise StoreError(f"R2.3 the bet cannot change while a pot of {fmt(hand.carry_out)} "
+                         f"is carried: it changes once the pot is won")
+    if bet == table.bet:
+        raise StoreError(f"the bet at table {table.name} is already {fmt(bet)}")
+    table.bet = bet
+    session.add(table)
+    return table
+
+
+def close_table(session, table: BookTable) -> dict:
+    """The table breaks up: its last hand is closed (it must be over) and the pots still
+    carried are returned as R11.5 says, by postings of kind `refund`. Returns
+    (closed: (number, HandReport) of the hand it closed, or None;
+     refund: {pot: {player: cents}}, empty when nothing was carried)."""
+    if table.closed is not None:
+        raise StoreError(f"table {table.name} is already closed")
+    hand = last_hand(session, table)
+    report = close_if_over(session, table, hand)
+    closed = (hand.number, report) if report is not None else None
+    refund = returned(session, table)
+    if refund:
+        session.add_all(refund_postings(hand, refund, player_ids(session, hand)))
+    table.closed = now()
+    session.add(table)
+    return closed, refund
+
+
+def returned(session, table: BookTable) -> dict:
+    """{pot: {player: cents}}: what R11.5 returns of the pots the table's last hand carries,
+    by the rule `check --session` applies (session.returned_pots)."""
+    from ..session import returned_pots
+
+    reports = []
+    for hand in session.exec(select(Hand).where(Hand.table_id == table.id)
+                             .order_by(Hand.number.desc())):
+        if hand.status == VOID:
+            continue  # never dealt: nobody put anything in
+        if hand.status != COMPLETE:
+            break
+        reports.append(judge(hand, event_lines(events(session, hand))))
+        if not hand.carry_in and hand.side_carry == "{}":
+            break  # no pot came in from before: the hands before it put nothing in
+    return returned_pots(reports[::-1])
+
+
+def refund_postings(hand: Hand, refund: dict, ids: dict) -> list:
+    rows = []
+    for pot, shares in refund.items():
+        for name, cents in shares.items():
+            for account, other, amount in ((pot_account(pot), name, -cents), (name, pot_account(pot), cents)):
+                rows.append(Posting(hand_id=hand.id, table_id=hand.table_id, account=account,
+                                    player_id=ids.get(account), kind="refund", detail=pot,
+                                    counterparty=other, amount=amount))
+    return rows
 
 
 # ------------------------------------------------------------------ events
@@ -198,15 +291,51 @@ def event_lines(rows) -> list:
 
 def judge(hand: Hand, lines):
     """The referee's verdict (HandReport) on the hand with these lines, as `check` gives it."""
-    return judge_hand(parse_text(record_text(hand, lines)).hands[0])
+    return referee(hand, lines)[0]
 
 
-def canonical(line: str, number: int):
-    """(canonical line, comment) of one typed notation line, or Refused for bad syntax."""
-    ev = parse_event(line.strip(), number)
+def referee(hand: Hand, lines):
+    """(HandReport, Referee) for the hand with these lines: the verdict exactly as `check`
+    gives it on the hand's record, and the referee that judged it, to ask what comes next."""
+    record = parse_text(record_text(hand, lines)).hands[0]
+    setup, errors = read_setup(record)
+    if errors:  # a hand row's values were judged when stored: only an edit gets here
+        raise StoreError(f"hand {hand.number}: its setup is refused: {errors[0].code} {errors[0].message}")
+    ref = Referee(setup)
+    return hand_report(record, setup, ref.run(record.events)), ref
+
+
+def judge_move(hand: Hand, rows, line: str):
+    """Judge one typed line on the hand whose event rows are `rows`: (canonical line, comment,
+    HandReport, Referee) when the rules allow it; Refused when they do not, StoreError for a
+    player not at the table. Reads nothing, stores nothing."""
+    lines = event_lines(rows)
+    text, hash_at, comment = line.strip(), line.find("#"), None
+    if hash_at >= 0:  # as the reader splits a line (N1.2)
+        text, comment = line[:hash_at].strip(), line[hash_at + 1:].rstrip()
+    if not text or "\n" in line or "\r" in line:
+        raise StoreError("write one notation line, e.g. `draw Beto 2d` (N4)")
+    ev = parse_event(text, len(lines) + 1)
     if ev.error is not None:
         raise Refused(ev.error)
-    return write_event(ev), ev.comment
+    if ev.actor is not None and ev.actor not in hand.players.split():
+        raise StoreError(f"there is no player {ev.actor!r} at this table ({hand.players}); "
+                         f"names are matched exactly")
+    text = write_event(ev)
+    report, ref = referee(hand, lines + [text if comment is None else f"{text} #{comment}"])
+    if report.status == INVALID:
+        raise Refused(report.errors[0])
+    return text, comment, report, ref
+
+
+def expect(session, hand: Hand, seq: int | None) -> int:
+    """Lock the hand for this transaction and return its seq; HandChanged if it is no longer
+    `seq` (another recorder stored a move since this one looked)."""
+    lock_hand(session, hand)
+    current = current_seq(session, hand)
+    if seq is not None and current != seq:
+        raise HandChanged(current)
+    return current
 
 
 def append(session, hand: Hand, line: str, expect_seq: int | None = None):
@@ -214,16 +343,9 @@ def append(session, hand: Hand, line: str, expect_seq: int | None = None):
 
     Refused (nothing stored) when the rules forbid it; HandChanged when the hand is no
     longer at `expect_seq` (another recorder got there first)."""
-    lock_hand(session, hand)
-    seq = current_seq(session, hand)
-    if expect_seq is not None and seq != expect_seq:
-        raise HandChanged(seq)
+    seq = expect(session, hand, expect_seq)
     rows = events(session, hand)
-    lines = event_lines(rows)
-    text, comment = canonical(line, len(lines) + 1)
-    report = judge(hand, lines + [text if comment is None else f"{text} #{comment}"])
-    if report.status == INVALID:
-        raise Refused(report.errors[0])
+    text, comment, report, _ = judge_move(hand, rows, line)
     return insert_event(session, hand, text, comment, seq, rows[-1].hash if rows else ""), report
 
 
@@ -247,25 +369,35 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
 
 
 def lock_hand(session, hand: Hand) -> None:
-    """Serialise writers of one hand (PostgreSQL row lock; SQLite writes are IMMEDIATE)."""
+    """Serialise writers of one hand (PostgreSQL row lock, the row read afresh under it;
+    SQLite writes begin IMMEDIATE, so the whole book is already locked)."""
     if session.get_bind().dialect.name == "postgresql":
-        session.exec(select(Hand.id).where(Hand.id == hand.id).with_for_update()).first()
+        session.refresh(hand, with_for_update=True)
 
 
 # ---------------------------------------------------------------- postings
 def post_settlement(session, hand: Hand, report) -> list:
     """The hand's settlement as double-entry postings (two per transfer), summing to zero."""
+    rows = settlement_postings(hand, report, player_ids(session, hand))
+    session.add_all(rows)
+    return rows
+
+
+def settlement_postings(hand: Hand, report, ids: dict) -> list:
+    """The Posting rows (unstored) of a complete hand's settlement: two per transfer."""
     rows = []
-    ids = {p.name: p.id for p in session.exec(select(Player).where(
-        Player.name.in_(hand.players.split())))}
     for t in report.settlement.transfers:
         for account, other, amount in ((t.payer, t.payee, -t.cents), (t.payee, t.payer, t.cents)):
             rows.append(Posting(hand_id=hand.id, table_id=hand.table_id, account=account,
                                 player_id=ids.get(account), kind=t.kind, detail=t.detail,
                                 counterparty=other, amount=amount))
     assert sum(r.amount for r in rows) == 0
-    session.add_all(rows)
     return rows
+
+
+def player_ids(session, hand: Hand) -> dict:
+    return {p.name: p.id for p in session.exec(select(Player).where(
+        Player.name.in_(hand.players.split())))}
 
 
 def close_hand(session, hand: Hand, report=None):
@@ -302,18 +434,14 @@ def reverse_postings(session, hand: Hand) -> int:
 
 def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
     """Supersede the hand's last live event with an undo row; a closed hand reopens."""
-    lock_hand(session, hand)
-    seq = current_seq(session, hand)
-    if expect_seq is not None and seq != expect_seq:
-        raise HandChanged(seq)
+    seq = expect(session, hand, expect_seq)
     rows = events(session, hand)
     standing = live_events(rows)
     if not standing:
         raise StoreError(f"hand {hand.number} has no move to undo")
-    target = standing[-1]
     if hand.closed is not None:
         reverse_postings(session, hand)
-    return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=target.id)
+    return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)
 
 
 def table_names(session) -> list:

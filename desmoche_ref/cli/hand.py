@@ -1,0 +1,177 @@
+"""`desmoche-ref hand new|show|log`: start a hand at a table, look at it, read its moves."""
+
+import json
+import sys
+
+import click
+
+from .book import book_command, db_option, open_book, table_and_hand, table_option
+
+
+@click.group()
+def hand():
+    """Start a hand, show the table now, list the moves recorded.
+
+    \b
+    Examples:
+      desmoche-ref hand new --dealer Ana
+      desmoche-ref hand show
+      desmoche-ref hand log --all
+    """
+
+
+def parse_side(text: str):
+    """(game, stake cents, names) from "GAME STAKE PLAYERS…" (the Side tag's value, N3)."""
+    from ..money import parse_amount
+
+    parts = text.split()
+    stake = parse_amount(parts[1]) if len(parts) >= 2 else None
+    if stake is None or len(parts) < 3:
+        raise click.BadParameter(f"{text!r}: write GAME STAKE PLAYERS…, e.g. \"oro 5 Ana Beto Carla\"",
+                                 param_hint="--side")
+    return parts[0], stake, parts[2:]
+
+
+@hand.command("new")
+@click.option("--dealer", metavar="PLAYER", help="Who deals. Needed for the first hand; later "
+              "hands pass the deal to the right (R3.1).")
+@click.option("--side", "sides", multiple=True, metavar='"GAME STAKE PLAYERS…"',
+              help="A side game of this hand (R4.1); repeat for more. Default: the table's.")
+@click.option("--no-sides", is_flag=True, help="No side game this hand.")
+@table_option
+@db_option
+@book_command
+def hand_new(dealer, sides, no_sides, table_name, db):
+    """Start the next hand at the table.
+
+    The hand before is closed first and its settlement posted and printed; it must be
+    over (a hand is never closed half-played: finish it, or write `end` where the rules
+    let it end). The pot and side pots it carried come in by themselves (R2.3, R4.6).
+
+    \b
+    Examples:
+      desmoche-ref hand new --dealer Ana
+      desmoche-ref hand new
+      desmoche-ref hand new --side "oro 5 Ana Beto" --side "flor 2 Ana Beto Carla"
+      desmoche-ref hand new --no-sides --table friday
+    """
+    from ..money import fmt
+    from ..store import hands as H
+    from .moves import print_settlement
+
+    if no_sides and sides:
+        raise click.UsageError("--side and --no-sides do not go together")
+    chosen = [] if no_sides else ([list(parse_side(s)) for s in sides] or None)
+    book = open_book(db)
+    with book.write() as s:
+        table = H.find_table(s, table_name)
+        closed, new = H.open_hand(s, table, dealer, chosen)
+        H.use_table(s, table)
+        previous = new.number - 1
+    if closed is not None:
+        print_settlement(table.name, previous, closed)
+    carry = [f"carry in {fmt(new.carry_in)}"] if new.carry_in else []
+    carry += [f"{game} carry in {fmt(c)}" for game, c in json.loads(new.side_carry).items()]
+    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(new.sides)) or "none"
+    click.echo(f"hand {new.number} at table {table.name}: {new.dealer} deals; bet {fmt(new.bet)}; "
+               f"side games: {games}" + "".join(f"; {c}" for c in carry))
+
+
+@hand.command("show")
+@click.option("--hand", "number", type=click.IntRange(min=1), help="Which hand (default: the latest).")
+@click.option("--json", "as_json", is_flag=True,
+              help="The hand's verdict as `check --json` gives it (N8), plus \"table\" and \"number\".")
+@click.option("--record", is_flag=True, help="The hand as a .dsm record (what `check` reads).")
+@table_option
+@db_option
+@book_command
+def hand_show(number, as_json, record, table_name, db):
+    """Show the table now: each player's cards and melds, the card on offer, whose turn.
+
+    \b
+    Examples:
+      desmoche-ref hand show
+      desmoche-ref hand show --hand 2 --json
+      desmoche-ref hand show --record > friday.dsm
+    """
+    from ..store import hands as H
+
+    book = open_book(db)
+    with book.read() as s:
+        table, hand_row = table_and_hand(s, table_name, number)
+        rows = H.events(s, hand_row)
+    lines = H.event_lines(rows)
+    if record:
+        click.echo(H.record_text(hand_row, lines), nl=False)
+        return
+    report, ref = H.referee(hand_row, lines)
+    if as_json:
+        out = {"table": table.name, "number": hand_row.number, **report.as_json()}
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    print_table(table.name, hand_row, rows, report, ref)
+
+
+def print_table(table: str, hand_row, rows, report, ref) -> None:
+    from .moves import next_state
+    from .render import cards_text, simple_table, use_colour
+
+    colour = use_colour()
+    state = "closed" if hand_row.closed is not None else "open"
+    click.echo(f"table {table} hand {hand_row.number} ({state}, {report.status}), "
+               f"move {rows[-1].seq if rows else 0}: {ref.setup.players[ref.setup.dealer]} dealt")
+    seats = [[s.name, s.status, " ".join(filter(None, [cards_text(s.hand, colour),
+                                                          f"+{s.unknown}?" if s.unknown else ""])),
+              "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
+    click.echo(simple_table(seats, ["player", "status", "hand", "table"]))
+    click.echo(f"stock: {ref.g.stock} cards; discard pile: {cards_text(ref.g.dead, colour) or '(empty)'}")
+    for text in next_state(ref):
+        click.echo(text)
+    for line, code, message in report.findings():
+        click.echo(f"line {line}: {code} {message}")
+
+
+@hand.command("log")
+@click.option("--hand", "number", type=click.IntRange(min=1), help="Which hand (default: the latest).")
+@click.option("--all", "everything", is_flag=True,
+              help="Every row, corrections included (default: the moves that stand).")
+@click.option("--json", "as_json", is_flag=True,
+              help='A list of {"seq", "line", "entered", "supersedes", "superseded"}.')
+@table_option
+@db_option
+@book_command
+def hand_log(number, everything, as_json, table_name, db):
+    """The moves of a hand, with the time each was entered.
+
+    `undo` rows and the moves they took back show with --all.
+
+    \b
+    Examples:
+      desmoche-ref hand log
+      desmoche-ref hand log --all --hand 3
+      desmoche-ref hand log --json
+    """
+    from ..store import hands as H
+
+    book = open_book(db)
+    with book.read() as s:
+        table, hand_row = table_and_hand(s, table_name, number)
+        rows = H.events(s, hand_row)
+    seq_of = {r.id: r.seq for r in rows}
+    undone = {r.supersedes: r.seq for r in rows if r.supersedes is not None}
+    shown = rows if everything else H.live_events(rows)
+    items = [{"seq": r.seq, "line": r.line,
+              "entered": r.entered.isoformat(timespec="seconds"),
+              "supersedes": seq_of.get(r.supersedes), "superseded": undone.get(r.id)} for r in shown]
+    if as_json:
+        json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    click.echo(f"table {table.name} hand {hand_row.number}: {len(items)} "
+               f"{'rows' if everything else 'moves'}")
+    for i, r in zip(items, shown):
+        note = (f"  (undoes move {i['supersedes']})" if i["supersedes"] else "") + \
+               (f"  (undone by move {i['superseded']})" if i["superseded"] else "") + \
+               (f"  #{r.comment}" if r.comment else "")
+        click.echo(f"{i['seq']:>4}  {i['entered']}  {i['line']}{note}")

@@ -1,0 +1,178 @@
+"""`desmoche-ref table new|list|use|bet|close`: the tables of a book."""
+
+import json
+import sys
+
+import click
+
+from .book import USAGE, book_command, db_option, open_book
+
+
+@click.group()
+def table():
+    """The tables of the book: seats, bet, rules, side games.
+
+    \b
+    Examples:
+      desmoche-ref table new friday --players "Ana Beto Carla" --bet 10 --options todo
+      desmoche-ref table list
+      desmoche-ref table use friday
+    """
+
+
+def cents(text: str, what: str) -> int:
+    from ..money import parse_amount
+
+    amount = parse_amount(text)
+    if amount is None:
+        raise click.BadParameter(f"{text!r} is not an amount (e.g. 10 or 2.50)", param_hint=what)
+    return amount
+
+
+@table.command("new")
+@click.argument("name")
+@click.option("--players", required=True, metavar='"NAMES…"', help="The players in seat order.")
+@click.option("--bet", required=True, metavar="AMOUNT", help="Each player's ante (R2.1), e.g. 10 or 2.50.")
+@click.option("--rules", type=click.Choice(["desmoche", "conquien"]), default="desmoche",
+              show_default=True, help="The preset (R15).")
+@click.option("--options", default="", metavar='"OPTIONS"', help='Table options (R15), e.g. "todo strict".')
+@click.option("--side", "sides", multiple=True, metavar='"GAME STAKE PLAYERS…"',
+              help="A side game every hand plays unless `hand new` says otherwise (R4.1); repeat for more.")
+@db_option
+@book_command
+def table_new(name, players, bet, rules, options, sides, db):
+    """Start a table in the book; it becomes the table in use.
+
+    \b
+    Examples:
+      desmoche-ref table new friday --players "Ana Beto Carla" --bet 10
+      desmoche-ref table new club --players "Ana Beto Carla Dora" --bet 2.50 \\
+          --rules conquien --options "todo strict" --side "oro 5 Ana Beto Carla"
+    """
+    from ..money import fmt
+    from ..store import hands as H
+    from .hand import parse_side
+
+    parsed = [parse_side(s) for s in sides]
+    book = open_book(db)
+    with book.write() as s:
+        row = H.create_table(s, name, players.split(), cents(bet, "--bet"), rules, options, parsed)
+    click.echo(f"table {row.name}: {row.players}, bet {fmt(row.bet)}, {row.rules}"
+               + (f", options {row.options}" if row.options else "")
+               + "".join(f", side {g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(row.sides))
+               + " — next: `desmoche-ref hand new --dealer NAME`")
+
+
+@table.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+@db_option
+@book_command
+def table_list(as_json, db):
+    """The tables in the book, the one in use marked with *.
+
+    \b
+    Examples:
+      desmoche-ref table list
+      desmoche-ref table list --json
+    """
+    from sqlmodel import func, select
+
+    from ..money import fmt
+    from ..store import hands as H
+    from ..store.models import BookTable, Hand, Setting
+
+    book = open_book(db)
+    with book.read() as s:
+        current = s.get(Setting, H.LAST_TABLE)
+        counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
+        rows = [{"name": t.name, "players": t.players.split(), "bet": fmt(t.bet), "rules": t.rules,
+                 "options": t.options, "sides": [[g, fmt(st), n] for g, st, n in json.loads(t.sides)],
+                 "hands": counts.get(t.id, 0), "closed": t.closed is not None,
+                 "in_use": current is not None and current.value == t.name}
+                for t in s.exec(select(BookTable).order_by(BookTable.name))]
+    if as_json:
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    if not rows:
+        click.echo("no table yet: `desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`")
+        return
+    from .render import simple_table
+
+    click.echo(simple_table([["*" if r["in_use"] else "", r["name"], " ".join(r["players"]), r["bet"],
+                              r["rules"], r["options"], r["hands"], "closed" if r["closed"] else ""]
+                             for r in rows],
+                            ["", "table", "players", "bet", "rules", "options", "hands", ""], right={3, 6}))
+
+
+@table.command("use")
+@click.argument("name")
+@db_option
+@book_command
+def table_use(name, db):
+    """Make NAME the table the other commands use without --table.
+
+    \b
+    Examples:
+      desmoche-ref table use friday
+    """
+    from ..store import hands as H
+
+    book = open_book(db)
+    with book.write() as s:
+        H.use_table(s, H.find_table(s, name))
+    click.echo(f"using table {name}")
+
+
+@table.command("bet")
+@click.argument("name")
+@click.argument("amount")
+@click.option("--all-agree", is_flag=True, help="Every player at the table agrees (R2.2): required.")
+@db_option
+@book_command
+def table_bet(name, amount, all_agree, db):
+    """Change the bet for the next hands: only between hands, with every player agreeing
+    (R2.2), and never while a pot is carried (R2.3).
+
+    \b
+    Examples:
+      desmoche-ref table bet friday 20 --all-agree
+    """
+    from ..money import fmt
+    from ..store import hands as H
+
+    if not all_agree:
+        click.echo("error: R2.2 the bet changes only if every player agrees: add --all-agree", err=True)
+        sys.exit(USAGE)
+    bet = cents(amount, "AMOUNT")
+    book = open_book(db)
+    with book.write() as s:
+        H.set_bet(s, H.find_table(s, name), bet)
+    click.echo(f"table {name}: the bet is {fmt(bet)} from the next hand")
+
+
+@table.command("close")
+@click.argument("name")
+@db_option
+@book_command
+def table_close(name, db):
+    """The table breaks up: its last hand is closed (it must be over) and any pot still
+    carried is returned to the players in proportion to what each put in (R11.5).
+
+    \b
+    Examples:
+      desmoche-ref table close friday
+    """
+    from ..money import fmt
+    from ..store import hands as H
+    from .moves import print_settlement
+
+    book = open_book(db)
+    with book.write() as s:
+        closed, refund = H.close_table(s, H.find_table(s, name))
+    if closed is not None:
+        print_settlement(name, closed[0], closed[1])
+    click.echo(f"table {name} closed")
+    for pot, shares in refund.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        click.echo(f"  the carried {pot} pot is returned (R11.5): {given}")

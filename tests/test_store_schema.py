@@ -1,0 +1,36 @@
+"""The schema, on SQLite and PostgreSQL: the shipped migrations make exactly the tables the
+models describe (`db check`), a drifted book is caught, and `db upgrade` makes an empty book."""
+
+from sqlalchemy import create_engine, text
+
+from desmoche_ref.store.db import SCHEMA_HEAD, drift, open_book, schema_version
+
+
+def test_the_migrations_make_what_the_models_say(book_url, live):
+    out = live("db", "upgrade").stdout
+    assert out.endswith(f": schema {SCHEMA_HEAD} (was empty)\n")
+    assert live("db", "upgrade").stdout.endswith(f": schema {SCHEMA_HEAD} (already up to date)\n")
+    book = open_book(book_url)
+    assert drift(book) == []
+    book.engine.dispose()
+    assert live("db", "check").stdout.endswith(": the schema matches the models\n")
+
+
+def test_a_book_that_drifted_from_the_models_is_caught(book_url, live):
+    live("db", "upgrade")
+    engine = create_engine(book_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_posting_account"))
+        conn.execute(text("ALTER TABLE event ADD COLUMN note VARCHAR(20)"))
+    engine.dispose()
+    run = live("db", "check", status=1)
+    assert sorted(run.stdout.splitlines()[:-1]) == [
+        "the book has column event.note, the models do not",
+        "the book lacks index ix_posting_account on posting"]
+    assert run.stdout.endswith(": the schema and the models differ\n")
+
+
+def test_first_use_makes_the_book(book_url):
+    book = open_book(book_url)
+    assert schema_version(book) == SCHEMA_HEAD
+    book.engine.dispose()
