@@ -14,6 +14,7 @@ COMMANDS = {
     "fmt": ("desmoche_ref.cli.fmt", "fmt", "Rewrite hand records in the canonical form (N7)."),
     "show": ("desmoche_ref.cli.show", "show", "Show the table as it stood after a line of a record."),
     "simulate": ("desmoche_ref.cli.simulate", "simulate", "Write a session of bot-played hands."),
+    "play": ("desmoche_ref.cli.play", "play", "Referee a table all night: each move judged and stored as typed."),
 }
 
 
