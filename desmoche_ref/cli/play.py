@@ -81,33 +81,38 @@ class Recorder:
     # ------------------------------------------------------------ writing
     def move(self, move) -> Stored:
         """Judge and store one move (a `play.lines.Move`): Refused, HandChanged or StoreError
-        when it is not stored."""
+        when it is not stored.
+
+        `end` closes a hand that is over (its settlement posted). A closed hand still takes
+        what the rules allow after the end (N4.4: `show`, `end`, a `forgive` of the foul that
+        ended it): its postings are reversed and the settlement posted again, all in the
+        move's transaction, so a side-game card shown late counts as `check` counts it."""
         from ..engine.replay import COMPLETE
         from ..store import hands
         from ..store.models import Hand
 
         self.hand_or_fail()
-        if self.closed:
-            raise hands.StoreError(f"hand {self.number} is closed: `undo` reopens it, "
-                                   f"`new` deals the next")
         ev = move.event
         if ev.error is not None:
             raise hands.Refused(ev.error)
         trial = self.ref.fork()  # verify and apply at once: the fork is kept only if stored
         finding = trial.apply(ev)
         if finding is not None:
+            self.check_unchanged()  # refused on the hand as the book has it, not a stale one
             raise hands.Refused(finding)
         closing = None
         try:
             with self.book.write() as s:
                 hand = s.get(Hand, self.hand_id)
                 hands.lock_hand(s, hand)
-                seq = hands.current_seq(s, hand)
-                if seq != self.seq or hand.closed is not None:
-                    raise hands.HandChanged(seq)
-                row = hands.insert_event(s, hand, move.text, move.comment, seq, self.last_hash)
+                if (hand.closed is not None) != self.closed:  # closed or reopened meanwhile
+                    raise hands.HandChanged(hands.current_seq(s, hand))
+                if self.closed:
+                    hands.reverse_postings(s, hand)
+                # the (hand, seq) key refuses this row if another recorder wrote seq+1 first
+                row = hands.insert_event(s, hand, move.text, move.comment, self.seq, self.last_hash)
                 last_hash = row.hash
-                if ev.verb == "end" and trial.status == COMPLETE:
+                if trial.status == COMPLETE and (self.closed or ev.verb == "end"):
                     closing = hands.close_hand(s, hand)
         except hands.HandChanged:
             self.reload()
@@ -119,6 +124,18 @@ class Recorder:
         after = trial.report
         return Stored([f for f in after.fouls if f not in before.fouls],
                       [w for w in after.warnings if w not in before.warnings], closing)
+
+    def check_unchanged(self) -> None:
+        """HandChanged (the hand read again) if another recorder moved it since we looked."""
+        from ..store import hands
+        from ..store.models import Hand
+
+        with self.book.read() as s:
+            hand = s.get(Hand, self.hand_id)
+            seq, closed = hands.current_seq(s, hand), hand.closed is not None
+        if seq != self.seq or closed != self.closed:
+            self.reload()
+            raise hands.HandChanged(seq)
 
     def undo(self) -> tuple:
         """(the line taken back, whether a closed hand was reopened)."""
@@ -163,12 +180,13 @@ class Recorder:
         hands_seen, pots = {}, {}
         with self.book.read() as s:
             for number, dealer, outcome, winners, account, cents in s.exec(query):
+                cents = int(cents)  # PostgreSQL sums to a Decimal
                 if account.startswith("pot:"):
                     pots[account] = pots.get(account, 0) + cents
                     continue
                 row = hands_seen.setdefault(number, (number, dealer, outcome, winners, {}))
                 row[4][account] = cents
-        return [r for r in hands_seen.values() if any(r[4].values()) or r[2]], pots
+        return [r for r in hands_seen.values() if r[2] is not None], pots  # not the reopened
 
     def pending(self):
         """The current hand's verdict when it is over but not yet closed (not posted), else None."""
@@ -222,8 +240,9 @@ def handle(recorder, typed: str, where: str = "") -> str:
         click.echo(f"{where}{e.finding.code} {e.finding.message}")
         return REFUSED
     except HandChanged as e:
-        click.echo(f"{where}{e}: another recorder wrote to it; the session read it again "
-            f"and did not store this line — now {status(recorder)}")
+        click.echo(f"{where}the hand changed in the book (now at move {e.seq}): another recorder "
+                   f"wrote to it; this line was not stored and the session read the hand again "
+                   f"— now {status(recorder)}")
         return CHANGED
     except (StoreError, Usage) as e:
         click.echo(f"{where}{e}")
@@ -301,7 +320,7 @@ def run_settle(recorder, args):
         players += [p for p in net if p not in players]
     totals = {p: sum(r[4].get(p, 0) for r in rows) for p in players}
     click.echo(f"table {recorder.table}: the night so far, {len(rows)} hand(s) settled in the book")
-    table = [[number, dealer, (f"{winners} wins" if winners else "no winner") if outcome else "reopened"]
+    table = [[number, dealer, f"{winners} wins" if winners else "no winner"]
              + [fmt(net.get(p, 0)) for p in players] for number, dealer, outcome, winners, net in rows]
     table.append(["total", "", ""] + [fmt(totals[p]) for p in players])
     click.echo(simple_table(table, ["hand", "dealer", "outcome"] + players,
