@@ -13,6 +13,7 @@ The words (short forms, commands, completion, the prompt) are pure functions in
 
 import os
 import sys
+from datetime import timezone
 
 import click
 
@@ -38,9 +39,9 @@ class Recorder:
         from ..store import hands
 
         self.book = book
-        with book.write() as s:
+        with (book.read() if table_name is None else book.write()) as s:
             table = hands.find_table(s, table_name)
-            if table_name is not None:
+            if table_name is not None:  # the verbs without --table go on at this table
                 hands.use_table(s, table)
             self.table_id, self.table = table.id, table.name
         self.reload()
@@ -343,7 +344,8 @@ def run_log(recorder, args):
         click.echo(f"hand {recorder.number}: no move yet")
     for seq, entered, line, comment, note in rows:
         text = line if comment is None else f"{line} #{comment}"
-        click.echo(f"{seq:>4}  {entered:%H:%M:%S}  {text}" + (f"  ({note})" if note else ""))
+        local = entered.replace(tzinfo=entered.tzinfo or timezone.utc).astimezone()  # stored in UTC
+        click.echo(f"{seq:>4}  {local:%H:%M:%S}  {text}" + (f"  ({note})" if note else ""))
     return OK
 
 
@@ -432,7 +434,10 @@ def run_terminal(recorder) -> int:
                 shown = ANSI(card_text(card, colour)) if card is not None else word
                 yield Completion(word, start_position=-len(partial), display=shown)
 
-    session = PromptSession(history=FileHistory(history_path()), completer=Cards())
+    # completion on Tab only (as readline): a menu popping up at each key would be noise
+    # at a table where the recorder types fast; the first Tab inserts what all candidates share
+    session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
+                            complete_while_typing=False)
     click.echo(f"table {recorder.table}: " + (
         f"hand {recorder.number}" if recorder.number else
         "no hand yet — `new --dealer NAME` deals the first")
