@@ -378,6 +378,30 @@ def test_a_simulated_night_piped_in_ends_every_hand_as_check_does(tmp_path):
     book.engine.dispose()
 
 
+@pytest.mark.parametrize("seed", [0, 16])
+def test_a_varied_night_with_fouls_and_closed_records(seed, shared_book, capsys):
+    """The simulator's varied hands (fouls, some forgiven; closed records with `?` cards), up
+    to the first hand that changes the bet or the preset (a table's own values, not `new`'s)."""
+    from desmoche_ref.simulate import simulate_session
+
+    text = simulate_session(30, 3, seed, "todo strict", vary=True)
+    hands = parse_text(text).hands
+    first = read_setup(hands[0])[0]
+    same = next((i for i, h in enumerate(hands) if (read_setup(h)[0].rules, read_setup(h)[0].bet)
+                 != (first.rules, first.bet)), len(hands))
+    night = "\n".join(text.splitlines()[:hands[same].line - 1] if same < len(hands) else text.splitlines())
+    checked = judge_text(night)
+    setup, lines = night_script(night)
+    table = f"varied-{seed}"
+    new_table(shared_book, setup, table)
+    status, out = pipe(shared_book, lines + ([] if ends(night) else ["end"]), capsys, table)
+    assert status == 0, [line for line in out if line[:1].isdigit()]
+    got = book_hands(shared_book, table)
+    assert len(got) == same
+    assert [(h[1], h[3], h[4]) for h in got] == [
+        (h.as_json()["dealer"], h.as_json()["net"], h.as_json()["net"]) for h in checked.hands]
+
+
 def test_a_simulated_night_on_postgresql_too(book_url, capsys):
     if not book_url.startswith("postgresql"):
         pytest.skip("the SQLite night is the test above")
