@@ -250,7 +250,7 @@ def handle(recorder, typed: str, where: str = "") -> str:
         return REFUSED
     for f in stored.fouls:
         click.echo(f"{where}foul {f.code} {f.player}: {f.message} — "
-            + ("enforced, disqualified" if f.enforced else "forgiven"))
+                   + ("enforced, disqualified" if f.enforced else "forgiven"))
     for w in stored.warnings:
         click.echo(f"{where}warning {w.code} {w.message}")
     if stored.closing is not None:
@@ -287,7 +287,7 @@ def run_undo(recorder, args):
     no_arguments("undo", args)
     taken_back, reopened = recorder.undo()
     click.echo(f"took back: {taken_back}"
-        + (f" (hand {recorder.number} reopened: its postings are reversed)" if reopened else ""))
+               + (f" (hand {recorder.number} reopened: its postings are reversed)" if reopened else ""))
     return OK
 
 
@@ -305,8 +305,8 @@ def run_new(recorder, args):
     carried += [f"{game} {fmt(cents)}" for game, cents in s.side_carry.items() if cents]
     sides = [f"{e.game} {fmt(e.stake)} {' '.join(s.players[i] for i in e.players)}" for e in s.sides]
     click.echo(f"hand {recorder.number} at table {recorder.table}: {s.players[s.dealer]} deals"
-        + (f"; carried in: {', '.join(carried)}" if carried else "")
-        + (f"; side games: {'; '.join(sides)}" if sides else ""))
+               + (f"; carried in: {', '.join(carried)}" if carried else "")
+               + (f"; side games: {'; '.join(sides)}" if sides else ""))
     return OK
 
 
@@ -316,7 +316,7 @@ def run_settle(recorder, args):
 
     no_arguments("settle", args)
     rows, pots = recorder.night()
-    players = recorder.ref.setup.players if recorder.ref is not None else []
+    players = list(recorder.ref.setup.players) if recorder.ref is not None else []
     for _, _, _, _, net in rows:
         players += [p for p in net if p not in players]
     totals = {p: sum(r[4].get(p, 0) for r in rows) for p in players}
@@ -325,7 +325,7 @@ def run_settle(recorder, args):
              + [fmt(net.get(p, 0)) for p in players] for number, dealer, outcome, winners, net in rows]
     table.append(["total", "", ""] + [fmt(totals[p]) for p in players])
     click.echo(simple_table(table, ["hand", "dealer", "outcome"] + players,
-                     right=set(range(3, 3 + len(players)))))
+                            right=set(range(3, 3 + len(players)))))
     held = [f"{account[4:]} {fmt(cents)}" for account, cents in sorted(pots.items()) if cents]
     if held:
         click.echo(f"carried in the pots: {', '.join(held)}")
@@ -333,7 +333,7 @@ def run_settle(recorder, args):
     if pending is not None:
         net = pending.settlement.net
         click.echo(f"hand {recorder.number} is over but not yet settled in the book (`end` or `new` "
-            f"posts it): " + ", ".join(f"{p} {fmt(net[p])}" for p in net))
+                   f"posts it): " + ", ".join(f"{p} {fmt(net[p])}" for p in net))
     return OK
 
 
@@ -475,6 +475,8 @@ def play(table_name, db):
     before the prompt returns; a move the rules forbid is refused with the rule and
     nothing is stored. Tab completes verbs, names and cards. Session commands: state,
     undo, new, settle, log, help, quit (`help` lists them with the short verb forms).
+    The table is opened once with `desmoche-ref table new`; the first hand of the night
+    with `new --dealer NAME` in the session (or `desmoche-ref hand new --dealer NAME`).
 
     Piped input works too: no prompt, one event or command a line, `#` comments and
     blank lines skipped; each refused line is printed as `LINE: CODE message`. Exit

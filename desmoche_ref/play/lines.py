@@ -138,7 +138,7 @@ def read_side(text: str):
 
 
 def help_text() -> str:
-    rows = [f"  {usage:<58} {what}" for usage, what in COMMANDS.values()]
+    rows = [f"  {usage}\n      {what}" for usage, what in COMMANDS.values()]
     by_verb = {}
     for short, verb in SHORT.items():
         by_verb.setdefault(verb, []).append(short)
