@@ -76,6 +76,7 @@ def stored_lines(book, number=1) -> list:
         return [r.line for r in H.live_events(H.events(s, hand))]
 
 
+FRIDAY_EVENTS_BYTES = [(line + "\n").encode("utf-8") for line in friday_events()]
 FRIDAY_CLOSING = [
     "table Friday hand 1 (line 1): Carla wins with ten cards down (line 34)",
     "  pot 30.00, carry in 0.00, carry out 0.00",
@@ -372,9 +373,30 @@ def test_a_simulated_night_piped_in_ends_every_hand_as_check_does(tmp_path):
         expect = hand.as_json()
         assert (dealer, row_status, judged, nets, posted) == (
             expect["dealer"], "complete", "complete", expect["net"], expect["net"]), number
+    dealt = [line for line in out if line.startswith("hand ") and " at table Friday: " in line]
+    assert len(dealt) == 20
+    for said, hand in zip(dealt, checked.hands):  # each `new` says who deals and what came in
+        s = hand.setup
+        assert said.startswith(f"hand {checked.hands.index(hand) + 1} at table Friday: "
+                               f"{s.players[s.dealer]} deals"
+                               + (f"; carried in: pot {s.carry / 100:.2f}" if s.carry else ""))
     totals = check_session(checked).totals
     total_row = next(line for line in out if line.startswith("total "))
     assert total_row.split()[1:] == [f"{totals[p] / 100:.2f}" for p in setup.players]
+    book.engine.dispose()
+
+
+def test_a_line_that_is_not_utf8_is_refused_and_the_rest_goes_on(book_url, capsys):
+    book = table_book(book_url)
+    capsys.readouterr()
+    recorder = Recorder(book)
+    status = run_piped(recorder, [b"new --dealer Ana\n", b"draw Beto \xff\n", b"# a comment\n",
+                                  b"\n", FRIDAY_EVENTS_BYTES[0]])
+    assert status == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "hand 1 at table Friday: Ana deals; side games: oro 5.00 Ana Beto Carla",
+        "2: N1.1 this line is not valid UTF-8 text"]
+    assert stored_lines(book) == friday_events()[:1]
     book.engine.dispose()
 
 
