@@ -5,6 +5,7 @@ ends them (verdict and nets), a refused line changes nothing, and the session co
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -39,11 +40,19 @@ def table_book(url, name="Friday", players=PLAYERS, bet=1000, rules="desmoche", 
     return book
 
 
+SUIT_CARD = re.compile(r"\b(10|[2-9AJQK])([♠♥♦♣])")
+
+
+def plain_cards(text: str) -> str:
+    """Cards as the notation writes them (Qd), however `check`'s printer shows them (Q♦)."""
+    return SUIT_CARD.sub(lambda m: ("T" if m[1] == "10" else m[1]) + "shdc"["♠♥♦♣".index(m[2])], text)
+
+
 def pipe(book, lines, capsys, table=None):
     """(exit status, printed lines) of `play` fed these lines, in this process."""
     capsys.readouterr()
     status = run_piped(Recorder(book, table), [line + "\n" for line in lines])
-    return status, capsys.readouterr().out.splitlines()
+    return status, plain_cards(capsys.readouterr().out).splitlines()
 
 
 def play_process(url, text, *args):
@@ -107,7 +116,7 @@ def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
     text = "\n".join(["new --dealer Ana"] + friday_events() + ["settle", "end", "settle"]) + "\n"
     run = play_process(book_url, text)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == [
+    assert plain_cards(run.stdout).splitlines() == [
         "hand 1 at table Friday: Ana deals; side games: oro 5.00 Ana Beto Carla",
         "table Friday: the night so far, 0 hand(s) settled in the book",
         "hand   dealer  outcome   Ana  Beto  Carla",
