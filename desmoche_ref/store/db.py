@@ -91,10 +91,6 @@ def _sqlite_pragmas(engine, event):
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.execute("PRAGMA journal_mode=WAL")
-        # WAL's usual level: a commit survives the process dying (kill -9, a lost terminal)
-        # and the book is never left half-written, without waiting for the disk at each move
-        # (4-8 ms here); only a power cut may lose the last moves (bench/bench_play.py)
-        cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
     @event.listens_for(engine, "begin")
