@@ -4,7 +4,7 @@ words that could replace its last word out (the shell draws them)."""
 
 from ..cards import CARD_NAME, SUIT_SYMBOLS, SUITS, parse_card
 from ..notation.parser import AUTO_KINDS, FOUL_CODES, GAMES, VERBS
-from .lines import ALIASES, COMMANDS, expand
+from .lines import ALIASES, COMMANDS, verb_of
 
 NEW_OPTIONS = ("--dealer", "--side", "--no-sides")
 HAND_ONLY = {"pay", "show", "cambio", "return", "announce", "declare"}
@@ -49,8 +49,8 @@ def _words(done: list, ref) -> list:
         if done[-1] == "--dealer":
             return list(ref.setup.players) if ref is not None else []
         return [o for o in NEW_OPTIONS if o not in done or o == "--side"]
-    verb = expand(done[0]).lower()
-    if ref is None or verb not in VERBS or verb == "end":
+    verb = verb_of(done[0])
+    if ref is None or verb is None or verb == "end":
         return []
     names = ref.setup.players
     if len(done) == 1:

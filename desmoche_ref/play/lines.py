@@ -59,9 +59,11 @@ def read(typed: str, line: int):
     return read_move(text, line)
 
 
-def expand(word: str) -> str:
-    """The verb a typed word stands for: a short form expanded, anything else as typed."""
-    return SHORT.get(word.lower(), word)
+def verb_of(word: str):
+    """The notation verb a typed word stands for (a short form, or any spelling the reader
+    takes: `DRAW`, …), or None."""
+    verb = parse_event(SHORT.get(word.lower(), word), 0).verb
+    return verb if verb in VERBS else None
 
 
 def read_move(text: str, line: int) -> Move:
@@ -71,8 +73,8 @@ def read_move(text: str, line: int) -> Move:
     parts = body.split()
     if not parts:
         return _unreadable(line, "N4", "a comment needs an event before it")
-    verb = expand(parts[0])
-    if verb.lower() not in VERBS:
+    verb = verb_of(parts[0])
+    if verb is None:
         return _unreadable(line, "N4", f"unknown verb or command {clip(parts[0])!r} "
                                        f"(`help` lists the verbs, their short forms and the commands)")
     if len(body) > LONGEST or len(comment or "") > LONGEST:
