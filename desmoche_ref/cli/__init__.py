@@ -46,6 +46,7 @@ COMMANDS = {
     "rec": ("desmoche_ref.cli.moves", "rec", N_("Record one raw notation line.")),
     "undo": ("desmoche_ref.cli.moves", "undo", N_("Take back the last move of the hand.")),
     "verify": ("desmoche_ref.cli.verify", "verify", N_("Check the book: hash chains, verdicts, postings.")),
+    "play": ("desmoche_ref.cli.play", "play", N_("Referee a table all night: each move judged and stored as typed.")),
 }
 
 
