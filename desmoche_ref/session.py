@@ -7,6 +7,7 @@ and keep the bet while a pot is carried.
 
 from dataclasses import dataclass, field
 
+from .findings import M
 from .money import fmt
 
 
@@ -55,11 +56,12 @@ class Session:
 
 def _outcome_word(hand) -> str:
     if hand.status != "complete":
-        return hand.status
+        return M(hand.status)  # the word N8 writes: complete, incomplete, invalid
     kind, seats, auto, _ = hand.outcome
     who = " ".join(hand.setup.players[s] for s in seats)
-    return {"win": f"{who} wins" if len(seats) == 1 else f"{who} win",
-            "auto-win": f"{who} ({auto})", "no-winner": "no winner"}[kind]
+    if kind == "win":
+        return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
+    return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")
 
 
 def _pots(hand, key):
@@ -232,25 +234,32 @@ def _continuity(session, before, hand):
     if not a.players or not b.players:
         return
     if a.players != b.players:
-        problems.append((line, "R3.1", f"the players changed ({' '.join(a.players)} → "
-                                       f"{' '.join(b.players)}): the rotation cannot be checked"))
+        problems.append((line, "R3.1", M("the players changed ({before} → {after}): the rotation "
+                                         "cannot be checked",
+                                         before=" ".join(a.players), after=" ".join(b.players))))
     elif a.dealer >= 0 and b.dealer != (a.dealer + 1) % len(a.players):
         expected = a.players[(a.dealer + 1) % len(a.players)]
-        problems.append((line, "R3.1", f"the deal passes to the right: {expected} deals this hand, "
-                                       f"not {b.players[b.dealer]}"))
+        problems.append((line, "R3.1", M("the deal passes to the right: {player} deals this hand, "
+                                         "not {player2}",
+                                         player=expected, player2=b.players[b.dealer])))
     if before.status != "complete":
-        problems.append((line, "R2.3", f"the hand before (line {before.record.line}) is "
-                                       f"{before.status}: what it carries cannot be known"))
+        problems.append((line, "R2.3", M("the hand before (line {line}) is {status}: what it "
+                                         "carries cannot be known",
+                                         line=before.record.line, status=M(before.status))))
         return
     settled = before.settlement
     if b.carry != settled.carry_out:
-        problems.append((line, "R2.3", f"Carry is {fmt(b.carry)} but the hand before carried "
-                                       f"out {fmt(settled.carry_out)}"))
+        problems.append((line, "R2.3", M("Carry is {carry} but the hand before carried out "
+                                         "{carried}",
+                                         carry=fmt(b.carry), carried=fmt(settled.carry_out))))
     if settled.carry_out and b.bet != a.bet:
-        problems.append((line, "R2.3", f"the bet changed from {fmt(a.bet)} to {fmt(b.bet)} while "
-                                       f"a pot of {fmt(settled.carry_out)} is carried"))
+        problems.append((line, "R2.3", M("the bet changed from {before} to {after} while a pot of "
+                                         "{pot} is carried",
+                                         before=fmt(a.bet), after=fmt(b.bet), pot=fmt(settled.carry_out))))
     carried = {p.game: p.carry_out for p in settled.side_games if p.carry_out}
     for game in sorted(set(carried) | set(b.side_carry)):
         if carried.get(game, 0) != b.side_carry.get(game, 0):
-            problems.append((line, "R4.6", f"SideCarry for {game} is {fmt(b.side_carry.get(game, 0))} "
-                                           f"but the hand before carried out {fmt(carried.get(game, 0))}"))
+            problems.append((line, "R4.6", M("SideCarry for {game} is {carry} but the hand before "
+                                             "carried out {carried}",
+                                             game=game, carry=fmt(b.side_carry.get(game, 0)),
+                                             carried=fmt(carried.get(game, 0)))))
