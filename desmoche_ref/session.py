@@ -38,8 +38,9 @@ class Session:
         sum; empty when the totals balance on their own."""
         if not self.unbalanced:
             return []
-        lines = [(f"{pot}, line {line}: {why}", cents) for line, pot, cents, why in self.unbalanced]
-        lines.append(("= the players' final totals, together", sum(self.final.values())))
+        lines = [(M("{pot}, line {line}: {why}", pot=_pot_name(pot), line=line, why=why), cents)
+                 for line, pot, cents, why in self.unbalanced]
+        lines.append((M("= the players' final totals, together"), sum(self.final.values())))
         return lines
 
     def as_json(self) -> dict:
@@ -62,6 +63,13 @@ def _outcome_word(hand) -> str:
     if kind == "win":
         return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
     return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")
+
+
+def _pot_name(pot: str):
+    """A pot's name (the JSON's "main pot", "side pot oro") as a message."""
+    if pot == "main pot":
+        return M("main pot")
+    return M("side pot {game}", game=pot[len("side pot "):])
 
 
 def _pots(hand, key):
@@ -125,13 +133,14 @@ class Night:
             if not cents:
                 continue
             if not self.complete_seen and self.number == 1:
-                why = "brought in from before the record"
+                why = M("brought in from before the record")
             else:
-                found = [f"{code} {message}" for at, code, message in self.session.problems
+                found = [M("{code} {message}", code=code, message=message)
+                         for at, code, message in self.session.problems
                          if at == line and code in ("R2.3", "R4.6")]
-                what = ("carried in, more than the hand before carried out" if cents > 0
-                        else "carried out by the hand before and not carried in")
-                why = what + (f": {found[0]}" if found else "")
+                what = (M("carried in, more than the hand before carried out") if cents > 0
+                        else M("carried out by the hand before and not carried in"))
+                why = M("{what}: {finding}", what=what, finding=found[0]) if found else what
             self.session.unbalanced.append((line, pot, cents, why))
         self.carried = _pots(hand, "out")
         self.complete_seen = True

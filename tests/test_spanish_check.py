@@ -133,8 +133,8 @@ def test_view_in_spanish():
         "pila de descarte: K♦",
         "mazo: 23 cartas",
         "turno: si nadie toma 9♥, roba Carla",
-        "siguiente: draw (Carla); meld, add (Beto); claim, knock (Ana, Beto, Carla); pass (Ana); "
-        "en cualquier momento: foul, show, announce, declare (Ana, Beto, Carla)",
+        "siguiente: robar (Carla); bajar, agregar (Beto); reclamar, tocar (Ana, Beto, Carla); "
+        "pasar (Ana); en cualquier momento: falta, mostrar, anunciar, declarar (Ana, Beto, Carla)",
     ]
     invalid = cli("view", "sample_logs/dispute-not-a-meld.dsm", **ES).stdout.splitlines()
     assert invalid[:3] == [
@@ -197,3 +197,18 @@ def test_every_translation_keeps_the_placeholders_of_its_message():
             if "{" in "".join(ids) and fields(text) != fields(ids[-1]):
                 wrong.append((ids[0], text))
     assert wrong == []
+
+
+def test_the_session_ledger_in_spanish():
+    path = "tests/conformance/no-winner.dsm"
+    out = cli("check", "--session", path, **ES).stdout
+    assert out[out.index(f"{path} sesión"):].splitlines()[-5:] == [
+        "final                                                 5.00   5.00   5.00   5.00",
+        "cantidad  dinero fuera de los totales de los jugadores",
+        "--------  -------------------------------------------------------",
+        "   20.00  bote principal, línea 1: venía de antes de la anotación",
+        "   20.00  = los totales finales de los jugadores, juntos",
+    ]
+    english = cli("check", "--session", "--json", path).stdout
+    assert cli("check", "--session", "--json", path, **ES).stdout == english
+    assert '"why": "brought in from before the record"' in english

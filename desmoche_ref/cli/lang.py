@@ -6,6 +6,9 @@ How a command speaks Spanish (the pattern every command follows):
 - `@lang_option`: the command takes `--lang es|en` too (the group takes it for all).
 - A runtime message: `_("no rule mentions {text!r}").format(text=text)` — the text with
   its placeholders is the message; `ngettext(one, many, n)` where it counts.
+- A message of the pure core (a finding, a reason): `M("{cards} is not a meld: {why}",
+  cards=…, why=…)` (findings.py) — its English text is the string, its template and values
+  are kept; the shell shows it with `render.say(message)`, in the language of the run.
 `python tools/catalog.py` finds every such message for the catalog.
 
 The language lives in the click context (ctx.meta, shared by a group and its command),

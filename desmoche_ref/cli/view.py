@@ -6,11 +6,11 @@ import sys
 import click
 
 from ..cards import parse_card
-from ..notation.parser import Lines, parse_bytes
+from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
 from ..findings import M
 from ..i18n import N_
 from .files import encoding_hint, encoding_option, read_record
-from .lang import Command, _, lang_option, ngettext
+from .lang import Command, _, lang_option, language, ngettext
 from .render import cards_text, file_error, say, simple_table, use_colour
 
 # a player's status as a person reads it (N8 writes the code)
@@ -19,6 +19,8 @@ TABLE_VERBS = ("foul", "show", "announce", "declare")  # open to the table at an
 # the order the moves possible next are listed in: the game's own verbs first
 VERB_ORDER = ("cut", "deal", "return", "cambio", "draw", "meld", "add", "pay", "claim", "knock",
               "pass", "forgive", "end")
+# under Spanish the moves are named by the Spanish verbs a record accepts (N4.10)
+SPANISH_NAME = {english: spanish for spanish, english in SPANISH_VERBS.items()}
 
 
 def _cards(names, colour):
@@ -201,7 +203,9 @@ def _grouped(moves) -> str:
     for m in moves:
         by_verb.setdefault(m["verb"], []).append(m["player"])
     groups = {}  # the players -> their verbs, in the referee's order
+    names = SPANISH_NAME if language() == "es" else {}
     for verb, players in by_verb.items():
+        verb = names.get(verb, verb)
         groups.setdefault(tuple(players), []).append(verb)
     return "; ".join(", ".join(verbs) + (_(" by {players}").format(players=", ".join(p for p in players if p))
                                          if any(players) else "")
