@@ -106,7 +106,8 @@ def test_the_help_of_check_view_fmt_and_simulate_in_spanish():
     check = cli("check", "--help", **ES).stdout.splitlines()
     assert check[0] == "Uso: python -m desmoche_ref check [OPCIONES] ARCHIVO..."
     assert check[2] == "  Repasa las anotaciones de las manos y da el veredicto del árbitro."
-    assert "  --json           Imprime el veredicto como un solo documento JSON (N8)." in check
+    assert "  --json             Imprime el veredicto como un solo documento JSON (N8)." in check
+    assert any(line.startswith("  --encoding NOMBRE  Lee los archivos en esta codificación") for line in check)
     assert "  Ejemplos:" in check and "Opciones:" in check
     assert cli("check", "--help", "--lang", "es").stdout == "\n".join(check) + "\n"
     view = cli("view", "--lang", "es", "--help").stdout.splitlines()
@@ -114,7 +115,7 @@ def test_the_help_of_check_view_fmt_and_simulate_in_spanish():
                         "  Muestra la mesa como quedó después de una línea de la anotación."]
     assert "  --json                Imprime la mesa como JSON." in view
     fmt = cli("fmt", "--help", **ES).stdout.splitlines()
-    assert "  -i, --in-place   Reescribe cada archivo en su forma canónica." in fmt
+    assert "  -i, --in-place     Reescribe cada archivo en su forma canónica." in fmt
     simulate = cli("simulate", "--help", **ES).stdout.splitlines()
     assert simulate[2] == "  Escribe una sesión de manos jugadas por bots como una anotación .dsm."
     assert any(line.startswith("  --lang [en|es]") for line in simulate)

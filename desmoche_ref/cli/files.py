@@ -31,7 +31,7 @@ def _known_encoding(ctx, param, value):
 def encoding_option(command):
     """The `--encoding NAME` option of the commands that read records."""
     return click.option(
-        "--encoding", metavar="NAME", default=None, callback=_known_encoding,
+        "--encoding", metavar=N_("NAME"), default=None, callback=_known_encoding,
         help=N_("Read the files in this encoding (cp1252, latin-1, utf-16, ...) instead of UTF-8 "
                 "(N1.1). A UTF-16 file with a byte-order mark is read as such without it."))(command)
 

@@ -110,9 +110,10 @@ class Translated:
     def format_options(self, ctx, formatter):
         rows = []
         for param in self.get_params(ctx):
-            if getattr(param, "help", None):
-                param = copy.copy(param)
-                param.help = _(param.help)
+            if isinstance(param, click.Option) and (param.help or param.metavar):
+                param = copy.copy(param)  # its help and its metavar (N_ them) in the language
+                param.help = param.help and _(param.help)
+                param.metavar = param.metavar and _(param.metavar)
             row = param.get_help_record(ctx)
             if row is not None:
                 rows.append(row)

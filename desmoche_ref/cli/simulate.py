@@ -18,13 +18,13 @@ from .render import say
               help=N_("Players at the table (2, 3 or 4)."))
 @click.option("--seed", "-s", type=int, default=0, show_default=True,
               help=N_("Random seed: the same seed writes the same session."))
-@click.option("--options", "options", metavar="TEXT", default=None,
+@click.option("--options", "options", metavar=N_("TEXT"), default=None,
               help=N_('Fix the Options tag of every hand, e.g. "todo strict" (R15); '
                       "the rest still varies."))
 @click.option("--plain", is_flag=True,
               help=N_("Play every hand by the defaults: no fouls, no closed records, "
                       "no varied presets or options."))
-@click.option("--out", "-o", "out", metavar="FILE", default=None,
+@click.option("--out", "-o", "out", metavar=N_("FILE"), default=None,
               help=N_("Write the session to FILE instead of standard output."))
 @lang_option
 def simulate(hands, players, seed, options, plain, out):
