@@ -92,8 +92,10 @@ class Translated:
         return super().parse_args(ctx, args)
 
     def format_usage(self, ctx, formatter):
-        pieces = [_(piece) for piece in self.collect_usage_pieces(ctx)]  # metavars: N_ them
-        formatter.write_usage(ctx.command_path, " ".join(pieces), _("Usage:") + " ")
+        # the context's language: a usage error prints this after the context has closed
+        say = i18n.translations(language(ctx)).gettext
+        pieces = [say(piece) for piece in self.collect_usage_pieces(ctx)]  # metavars: N_ them
+        formatter.write_usage(ctx.command_path, " ".join(pieces), say("Usage:") + " ")
 
     def format_help_text(self, ctx, formatter):
         text = _(inspect.cleandoc(self.help)).partition("\f")[0] if self.help else ""

@@ -1,4 +1,6 @@
-"""Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets.
+"""Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets,
+in the language of the run (cli/lang.py): an engine message (findings.Message) is shown by
+`say`, which renders its template and values in Spanish when Spanish is chosen.
 
 Cards are written for a person here, not in the engine: the engine's messages name cards
 in ASCII (`7d`), which `Style.text` turns into suit symbols (7♦), red and black on a
