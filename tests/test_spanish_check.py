@@ -137,6 +137,8 @@ def test_view_in_spanish():
         "siguiente: robar (Carla); bajar, agregar (Beto); reclamar, tocar (Ana, Beto, Carla); "
         "pasar (Ana); en cualquier momento: falta, mostrar, anunciar, declarar (Ana, Beto, Carla)",
     ]
+    for path in ("sample_logs/forcing-table.dsm", "sample_logs/dispute-not-a-meld.dsm"):
+        assert cli("view", "--json", path, **ES).stdout == cli("view", "--json", path).stdout
     invalid = cli("view", "sample_logs/dispute-not-a-meld.dsm", **ES).stdout.splitlines()
     assert invalid[:3] == [
         "sample_logs/dispute-not-a-meld.dsm mano 1 (línea 3), al final de la anotación: inválida",
