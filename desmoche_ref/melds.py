@@ -1,6 +1,7 @@
 """Melds (R8): runs and sets, what a card extends, strict order, a run split by a desmoche."""
 
 from .cards import RANK, RED, SUIT
+from .findings import M, Message
 
 RUN = "run"
 SET = "set"
@@ -24,19 +25,19 @@ def meld_kind(cards) -> str | None:
     return None
 
 
-def why_not_meld(cards) -> str:
+def why_not_meld(cards) -> Message:
     """A player-readable reason why `cards` is not a meld (for R8.1 messages)."""
     if len(cards) < 3:
-        return "a meld has at least three cards"
+        return M("a meld has at least three cards")
     ranks = {RANK[c] for c in cards}
     suits = {SUIT[c] for c in cards}
     if len(ranks) == 1:
-        return "a set has at most four cards"
+        return M("a set has at most four cards")
     if len(suits) > 1:
-        return "a run is one suit" if len(ranks) == len(cards) else "a set is one rank"
+        return M("a run is one suit") if len(ranks) == len(cards) else M("a set is one rank")
     if len(cards) > 10:
-        return "a run has at most ten cards"
-    return "a run is consecutive ranks, Ace low only (Q-K-A and K-A-2 are not runs)"
+        return M("a run has at most ten cards")
+    return M("a run is consecutive ranks, Ace low only (Q-K-A and K-A-2 are not runs)")
 
 
 def fitting_cards(meld) -> list:

@@ -2,6 +2,8 @@
 
 from functools import lru_cache
 
+from .findings import M
+
 SWITCHES = ("todo", "strict", "forcing", "auto", "hand-melds")
 CHOICES = {
     "color": ("color", "suit", "off"),
@@ -85,13 +87,16 @@ def parse_options(preset_name: str, text: str):
             elif value in ON:
                 changes[attr] = ON[value]
             else:
-                return None, f"option {key} is on or off, not {value!r}"
+                return None, M("option {key} is on or off, not {value!r}", key=key, value=value)
         elif key in CHOICES:
             if value not in CHOICES[key]:
                 allowed = " / ".join(CHOICES[key])
-                return None, f"option {key} takes {allowed}, not {value!r}" if value else \
-                    f"option {key} needs a value: {key}=" + CHOICES[key][0]
+                return None, M("option {key} takes {allowed}, not {value!r}",
+                               key=key, allowed=allowed, value=value) \
+                    if value else M("option {key} needs a value: {key}={value}",
+                                    key=key, value=CHOICES[key][0])
             changes[attr] = value
         else:
-            return None, f"unknown option {word!r} (options: {', '.join(SWITCHES + tuple(CHOICES))})"
+            return None, M("unknown option {word!r} (options: {items})", word=word,
+                           items=", ".join(SWITCHES + tuple(CHOICES)))
     return opts.replace(**changes), None

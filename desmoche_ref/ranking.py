@@ -6,6 +6,7 @@ Every strength is a tuple; a bigger tuple is a better hand. None means "does not
 from collections import Counter
 
 from .cards import RANK, RED, SUIT, VALUE
+from .findings import M, Message
 from .melds import RUN, has_a23, meld_kind
 
 # Kind ranks of automatic wins (R6.5): the order of rarity.
@@ -58,25 +59,25 @@ def could_qualify(kind: str, known, unknown: int, color_option: str) -> bool:
     return color_option == "color" and len({RED[c] for c in known}) <= 1
 
 
-def why_not_auto(kind: str, color_option: str) -> str:
+def why_not_auto(kind: str, color_option: str) -> Message:
     if kind == "peladilla":
-        return "a peladilla has no pair and no two cards of one suit next to each other"
+        return M("a peladilla has no pair and no two cards of one suit next to each other")
     if kind == "cuatro-cuerpos":
-        return "cuatro cuerpos needs four cards of one rank"
+        return M("cuatro cuerpos needs four cards of one rank")
     if color_option == "off":
-        return "Color is not an automatic win at this table (color=off)"
+        return M("Color is not an automatic win at this table (color=off)")
     if color_option == "suit":
-        return "Color needs all nine cards of one suit at this table (color=suit)"
-    return "Color needs all nine cards of one colour"
+        return M("Color needs all nine cards of one suit at this table (color=suit)")
+    return M("Color needs all nine cards of one colour")
 
 
 GAME_SUIT = {"corazon-negro": 0, "corazon": 1, "oro": 2, "flor": 3}
 GAME_NEEDS = {
-    "oro": "one diamond", "corazon": "one heart", "flor": "one club", "corazon-negro": "one spade",
-    "par-rojo": "a red pair (the heart and the diamond of one rank)",
-    "par-negro": "a black pair (the spade and the club of one rank)",
-    "dos-par-rojo": "two red pairs", "dos-par-negro": "two black pairs",
-    "tres-cuerpos": "three cards of one rank", "escalera": "a run of three or more cards of one suit",
+    "oro": M("one diamond"), "corazon": M("one heart"), "flor": M("one club"), "corazon-negro": M("one spade"),
+    "par-rojo": M("a red pair (the heart and the diamond of one rank)"),
+    "par-negro": M("a black pair (the spade and the club of one rank)"),
+    "dos-par-rojo": M("two red pairs"), "dos-par-negro": M("two black pairs"),
+    "tres-cuerpos": M("three cards of one rank"), "escalera": M("a run of three or more cards of one suit"),
 }
 
 

@@ -4,7 +4,7 @@ from itertools import islice
 
 from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
 from .engine.setup import Setup, read_setup
-from .findings import warning
+from .findings import M, warning
 from .money import fmt
 from .notation.parser import NO_HAND, iter_hands
 from .settle import settle
@@ -61,8 +61,10 @@ class HandReport:
     def findings(self) -> list:
         """Errors, fouls and warnings in line order: (line, code, message)."""
         rows = [(e.line, e.code, e.message) for e in self.errors]
-        rows += [(f.line, f.code, f"{f.player}: {f.message} — "
-                  + ("enforced, disqualified" if f.enforced else "forgiven")) for f in self.fouls]
+        rows += [(f.line, f.code, M("{player}: {message} — enforced, disqualified", player=f.player,
+                                    message=f.message) if f.enforced
+                  else M("{player}: {message} — forgiven", player=f.player, message=f.message))
+                 for f in self.fouls]
         rows += [(w.line, w.code, w.message) for w in self.warnings]
         return sorted(rows, key=lambda r: r[0])
 
@@ -175,8 +177,10 @@ def hand_report(record, setup: Setup, played: Replay) -> HandReport:
             claimed = " ".join(setup.result) or "none"
             computed = " ".join(report.winners()) or "none"
             tag = record.tag("Result")
-            report.warnings.append(warning(tag.line, "R11.7", f"the table's result ({claimed}) "
-                                                              f"disagrees with the referee's ({computed})"))
+            report.warnings.append(warning(tag.line, "R11.7", M("the table's result ({claimed}) "
+                                                                "disagrees with the referee's "
+                                                                "({computed})",
+                                                                claimed=claimed, computed=computed)))
     report.warnings.sort(key=lambda w: w.line)
     return report
 

@@ -7,6 +7,7 @@ and keep the bet while a pot is carried.
 
 from dataclasses import dataclass, field
 
+from .findings import M
 from .money import fmt
 from .settle import MAIN_POT
 
@@ -38,8 +39,9 @@ class Session:
         sum; empty when the totals balance on their own."""
         if not self.unbalanced:
             return []
-        lines = [(f"{pot}, line {line}: {why}", cents) for line, pot, cents, why in self.unbalanced]
-        lines.append(("= the players' final totals, together", sum(self.final.values())))
+        lines = [(M("{pot}, line {line}: {why}", pot=_pot_name(pot), line=line, why=why), cents)
+                 for line, pot, cents, why in self.unbalanced]
+        lines.append((M("= the players' final totals, together"), sum(self.final.values())))
         return lines
 
     def as_json(self) -> dict:
@@ -56,11 +58,19 @@ class Session:
 
 def _outcome_word(hand) -> str:
     if hand.status != "complete":
-        return hand.status
+        return M(hand.status)  # the word N8 writes: complete, incomplete, invalid
     kind, seats, auto, _ = hand.outcome
     who = " ".join(hand.setup.players[s] for s in seats)
-    return {"win": f"{who} wins" if len(seats) == 1 else f"{who} win",
-            "auto-win": f"{who} ({auto})", "no-winner": "no winner"}[kind]
+    if kind == "win":
+        return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
+    return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")
+
+
+def _pot_name(pot: str):
+    """A pot's name (the JSON's "main pot", "side pot oro") as a message."""
+    if pot == "main pot":
+        return M("main pot")
+    return M("side pot {game}", game=pot[len("side pot "):])
 
 
 def _pots(hand, key):
@@ -124,13 +134,14 @@ class Night:
             if not cents:
                 continue
             if not self.complete_seen and self.number == 1:
-                why = "brought in from before the record"
+                why = M("brought in from before the record")
             else:
-                found = [f"{code} {message}" for at, code, message in self.session.problems
+                found = [M("{code} {message}", code=code, message=message)
+                         for at, code, message in self.session.problems
                          if at == line and code in ("R2.3", "R4.6")]
-                what = ("carried in, more than the hand before carried out" if cents > 0
-                        else "carried out by the hand before and not carried in")
-                why = what + (f": {found[0]}" if found else "")
+                what = (M("carried in, more than the hand before carried out") if cents > 0
+                        else M("carried out by the hand before and not carried in"))
+                why = M("{what}: {finding}", what=what, finding=found[0]) if found else what
             self.session.unbalanced.append((line, pot, cents, why))
         self.carried = _pots(hand, "out")
         self.complete_seen = True
@@ -237,25 +248,32 @@ def _continuity(session, before, hand):
     if not a.players or not b.players:
         return
     if a.players != b.players:
-        problems.append((line, "R3.1", f"the players changed ({' '.join(a.players)} → "
-                                       f"{' '.join(b.players)}): the rotation cannot be checked"))
+        problems.append((line, "R3.1", M("the players changed ({before} → {after}): the rotation "
+                                         "cannot be checked",
+                                         before=" ".join(a.players), after=" ".join(b.players))))
     elif a.dealer >= 0 and b.dealer != (a.dealer + 1) % len(a.players):
         expected = a.players[(a.dealer + 1) % len(a.players)]
-        problems.append((line, "R3.1", f"the deal passes to the right: {expected} deals this hand, "
-                                       f"not {b.players[b.dealer]}"))
+        problems.append((line, "R3.1", M("the deal passes to the right: {player} deals this hand, "
+                                         "not {player2}",
+                                         player=expected, player2=b.players[b.dealer])))
     if before.status != "complete":
-        problems.append((line, "R2.3", f"the hand before (line {before.record.line}) is "
-                                       f"{before.status}: what it carries cannot be known"))
+        problems.append((line, "R2.3", M("the hand before (line {line}) is {status}: what it "
+                                         "carries cannot be known",
+                                         line=before.record.line, status=M(before.status))))
         return
     settled = before.settlement
     if b.carry != settled.carry_out:
-        problems.append((line, "R2.3", f"Carry is {fmt(b.carry)} but the hand before carried "
-                                       f"out {fmt(settled.carry_out)}"))
+        problems.append((line, "R2.3", M("Carry is {carry} but the hand before carried out "
+                                         "{carried}",
+                                         carry=fmt(b.carry), carried=fmt(settled.carry_out))))
     if settled.carry_out and b.bet != a.bet:
-        problems.append((line, "R2.3", f"the bet changed from {fmt(a.bet)} to {fmt(b.bet)} while "
-                                       f"a pot of {fmt(settled.carry_out)} is carried"))
+        problems.append((line, "R2.3", M("the bet changed from {before} to {after} while a pot of "
+                                         "{pot} is carried",
+                                         before=fmt(a.bet), after=fmt(b.bet), pot=fmt(settled.carry_out))))
     carried = {p.game: p.carry_out for p in settled.side_games if p.carry_out}
     for game in sorted(set(carried) | set(b.side_carry)):
         if carried.get(game, 0) != b.side_carry.get(game, 0):
-            problems.append((line, "R4.6", f"SideCarry for {game} is {fmt(b.side_carry.get(game, 0))} "
-                                           f"but the hand before carried out {fmt(carried.get(game, 0))}"))
+            problems.append((line, "R4.6", M("SideCarry for {game} is {carry} but the hand before "
+                                             "carried out {carried}",
+                                             game=game, carry=fmt(b.side_carry.get(game, 0)),
+                                             carried=fmt(carried.get(game, 0)))))

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from .cards import SUIT, UNKNOWN, names
 from .engine.state import DISQUALIFIED, FREE
-from .findings import warning
+from .findings import M, warning
 from .melds import has_a23
 from .money import split
 from .ranking import claim_strength
@@ -120,30 +120,35 @@ def claim_void(setup, state, ann):
     if ann.void:
         return ClaimVerdict(ann.void_code, ann.void, True)
     if player.status == DISQUALIFIED:
-        return ClaimVerdict("R4.7", f"{who} was disqualified", True)
+        return ClaimVerdict("R4.7", M("{player} was disqualified", player=who), True)
     dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
     doubt = None
     for c in ann.cards:
         if c == player.passed_card:
-            return ClaimVerdict("R4.4", f"{names([c])} was passed in the cambio", True)
+            return ClaimVerdict("R4.4", M("{card} was passed in the cambio", card=names([c])), True)
         if c in dealt_known:
             continue
         if c == player.received_card:
-            return ClaimVerdict("R4.4", f"{names([c])} was received in the cambio, not dealt", True)
+            return ClaimVerdict("R4.4", M("{card} was received in the cambio, not dealt",
+                                          card=names([c])), True)
         if state.revealed.get(c) == ann.seat and dealt_unknown:
             if player.received_card == UNKNOWN:
-                doubt = f"{names([c])} may be the card {who} received in the cambio"
+                doubt = M("{card} may be the card {player} received in the cambio",
+                          card=names([c]), player=who)
             elif player.passed_card == UNKNOWN and state.loc[c] == FREE:
-                doubt = f"{names([c])} may be the card {who} passed in the cambio"
+                doubt = M("{card} may be the card {player} passed in the cambio",
+                          card=names([c]), player=who)
             continue
         if ann.seat in state.declared_blind and state.loc[c] == FREE:
-            doubt = f"{who}'s declaration showed the hand, but the record does not list its cards"
+            doubt = M("{player}'s declaration showed the hand, but the record does not list its "
+                      "cards", player=who)
             continue
-        return ClaimVerdict("R4.4", f"{names([c])} was not dealt to {who}", True)
+        return ClaimVerdict("R4.4", M("{card} was not dealt to {player}",
+                                      card=names([c]), player=who), True)
     unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown
                and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
     if unshown:
-        return ClaimVerdict("R4.5", f"{names(unshown)} was never shown", True)
+        return ClaimVerdict("R4.5", M("{cards} was never shown", cards=names(unshown)), True)
     if doubt:
         return ClaimVerdict("R4.4", doubt, False)
     return None
@@ -166,12 +171,14 @@ def side_pots(setup, state, announcements):
             verdict = claim_void(setup, state, ann)
             if verdict and verdict.void:
                 if not ann.void:  # void-at-announcement claims were reported already
-                    warnings.append(warning(ann.line, verdict.code, f"{setup.players[ann.seat]}'s "
-                                                                    f"{game} claim is void: {verdict.reason}"))
+                    message = M("{player}'s {game} claim is void: {reason}",
+                                player=setup.players[ann.seat], game=game, reason=verdict.reason)
+                    warnings.append(warning(ann.line, verdict.code, message))
                 continue
             if verdict:
-                warnings.append(warning(ann.line, verdict.code, f"{setup.players[ann.seat]}'s {game} "
-                                                                f"claim cannot be verified: {verdict.reason}"))
+                message = M("{player}'s {game} claim cannot be verified: {reason}",
+                            player=setup.players[ann.seat], game=game, reason=verdict.reason)
+                warnings.append(warning(ann.line, verdict.code, message))
             strength = claim_strength(game, ann.cards, setup.options.escalera)
             if ann.seat not in best or strength > best[ann.seat][0]:
                 best[ann.seat] = (strength, ann.cards)

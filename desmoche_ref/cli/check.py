@@ -4,22 +4,26 @@ import sys
 
 import click
 
+from ..findings import M
+from ..i18n import N_
 from ..referee import FileReport, judge_stream
 from .files import encoding_hint, encoding_option, open_lines
+from .lang import Command, lang_option
 from .runtime import collector_paused
 
 
-@click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON document (N8).")
+@click.command(cls=Command)
+@click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the verdict as one JSON document (N8)."))
 @click.option("--session", is_flag=True,
-              help="Also check that the hands of each file follow on at one table: the dealer "
-                   "rotates, pots carry, and print the night's running totals.")
+              help=N_("Also check that the hands of each file follow on at one table: the dealer "
+                      "rotates, pots carry, and print the night's running totals."))
 @click.option("--summary", is_flag=True,
-              help="One line per hand (its outcome and nets), then the file's totals.")
+              help=N_("One line per hand (its outcome and nets), then the file's totals."))
 @click.option("--ascii", "ascii_only", is_flag=True,
-              help="Cards as plain letters (7d, Qs) instead of suit symbols, and no colour.")
+              help=N_("Cards as plain letters (7d, Qs) instead of suit symbols, and no colour."))
 @encoding_option
+@lang_option
 def check(files, as_json, session, summary, ascii_only, encoding):
     """Replay hand records and report the referee's verdict.
 
@@ -53,7 +57,7 @@ def _open(path, session, encoding):
 
         night = Night()
     report = FileReport(path, judge_stream(lines) if lines is not None else (),
-                        f"cannot read {path}: {problem}" if problem else None, night)
+                        M("cannot read {path}: {problem}", path=path, problem=problem) if problem else None, night)
     return report, lines, problem
 
 

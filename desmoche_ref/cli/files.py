@@ -9,7 +9,10 @@ import sys
 
 import click
 
+from ..findings import M
+from ..i18n import N_
 from ..notation.parser import Lines, read_blocks
+from .lang import _
 
 
 def _known_encoding(ctx, param, value):
@@ -20,25 +23,26 @@ def _known_encoding(ctx, param, value):
     try:
         codecs.lookup(value)
     except LookupError:
-        raise click.BadParameter(f"unknown encoding {value!r} (e.g. utf-8, cp1252, latin-1, utf-16)")
+        raise click.BadParameter(_("unknown encoding {name!r} (e.g. utf-8, cp1252, latin-1, utf-16)").format(
+            name=value))
     return value
 
 
 def encoding_option(command):
     """The `--encoding NAME` option of the commands that read records."""
     return click.option(
-        "--encoding", metavar="NAME", default=None, callback=_known_encoding,
-        help="Read the files in this encoding (cp1252, latin-1, utf-16, ...) instead of UTF-8 "
-             "(N1.1). A UTF-16 file with a byte-order mark is read as such without it.")(command)
+        "--encoding", metavar=N_("NAME"), default=None, callback=_known_encoding,
+        help=N_("Read the files in this encoding (cp1252, latin-1, utf-16, ...) instead of UTF-8 "
+                "(N1.1). A UTF-16 file with a byte-order mark is read as such without it."))(command)
 
 
 def _problem(e: OSError) -> str:
     if isinstance(e, FileNotFoundError):
-        return "no such file"
+        return M("no such file")
     if isinstance(e, IsADirectoryError):
-        return "is a directory, not a record file"
+        return M("is a directory, not a record file")
     if isinstance(e, PermissionError):
-        return "permission denied"
+        return M("permission denied")
     return e.strerror or str(e)
 
 
@@ -77,8 +81,8 @@ def encoding_hint(path: str, lines) -> str | None:
     """The one-line hint for a file whose unreadable lines read as another encoding."""
     if lines.looks_like is None:
         return None
-    return (f"{path}: hint: this file looks like Windows-1252 (or Latin-1) text, not UTF-8: "
-            f"try --encoding {lines.looks_like}")
+    return _("{path}: hint: this file looks like Windows-1252 (or Latin-1) text, not UTF-8: "
+             "try --encoding {encoding}").format(path=path, encoding=lines.looks_like)
 
 
 def write_atomically(path: str, text: str) -> None:

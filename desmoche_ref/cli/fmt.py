@@ -6,15 +6,20 @@ import click
 
 from ..notation.parser import Lines, parse_bytes
 from ..notation.writer import syntax_errors, write_file
+from ..findings import M
+from ..i18n import N_
 from .files import encoding_hint, encoding_option, read_record, write_atomically
+from .lang import Command, _, lang_option
+from .render import file_error, say
 
 
-@click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--in-place", "-i", is_flag=True, help="Rewrite each file in its canonical form.")
+@click.command(cls=Command)
+@click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
+@click.option("--in-place", "-i", is_flag=True, help=N_("Rewrite each file in its canonical form."))
 @click.option("--check", "check_only", is_flag=True,
-              help="Change nothing; exit 1 if a file is not in canonical form.")
+              help=N_("Change nothing; exit 1 if a file is not in canonical form."))
 @encoding_option
+@lang_option
 def fmt(files, in_place, check_only, encoding):
     """Rewrite hand records in the canonical form (N7).
 
@@ -30,24 +35,24 @@ def fmt(files, in_place, check_only, encoding):
       desmoche-ref fmt --encoding cp1252 old-windows-file.dsm   # written out as UTF-8
     """
     if in_place and check_only:
-        raise click.UsageError("--in-place and --check do not go together")
+        raise click.UsageError(_("--in-place and --check do not go together"))
     status = 0
     for path in files:
         data, problem = read_record(path)
         if problem:
-            click.echo(f"{path}: error: cannot read {path}: {problem}", err=True)
+            click.echo(file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem)), err=True)
             status = 2
             continue
         lines = Lines(data, encoding)
         record = parse_bytes(lines)
         if record.error:
-            click.echo(f"{path}: error: {record.error}", err=True)
+            click.echo(file_error(path, record.error), err=True)
             status = max(status, 1)
             continue
         bad = syntax_errors(record)
         if bad:
             for e in bad:
-                click.echo(f"{path}:{e.line}: {e.code} {e.message}", err=True)
+                click.echo(f"{path}:{e.line}: {e.code} {say(e.message)}", err=True)
             hint = encoding_hint(path, lines)
             if hint:
                 click.echo(hint, err=True)
@@ -57,19 +62,20 @@ def fmt(files, in_place, check_only, encoding):
         canonical = text.encode("utf-8") == data
         if check_only:
             if not canonical:
-                click.echo(f"{path}: not in canonical form")
+                click.echo(_("{path}: not in canonical form").format(path=path))
                 status = max(status, 1)
         elif in_place:
             if not canonical:
                 if path == "-":
-                    raise click.UsageError("--in-place needs a file, not standard input")
+                    raise click.UsageError(_("--in-place needs a file, not standard input"))
                 try:
                     write_atomically(path, text)
                 except OSError as e:  # nothing was replaced: the file is as it was
-                    click.echo(f"{path}: error: cannot write {path}: {e.strerror or e}", err=True)
+                    click.echo(_("{path}: error: cannot write {path}: {reason}").format(path=path, reason=e.strerror or e),
+                               err=True)
                     status = 2
                     continue
-                click.echo(f"{path}: rewritten", err=True)
+                click.echo(_("{path}: rewritten").format(path=path), err=True)
         else:
             sys.stdout.write(text)
     sys.exit(status)

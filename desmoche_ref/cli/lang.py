@@ -6,6 +6,9 @@ How a command speaks Spanish (the pattern every command follows):
 - `@lang_option`: the command takes `--lang es|en` too (the group takes it for all).
 - A runtime message: `_("no rule mentions {text!r}").format(text=text)` — the text with
   its placeholders is the message; `ngettext(one, many, n)` where it counts.
+- A message of the pure core (a finding, a reason): `M("{cards} is not a meld: {why}",
+  cards=…, why=…)` (findings.py) — its English text is the string, its template and values
+  are kept; the shell shows it with `render.say(message)`, in the language of the run.
 `python tools/catalog.py` finds every such message for the catalog.
 
 The language lives in the click context (ctx.meta, shared by a group and its command),
@@ -89,8 +92,10 @@ class Translated:
         return super().parse_args(ctx, args)
 
     def format_usage(self, ctx, formatter):
-        pieces = [_(piece) for piece in self.collect_usage_pieces(ctx)]  # metavars: N_ them
-        formatter.write_usage(ctx.command_path, " ".join(pieces), _("Usage:") + " ")
+        # the context's language: a usage error prints this after the context has closed
+        say = i18n.translations(language(ctx)).gettext
+        pieces = [say(piece) for piece in self.collect_usage_pieces(ctx)]  # metavars: N_ them
+        formatter.write_usage(ctx.command_path, " ".join(pieces), say("Usage:") + " ")
 
     def format_help_text(self, ctx, formatter):
         text = _(inspect.cleandoc(self.help)).partition("\f")[0] if self.help else ""
@@ -107,9 +112,10 @@ class Translated:
     def format_options(self, ctx, formatter):
         rows = []
         for param in self.get_params(ctx):
-            if getattr(param, "help", None):
-                param = copy.copy(param)
-                param.help = _(param.help)
+            if isinstance(param, click.Option) and (param.help or param.metavar):
+                param = copy.copy(param)  # its help and its metavar (N_ them) in the language
+                param.help = param.help and _(param.help)
+                param.metavar = param.metavar and _(param.metavar)
             row = param.get_help_record(ctx)
             if row is not None:
                 rows.append(row)

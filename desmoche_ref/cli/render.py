@@ -1,4 +1,6 @@
-"""Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets.
+"""Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets,
+in the language of the run (cli/lang.py): an engine message (findings.Message) is shown by
+`say`, which renders its template and values in Spanish when Spanish is chosen.
 
 Cards are written for a person here, not in the engine: the engine's messages name cards
 in ASCII (`7d`), which `Style.text` turns into suit symbols (7♦), red and black on a
@@ -12,7 +14,21 @@ import unicodedata
 import click
 
 from ..cards import CARD_NAME, parse_card, pretty
+from ..findings import render
+from ..i18n import N_
 from ..money import fmt
+from .lang import _, language, ngettext
+
+# The kinds of bonus and automatic win, as a person reads them (N8 writes the codes)
+N_("mico")
+N_("arriba-del-palo")
+N_("color")
+N_("peladilla")
+N_("cuatro-cuerpos")
+# a hand's status (N8), counted by --summary
+N_("complete")
+N_("incomplete")
+N_("invalid")
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # A card name standing alone in an engine message: rank letter, lower-case suit letter.
@@ -80,22 +96,26 @@ class Style:
         return self.cards(parse_card(n) for n in names)
 
     def text(self, message: str) -> str:
-        """An engine message with its card names written for a person."""
+        """An engine message in the chosen language, its card names written for a person."""
+        message = say(message)
         if not self.symbols:
             return message
         return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), message)
+
+
+def say(message) -> str:
+    """An engine message (findings.Message) in the chosen language; English as it is."""
+    if language() == "en":
+        return message
+    return render(message, _)
 
 
 def cards_text(cards, colour=False) -> str:
     return " ".join(pretty(c, colour) for c in cards)
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
 def _names(names) -> str:
-    return " and ".join(names)
+    return _(" and ").join(names)
 
 
 def describe_outcome(hand) -> str:
@@ -107,30 +127,35 @@ def _outcome(out, errors) -> str:
     status = out["status"]
     if status == "invalid":
         e = errors[0]
-        return f"invalid at line {e.line} ({e.code})"
+        return _("invalid at line {line} ({code})").format(line=e.line, code=e.code)
     if status == "incomplete":
-        return "incomplete (the record stops before the hand is over)"
+        return _("incomplete (the record stops before the hand is over)")
     o = out["outcome"]
-    who = _names(o["winners"])
-    verb = "wins" if len(o["winners"]) == 1 else "win"
+    who, n, line = _names(o["winners"]), len(o["winners"]), o["line"]
     if o["kind"] == "win":
-        return f"{who} {verb} with ten cards down (line {o['line']})"
+        return ngettext("{who} wins with ten cards down (line {line})",
+                        "{who} win with ten cards down (line {line})", n).format(who=who, line=line)
     if o["kind"] == "auto-win":
-        split = " (split)" if len(o["winners"]) > 1 else ""
-        return f"{who} {verb} by {o['auto']}{split} (line {o['line']})"
-    return f"no winner (line {o['line']}): the pot of {out['pot']} carries"
+        return ngettext("{who} wins by {auto} (line {line})", "{who} win by {auto} (split) (line {line})",
+                        n).format(who=who, auto=_(o["auto"]), line=line)
+    return _("no winner (line {line}): the pot of {pot} carries").format(line=line, pot=out["pot"])
 
 
 def hand_table(hand) -> str:
     out = hand.as_json()
     if out["net"] is None:
-        return simple_table([[name] for name in out["players"]], ["player"])
-    return simple_table([[name, out["net"][name]] for name in out["players"]], ["player", "net"],
+        return simple_table([[name] for name in out["players"]], [_("player")])
+    return simple_table([[name, out["net"][name]] for name in out["players"]], [_("player"), _("net")],
                         right={1})
 
 
-def print_file_error(path: str, message: str) -> None:
-    click.echo(f"{path}: error: {message}")
+def file_error(path: str, message) -> str:
+    """The one line of a file that cannot be read or parsed (PATH: error: message)."""
+    return _("{path}: error: {message}").format(path=path, message=say(message))
+
+
+def print_file_error(path: str, message) -> None:
+    click.echo(file_error(path, message))
 
 
 def print_findings(path: str, findings, style: Style) -> None:
@@ -139,19 +164,24 @@ def print_findings(path: str, findings, style: Style) -> None:
 
 
 def _side_game(g, options, style: Style) -> str:
-    text = f"  side game {g['game']}: pot {g['pot']}"
+    text = _("  side game {game}: pot {pot}").format(game=g["game"], pot=g["pot"])
     if g["winners"]:
-        text += f" to {_names(g['winners'])}"
+        text += _(" to {winners}").format(winners=_names(g["winners"]))
         if g["cards"]:
-            text += f" with {style.names(g['cards'])}"
+            text += _(" with {cards}").format(cards=style.names(g["cards"]))
     elif options["side-nowin"] == "refund":
         # R15 side-nowin=refund: this hand's stakes go back; a pot carried in stays carried
-        text += " won by nobody: the stakes are refunded"
+        text += _(" won by nobody: the stakes are refunded")
     else:
-        text += " won by nobody"
+        text += _(" won by nobody")
     if g["carry_out"] != "0.00":
-        text += f", carries {g['carry_out']}"
+        text += _(", carries {amount}").format(amount=g["carry_out"])
     return text
+
+
+def _hand_line(path, number, out, hand) -> str:
+    return _("{path} hand {number} (line {line}): {outcome}").format(
+        path=path, number=number, line=out["line"], outcome=_outcome(out, hand.errors))
 
 
 def print_hand(path: str, number: int, hand, style: Style | None = None) -> None:
@@ -159,24 +189,38 @@ def print_hand(path: str, number: int, hand, style: Style | None = None) -> None
     its money and nets."""
     style = style or Style()
     out = hand.as_json()
-    click.echo(f"{path} hand {number} (line {out['line']}): {_outcome(out, hand.errors)}")
+    click.echo(_hand_line(path, number, out, hand))
     print_findings(path, hand.findings(), style)
     if out["status"] == "complete":
-        money = [f"pot {out['pot']}", f"carry in {out['carry_in']}", f"carry out {out['carry_out']}"]
-        click.echo("  " + ", ".join(money))
+        click.echo(_("  pot {pot}, carry in {carry_in}, carry out {carry_out}").format(
+            pot=out["pot"], carry_in=out["carry_in"], carry_out=out["carry_out"]))
         for b in out["bonuses"]:
-            click.echo(f"  bonus {b['kind']}: {b['from']} pays {b['to']} {b['amount']}")
+            click.echo(_("  bonus {kind}: {payer} pays {winner} {amount}").format(
+                kind=_(b["kind"]), payer=b["from"], winner=b["to"], amount=b["amount"]))
         for g in out["side_games"]:
             click.echo(_side_game(g, out["options"], style))
         if out["result_agrees"] is not None:
-            click.echo(f"  the table's result ({out['result_claimed']}) "
-                       + ("agrees" if out["result_agrees"] else "DISAGREES"))
+            agrees = _("  the table's result ({result}) agrees") if out["result_agrees"] \
+                else _("  the table's result ({result}) DISAGREES")
+            click.echo(agrees.format(result=out["result_claimed"]))
         click.echo(hand_table(hand))
     elif out["status"] == "invalid" and out["players"]:
         line = hand.errors[0].line
         if line > 1:
-            click.echo(f"  the table before it: desmoche-ref view {path} --at {line - 1}")
+            click.echo(_("  the table before it: desmoche-ref view {path} --at {line}").format(
+                path=path, line=line - 1))
     click.echo("")
+
+
+def _counted(status: str, n: int) -> str:
+    """`n` hands of a status, as --summary counts them ("3 complete")."""
+    if status == "complete":
+        text = ngettext("{count} complete", "{count} complete", n)
+    elif status == "incomplete":
+        text = ngettext("{count} incomplete", "{count} incomplete", n)
+    else:
+        text = ngettext("{count} invalid", "{count} invalid", n)
+    return text.format(count=n)
 
 
 class Summary:
@@ -197,7 +241,7 @@ class Summary:
             if name not in self.net:
                 self.players.append(name)
                 self.net[name] = 0
-        line = f"{self.path} hand {number} (line {out['line']}): {_outcome(out, hand.errors)}"
+        line = _hand_line(self.path, number, out, hand)
         if hand.settlement is not None:
             for name, cents in hand.settlement.net.items():
                 self.net[name] += cents
@@ -208,13 +252,15 @@ class Summary:
         hands = sum(self.counts.values())
         if not hands:
             return
-        kinds = ", ".join(f"{n} {k}" for k, n in self.counts.items() if n)
-        found = plural(self.findings, "finding") + (" (check without --summary lists them)"
-                                                     if self.findings else "")
-        click.echo(f"{self.path}: {plural(hands, 'hand')} ({kinds}), {found}")
+        kinds = ", ".join(_counted(k, n) for k, n in self.counts.items() if n)
+        found = ngettext("{count} finding", "{count} findings", self.findings).format(count=self.findings)
+        if self.findings:
+            found += _(" (check without --summary lists them)")
+        click.echo(ngettext("{path}: {count} hand ({kinds}), {found}", "{path}: {count} hands ({kinds}), {found}",
+                            hands).format(path=self.path, count=hands, kinds=kinds, found=found))
         if self.players:
             rows = [[p, fmt(self.net[p])] for p in self.players]
-            click.echo(simple_table(rows, ["player", "net"], right={1}))
+            click.echo(simple_table(rows, [_("player"), _("net")], right={1}))
 
 
 def print_report(report, style: Style, summary: bool = False) -> list:
@@ -243,27 +289,30 @@ def print_report(report, style: Style, summary: bool = False) -> list:
 def print_rules_hint(codes) -> None:
     """After findings, where to read what their codes mean."""
     if codes:
-        click.echo(f"What a code means: desmoche-ref rules CODE (e.g. desmoche-ref rules {codes[0]})")
+        click.echo(_("What a code means: desmoche-ref rules CODE (e.g. desmoche-ref rules {code})").format(
+            code=codes[0]))
 
 
 def print_session(path: str, session, style: Style | None = None) -> None:
     style = style or Style()
     if not session.rows:
         return
-    click.echo(f"{path} session: {plural(len(session.rows), 'hand')}")
+    count = len(session.rows)
+    click.echo(ngettext("{path} session: {count} hand", "{path} session: {count} hands", count).format(
+        path=path, count=count))
     print_findings(path, session.problems, style)
     players = session.players
-    headers = ["hand", "line", "dealer", "outcome"] + players
-    rows = [[row.number, row.line, row.dealer, row.outcome]
+    headers = [_("hand"), _("line"), _("dealer"), _("outcome")] + players
+    rows = [[row.number, row.line, row.dealer, say(row.outcome)]
             + [fmt(row.net[p]) if p in row.net else "" for p in players] for row in session.rows]
-    rows.append(["total", "", "", ""] + [fmt(session.totals[p]) for p in players])
+    rows.append([_("total"), "", "", ""] + [fmt(session.totals[p]) for p in players])
     if session.refund:
-        rows.append(["returned", "", "", "carried pot (R11.5)"]
+        rows.append([_("returned"), "", "", _("carried pot (R11.5)")]
                     + [fmt(session.refund.get(p, 0)) for p in players])
-        rows.append(["final", "", "", ""] + [fmt(session.final[p]) for p in players])
+        rows.append([_("final"), "", "", ""] + [fmt(session.final[p]) for p in players])
     money = set(range(4, 4 + len(players)))
     click.echo(simple_table(rows, headers, right=money | {1}))
     ledger = session.ledger()
     if ledger:  # what the players' totals do not balance without, line by line
         rows = [[fmt(cents), style.text(label)] for label, cents in ledger]
-        click.echo(simple_table(rows, ["amount", "money outside the players' totals"], right={0}))
+        click.echo(simple_table(rows, [_("amount"), _("money outside the players' totals")], right={0}))

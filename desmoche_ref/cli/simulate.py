@@ -5,24 +5,28 @@ import sys
 
 import click
 
+from ..i18n import N_
 from .files import write_atomically
+from .lang import Command, _, lang_option
+from .render import say
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--hands", "-n", type=click.IntRange(min=1), required=True,
-              help="How many consecutive hands to play.")
+              help=N_("How many consecutive hands to play."))
 @click.option("--players", "-p", type=click.IntRange(2, 4), default=3, show_default=True,
-              help="Players at the table (2, 3 or 4).")
+              help=N_("Players at the table (2, 3 or 4)."))
 @click.option("--seed", "-s", type=int, default=0, show_default=True,
-              help="Random seed: the same seed writes the same session.")
-@click.option("--options", "options", metavar="TEXT", default=None,
-              help='Fix the Options tag of every hand, e.g. "todo strict" (R15); '
-                   "the rest still varies.")
+              help=N_("Random seed: the same seed writes the same session."))
+@click.option("--options", "options", metavar=N_("TEXT"), default=None,
+              help=N_('Fix the Options tag of every hand, e.g. "todo strict" (R15); '
+                      "the rest still varies."))
 @click.option("--plain", is_flag=True,
-              help="Play every hand by the defaults: no fouls, no closed records, "
-                   "no varied presets or options.")
-@click.option("--out", "-o", "out", metavar="FILE", default=None,
-              help="Write the session to FILE instead of standard output.")
+              help=N_("Play every hand by the defaults: no fouls, no closed records, "
+                      "no varied presets or options."))
+@click.option("--out", "-o", "out", metavar=N_("FILE"), default=None,
+              help=N_("Write the session to FILE instead of standard output."))
+@lang_option
 def simulate(hands, players, seed, options, plain, out):
     """Write a session of bot-played hands as a .dsm record.
 
@@ -45,9 +49,9 @@ def simulate(hands, players, seed, options, plain, out):
         for preset in ("desmoche", "conquien"):
             _, reason = parse_options(preset, options)
             if reason:
-                raise click.BadParameter(reason, param_hint="--options")
+                raise click.BadParameter(say(reason), param_hint="--options")
     if sys.stderr.isatty():
-        with click.progressbar(length=hands, label="Simulating", file=sys.stderr) as bar:
+        with click.progressbar(length=hands, label=_("Simulating"), file=sys.stderr) as bar:
             text = simulate_session(hands, players, seed, options, vary=not plain,
                                     progress=bar.update)
     else:
@@ -61,7 +65,7 @@ def simulate(hands, players, seed, options, plain, out):
         if created:  # a new file gets the usual mode, not the temporary file's 0600
             os.chmod(out, 0o666 & ~_umask())
     except OSError as e:
-        raise click.ClickException(f"cannot write {out}: {e.strerror or e}")
+        raise click.ClickException(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
 
 
 def _umask() -> int:

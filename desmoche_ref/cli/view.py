@@ -6,14 +6,21 @@ import sys
 import click
 
 from ..cards import parse_card
-from ..notation.parser import Lines, parse_bytes
+from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
+from ..findings import M
+from ..i18n import N_
 from .files import encoding_hint, encoding_option, read_record
-from .render import cards_text, simple_table, use_colour
+from .lang import Command, _, lang_option, language, ngettext
+from .render import cards_text, file_error, say, simple_table, use_colour
 
+# a player's status as a person reads it (N8 writes the code)
+STATUS = {"in": N_("in"), "passed": N_("passed"), "out": N_("out")}
 TABLE_VERBS = ("foul", "show", "announce", "declare")  # open to the table at any time
 # the order the moves possible next are listed in: the game's own verbs first
 VERB_ORDER = ("cut", "deal", "return", "cambio", "draw", "meld", "add", "pay", "claim", "knock",
               "pass", "forgive", "end")
+# under Spanish the moves are named by the Spanish verbs a record accepts (N4.10)
+SPANISH_NAME = {english: spanish for spanish, english in SPANISH_VERBS.items()}
 
 
 def _cards(names, colour):
@@ -21,18 +28,19 @@ def _cards(names, colour):
 
 
 def _usage_error(message: str):
-    click.echo(f"Error: {message}", err=True)
+    click.echo(_("Error: {message}").format(message=message), err=True)
     sys.exit(2)
 
 
-@click.command()
-@click.argument("file", metavar="FILE")
+@click.command(cls=Command)
+@click.argument("file", metavar=N_("FILE"))
 @click.option("--hand", "hand_number", type=click.IntRange(min=1), default=None,
-              help="Which hand of the file (1 = the first). Default: the hand holding --at, else the first.")
+              help=N_("Which hand of the file (1 = the first). Default: the hand holding --at, else the first."))
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None,
-              help="Show the table after this line of the file. Default: the end of the hand.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+              help=N_("Show the table after this line of the file. Default: the end of the hand."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the table as JSON."))
 @encoding_option
+@lang_option
 def view(file, hand_number, at_line, as_json, encoding):
     """Show the table as it stood after a line of a record.
 
@@ -52,7 +60,7 @@ def view(file, hand_number, at_line, as_json, encoding):
     """
     data, problem = read_record(file)
     if problem:
-        click.echo(f"{file}: error: cannot read {file}: {problem}", err=True)
+        click.echo(file_error(file, M("cannot read {path}: {problem}", path=file, problem=problem)), err=True)
         sys.exit(2)
     lines = Lines(data, encoding)
     record = parse_bytes(lines)
@@ -60,23 +68,25 @@ def view(file, hand_number, at_line, as_json, encoding):
     if hint:
         click.echo(hint, err=True)
     if record.error:
-        click.echo(f"{file}: error: {record.error}", err=True)
+        click.echo(file_error(file, record.error), err=True)
         sys.exit(1)
     from ..view import hand_at, hand_span, table_at
 
     hands = record.hands
     last_line = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     if at_line is not None and at_line > last_line:
-        _usage_error(f"--at {at_line}: {file} has {last_line} lines")
+        _usage_error(_("--at {line}: {path} has {count} lines").format(line=at_line, path=file, count=last_line))
     if hand_number is None:
         hand_number = hand_at(hands, at_line) if at_line is not None else 1
     if hand_number > len(hands):
-        _usage_error(f"--hand {hand_number}: {file} holds {len(hands)} "
-                     + ("hand" if len(hands) == 1 else "hands"))
+        _usage_error(ngettext("--hand {number}: {path} holds {count} hand",
+                              "--hand {number}: {path} holds {count} hands", len(hands)).format(
+            number=hand_number, path=file, count=len(hands)))
     first, last = hand_span(hands, hand_number, last_line)
     if at_line is not None and not first <= at_line <= last:
-        _usage_error(f"--at {at_line}: line {at_line} is in hand {hand_at(hands, at_line)}; "
-                     f"hand {hand_number} is lines {first}-{last}")
+        _usage_error(_("--at {line}: line {line} is in hand {other}; hand {number} is lines {first}-{last}")
+                     .format(line=at_line, other=hand_at(hands, at_line), number=hand_number,
+                             first=first, last=last))
     hand = hands[hand_number - 1]
     table = table_at(hand, at_line)
     table["path"], table["hand"] = file, hand_number
@@ -90,83 +100,92 @@ def view(file, hand_number, at_line, as_json, encoding):
 
 
 def print_table(file, number, line, at_line, t, colour) -> None:
-    where = f"after line {at_line}" if at_line else "at the end of the record"
-    click.echo(f"{file} hand {number} (line {line}), {where}: {t['status']}")
+    where = _("after line {line}").format(line=at_line) if at_line else _("at the end of the record")
+    click.echo(_("{path} hand {number} (line {line}), {where}: {status}").format(
+        path=file, number=number, line=line, where=where, status=_(t["status"])))
     for e in t["errors"]:
-        click.echo(f"{file}:{e['line']}: {e['code']} {e['message']}")
+        click.echo(f"{file}:{e['line']}: {e['code']} {say(e['message'])}")
     if "players" not in t:
         return
     if t["errors"]:
-        click.echo(f"the table before line {t['errors'][0]['line']}:")
+        click.echo(_("the table before line {line}:").format(line=t["errors"][0]["line"]))
     options = " ".join(f"{k}={'on' if v is True else 'off' if v is False else v}"
                        for k, v in t["options"].items())
-    click.echo(f"dealer {t['dealer']} · bet {t['bet']}, carry in {t['carry_in']} · "
-               f"{t['rules']}: {options}")
+    click.echo(_("dealer {dealer} · bet {bet}, carry in {carry} · {rules}: {options}").format(
+        dealer=t["dealer"], bet=t["bet"], carry=t["carry_in"], rules=t["rules"], options=options))
     rows = []
     for p in t["players"]:
         held = " ".join(filter(None, [_cards(p["hand"], colour),
                                       f"+{p['unknown']}?" if p["unknown"] else ""]))
         melds = "  ".join(_cards(m, colour) for m in p["melds"])
-        rows.append([p["name"], p["status"], held, melds])
-    click.echo(simple_table(rows, ["player", "status", "hand", "table"]))
+        rows.append([p["name"], _(STATUS[p["status"]]), held, melds])
+    click.echo(simple_table(rows, [_("player"), _("status"), _("hand"), _("table")]))
     offer = t["offer"]
     if offer:
-        text = (f"on offer: {_cards([offer['card']], colour)} ({offer['how']} by {offer['by']}); "
-                f"may take: {', '.join(offer['may_take']) or 'nobody'}")
+        how = _("drawn by {player}") if offer["how"] == "drawn" else _("paid by {player}")
+        text = _("on offer: {card} ({how}); may take: {players}").format(
+            card=_cards([offer["card"]], colour), how=how.format(player=offer["by"]),
+            players=", ".join(offer["may_take"]) or _("nobody"))
         if offer["must_take"]:
-            text += f"; must take: {offer['must_take']} (R9.1)"
+            text += _("; must take: {player} (R9.1)").format(player=offer["must_take"])
         click.echo(text)
     else:
-        click.echo("on offer: nothing")
-    click.echo(f"discard pile: {_cards(t['dead'], colour) or '(empty)'}")
-    click.echo(f"stock: {t['stock']} " + ("card" if t["stock"] == 1 else "cards"))
-    click.echo(f"turn: {turn(t, colour)}")
-    click.echo(f"next: {moves_text(t['moves'])}")
+        click.echo(_("on offer: nothing"))
+    click.echo(_("discard pile: {cards}").format(cards=_cards(t["dead"], colour) or _("(empty)")))
+    click.echo(ngettext("stock: {count} card", "stock: {count} cards", t["stock"]).format(count=t["stock"]))
+    click.echo(_("turn: {turn}").format(turn=turn(t, colour)))
+    click.echo(_("next: {moves}").format(moves=moves_text(t["moves"])))
     for f in t["fouls"]:
-        click.echo(f"foul line {f['line']}: {f['code']} {f['player']} "
-                   f"({'enforced' if f['enforced'] else 'forgiven'})")
+        text = _("foul line {line}: {code} {player} (enforced)") if f["enforced"] \
+            else _("foul line {line}: {code} {player} (forgiven)")
+        click.echo(text.format(line=f["line"], code=f["code"], player=f["player"]))
     for w in t["warnings"]:
-        click.echo(f"warning line {w['line']}: {w['code']} {w['message']}")
+        click.echo(_("warning line {line}: {code} {message}").format(
+            line=w["line"], code=w["code"], message=say(w["message"])))
 
 
 def turn(t, colour) -> str:
     """Whose turn it is, in words, from the referee's answers in the table `t`."""
     outcome = t["outcome"]
     if outcome:
-        who = " and ".join(outcome["winners"])
+        who = _(" and ").join(outcome["winners"])
         if outcome["kind"] == "win":
-            return f"over: {who} won with ten cards down at line {outcome['line']}"
+            return _("over: {who} won with ten cards down at line {line}").format(who=who, line=outcome["line"])
         if outcome["kind"] == "auto-win":
-            return f"over: {who} won by {outcome['auto']} at line {outcome['line']}"
-        return f"over: no winner (line {outcome['line']})"
+            return _("over: {who} won by {auto} at line {line}").format(who=who, auto=_(outcome["auto"]),
+                                                                     line=outcome["line"])
+        return _("over: no winner (line {line})").format(line=outcome["line"])
     if t["phase"] == "deal":
-        return "the deal"
+        return _("the deal")
     action = t["action"]
     if action:
         card = _cards([action["taken"]], colour)
         if action["owes"] == "mend":
-            return f"{action['player']} took {card}: mends the melds a desmoche broke, then pays"
-        return f"{action['player']} took {card}: lays more, then pays (or wins)"
+            return _("{player} took {card}: mends the melds a desmoche broke, then pays").format(
+                player=action["player"], card=card)
+        return _("{player} took {card}: lays more, then pays (or wins)").format(player=action["player"], card=card)
     if t["declared"]:
-        return "an automatic win is declared: declarations close with `end`"
+        return _("an automatic win is declared: declarations close with `end`")
     draw = t["next_draw"]
     if draw is None:
-        return "no player is left"
+        return _("no player is left")
     drawer = draw["player"]
     if t["phase"] == "pre-play":
         waiting = [m["player"] for m in t["moves"] if m["verb"] == "cambio"]
         if waiting:
-            return f"the cambio: waiting for {', '.join(waiting)}; then {drawer} draws first"
-        return f"{drawer} draws the first card"
+            return _("the cambio: waiting for {players}; then {player} draws first").format(
+                players=", ".join(waiting), player=drawer)
+        return _("{player} draws the first card").format(player=drawer)
     offer = t["offer"]
     if offer:
         card = _cards([offer["card"]], colour)
         if offer["must_take"]:
-            return f"{offer['must_take']} must take {card}: it fits a meld on the table (R9.1)"
+            return _("{player} must take {card}: it fits a meld on the table (R9.1)").format(
+                player=offer["must_take"], card=card)
         if t["stock"] == 0:
-            return f"if nobody takes {card}, the hand ends (the stock is empty)"
-        return f"if nobody takes {card}, {drawer} draws next"
-    return f"{drawer} draws next"
+            return _("if nobody takes {card}, the hand ends (the stock is empty)").format(card=card)
+        return _("if nobody takes {card}, {player} draws next").format(card=card, player=drawer)
+    return _("{player} draws next").format(player=drawer)
 
 
 def moves_text(moves) -> str:
@@ -175,8 +194,8 @@ def moves_text(moves) -> str:
     play = sorted((m for m in moves if m["verb"] not in TABLE_VERBS),
                   key=lambda m: VERB_ORDER.index(m["verb"]))
     table = [m for m in moves if m["verb"] in TABLE_VERBS]
-    text = _grouped(play) or "nothing but the table's verbs"
-    return text + (f"; at any time: {_grouped(table)}" if table else "")
+    text = _grouped(play) or _("nothing but the table's verbs")
+    return text + (_("; at any time: {moves}").format(moves=_grouped(table)) if table else "")
 
 
 def _grouped(moves) -> str:
@@ -184,8 +203,10 @@ def _grouped(moves) -> str:
     for m in moves:
         by_verb.setdefault(m["verb"], []).append(m["player"])
     groups = {}  # the players -> their verbs, in the referee's order
+    names = SPANISH_NAME if language() == "es" else {}
     for verb, players in by_verb.items():
+        verb = names.get(verb, verb)
         groups.setdefault(tuple(players), []).append(verb)
-    return "; ".join(", ".join(verbs) + (f" by {', '.join(p for p in players if p)}"
+    return "; ".join(", ".join(verbs) + (_(" by {players}").format(players=", ".join(p for p in players if p))
                                          if any(players) else "")
                      for players, verbs in groups.items())

@@ -2,6 +2,7 @@
 N4.7), with the best declaration winning when they close (R6.5, R6.6)."""
 
 from ..cards import UNKNOWN, name, names
+from ..findings import M
 from ..ranking import KIND_RANK, auto_strength, could_qualify, why_not_auto
 from .judging import fail
 from .state import ACTIVE, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
@@ -14,17 +15,20 @@ class Cambio:
         p = g.players[seat]
         sources = self.own_cards(ev, seat, ev.cards)
         if ev.unknown and p.unknown == 0:
-            fail(ev.line, "N2.3", f"{p.name}'s hand is known: name the card passed")
+            fail(ev.line, "N2.3", M("{player}'s hand is known: name the card passed",
+                                    player=p.name))
         if g.phase != PRE:
-            fail(ev.line, "R5.1", "the cambio is made after the deal and before the first draw")
+            fail(ev.line, "R5.1", M("the cambio is made after the deal and before the first draw"))
         if p.status != ACTIVE:
-            fail(ev.line, "R5.1", f"{p.name} is out of the hand and takes no part in the cambio")
+            fail(ev.line, "R5.1", M("{player} is out of the hand and takes no part in the cambio",
+                                    player=p.name))
         if g.cambio_complete:
-            reason = "there is no cambio with one player left (R14.4)" if len(g.active()) <= 1 \
-                else "the cambio is over"
+            reason = M("there is no cambio with one player left (R14.4)") if len(g.active()) <= 1 \
+                else M("the cambio is over")
             fail(ev.line, "R5.2" if len(g.active()) > 1 else "R5.1", reason)
         if p.cambio_done:
-            fail(ev.line, "R5.2", f"{p.name} has already passed a card in this cambio")
+            fail(ev.line, "R5.2", M("{player} has already passed a card in this cambio",
+                                    player=p.name))
         g.cambio_started = True
         p.cambio_done = True
         if ev.cards:
@@ -79,14 +83,16 @@ class Cambio:
             return
         strengths = [s for s in (auto_strength(kind, h, self.opts.color) for h in hands) if s]
         if not strengths and unverifiable:
-            self.warn(ev.line, "R6.2", f"{p.name}'s {kind} cannot be verified: the hand is not known "
-                                       f"from the record (write the nine cards on the declare line)")
+            self.warn(ev.line, "R6.2", M("{player}'s {kind} cannot be verified: the hand is not "
+                                         "known from the record (write the nine cards on the "
+                                         "declare line)", player=p.name, kind=M(kind)))
             # Ranks by its kind, below every verified hand of that kind (docs/rulings.md).
             g.declarations.append(Declaration(seat, kind, (KIND_RANK[kind],), ev.line))
             return
         if not strengths:
-            self.warn(ev.line, "R6.4", f"{p.name}'s {kind} is void: "
-                                       f"{why_not_auto(kind, self.opts.color)}; play goes on")
+            self.warn(ev.line, "R6.4", M("{player}'s {kind} is void: {why}; play goes on",
+                                         player=p.name, kind=M(kind),
+                                         why=why_not_auto(kind, self.opts.color)))
             return
         g.declarations.append(Declaration(seat, kind, max(strengths), ev.line))
 
@@ -109,10 +115,11 @@ class Cambio:
                         for known, unknown in candidates))
         for c in named:  # the hand as dealt may include the card passed in the cambio
             if g.loc[c] != FREE and g.owner[c] != seat and c != p.passed_card:
-                fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+                fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
         fitting = [known <= named and len(named - known) == unknown for known, unknown in candidates]
         if not any(fitting):
-            fail(ev.line, "N2.5", f"{names(sorted(named))} is not {p.name}'s hand, as dealt or after the cambio")
+            fail(ev.line, "N2.5", M("{cards} is not {player}'s hand, as dealt or after the cambio",
+                                    cards=names(sorted(named)), player=p.name))
         if not p.cambio_done or fitting == [False, True]:  # certainly the hand held now
             self.reveal_declared(seat, named)
         for c in named:  # seen in the player's hands, as dealt or as held
@@ -125,13 +132,14 @@ class Cambio:
         g = self.g
         who = self.pname(seat)
         if g.phase == PLAY or g.started:
-            return "R6.3", (f"{who}'s declaration is void: automatic wins are declared "
-                            f"before the first card is drawn; play goes on")
+            return "R6.3", M("{player}'s declaration is void: automatic wins are declared "
+                            "before the first card is drawn; play goes on", player=who)
         if not self.opts.auto:
-            return "R6.7", (f"{who}'s declaration is void: there are no automatic wins "
-                            f"at this table ({self.setup.rules}, auto=off)")
+            return "R6.7", M("{player}'s declaration is void: there are no automatic wins "
+                            "at this table ({rules}, auto=off)", player=who, rules=self.setup.rules)
         if g.players[seat].status != ACTIVE:
-            return "R6.4", f"{who}'s declaration is void: {who} is out of the hand"
+            return "R6.4", M("{player}'s declaration is void: {player} is out of the hand",
+                             player=who)
         return None
 
     def reveal_declared(self, seat, named):

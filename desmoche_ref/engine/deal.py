@@ -1,7 +1,7 @@
 """The deal (RULES §3, N4.6): the cut, dealing, returning cards dealt too many, and the misdeal
 (F1) judged by the totals once the deal is over."""
 
-from ..findings import Foul
+from ..findings import Foul, M
 from .judging import fail
 from .state import ACTIVE, DISQUALIFIED, FREE, HAND, OUT, PRE, STOCK
 
@@ -11,16 +11,18 @@ class Deal:
         g = self.g
         right = (self.setup.dealer + 1) % len(g.players)
         if g.deal_started:
-            fail(ev.line, "R3.2", "the cut comes before the deal")
+            fail(ev.line, "R3.2", M("the cut comes before the deal"))
         if seat != right:
-            fail(ev.line, "R3.2", f"the player to the dealer's right ({self.pname(right)}) cuts")
+            fail(ev.line, "R3.2", M("the player to the dealer's right ({player}) cuts",
+                                    player=self.pname(right)))
 
     def do_deal(self, ev, seat):
         g = self.g
         self.from_stock(ev, ev.cards)
         count = len(ev.cards) + ev.unknown
         if count > g.stock:
-            fail(ev.line, "N2.4", f"the deck has only {g.stock} cards left to deal, not {count}")
+            fail(ev.line, "N2.4", M("the deck has only {stock} cards left to deal, not {count}",
+                                    stock=g.stock, count=count))
         if g.stock_known:
             if ev.unknown:
                 for c in g.known_in_stock():  # a `?` may be one of them: no longer known where
@@ -47,10 +49,12 @@ class Deal:
         p = g.players[seat]
         sources = self.own_cards(ev, seat, ev.cards)
         if ev.unknown > p.unknown - sources.count(FREE):
-            fail(ev.line, "N2.3", f"{p.name}'s hand is known: name the card that goes back")
+            fail(ev.line, "N2.3", M("{player}'s hand is known: name the card that goes back",
+                                    player=p.name))
         count = len(ev.cards) + ev.unknown
         if p.hand_count - count < 9:
-            fail(ev.line, "R3.4", f"only cards dealt too many go back: {p.name} holds {p.hand_count}")
+            fail(ev.line, "R3.4", M("only cards dealt too many go back: {player} holds {hand_count}",
+                                    player=p.name, hand_count=p.hand_count))
         for c, src in zip(ev.cards, sources):
             self.take_from_hand(seat, c, src, STOCK)
             g.owner[c] = -1
@@ -59,7 +63,8 @@ class Deal:
         g.stock += count
 
     def deal_is_over(self, ev, seat):
-        fail(ev.line, "N4.6", f"the deal is over: {ev.verb} comes before the first other event")
+        fail(ev.line, "N4.6", M("the deal is over: {verb} comes before the first other event",
+                                verb=ev.verb))
 
     def end_deal(self, ev, seat=None):
         """N4.6: judge the deal by the totals dealt; F1 charged to the dealer; R3.5.
@@ -75,9 +80,10 @@ class Deal:
             self.disqualify(dealer, ev.line)
         for p in g.players:
             if p.status == ACTIVE and p.hand_count != 9:
-                fail(ev.line, "R3.5", f"{p.name} holds {p.hand_count} cards when play starts: "
-                                      f"every player holds nine (a short hand is completed "
-                                      f"from the stock with a deal line)")
+                fail(ev.line, "R3.5", M("{player} holds {hand_count} cards when play starts: every "
+                                        "player holds nine (a short hand is completed from the "
+                                        "stock with a deal line)",
+                                        player=p.name, hand_count=p.hand_count))
         for p in g.players:
             p.dealt9 = (frozenset(p.hand), p.unknown)
         if len(g.active()) <= 1:
@@ -93,7 +99,8 @@ class Deal:
             return None
         dealer = self.setup.dealer
         line = g.written_misdeal or ev.line
-        detail = ", ".join(f"{p.name} {p.dealt_total}" for p in wrong) or "a short hand completed"
-        foul = Foul(line, self.pname(dealer), "F1", f"misdeal: {detail} (R3.4)", not g.misdeal_forgiven)
+        detail = ", ".join(f"{p.name} {p.dealt_total}" for p in wrong) or M("a short hand completed")
+        foul = Foul(line, self.pname(dealer), "F1", M("misdeal: {detail} (R3.4)",
+                                                      detail=detail), not g.misdeal_forgiven)
         self.record_misdeal(foul)
         return foul

@@ -2,6 +2,7 @@
 the card on offer go to the discard pile."""
 
 from ..cards import name
+from ..findings import M
 from ..melds import meld_kind
 from .judging import fail
 from .state import ACTIVE, DEAD, FREE, OFFER, PASSED, PLAY, STOCK
@@ -14,9 +15,10 @@ class Drawing:
         c = ev.cards[0]
         if g.loc[c] == FREE:
             if g.stock and g.unknown_in_stock() <= 0:
-                fail(ev.line, "N2.4", f"{name(c)} cannot be in the stock: every card left there is known")
+                fail(ev.line, "N2.4", M("{card} cannot be in the stock: every card left there is "
+                                        "known", card=name(c)))
         elif g.loc[c] != STOCK:
-            fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+            fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
         if g.actor >= 0:
             self.unfinished_action(ev)
         declared = self.standing_declarations() if g.declarations else ()
@@ -24,8 +26,8 @@ class Drawing:
             # (after a declaration the cambio need not be finished: N4.7 says why not to draw)
             missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
             if not g.cambio_complete and missing:
-                fail(ev.line, "R5.2", f"the cambio is not complete: {', '.join(missing)} "
-                                      f"has not passed a card")
+                fail(ev.line, "R5.2", M("the cambio is not complete: {items} has not passed a card",
+                                        items=', '.join(missing)))
         if g.started and g.offer >= 0 and not g.first_card:  # the usual case (R7.6)
             expected, code = g.next_active(g.offer_by), "R7.6"
         else:
@@ -33,13 +35,13 @@ class Drawing:
         if seat != expected:
             self.wrong_drawer(ev, seat, expected, code)
         if g.stock == 0:
-            fail(ev.line, "R10.3", "the stock is empty: nothing can be drawn (write `end` when the "
-                                   "last card goes untaken)")
+            fail(ev.line, "R10.3", M("the stock is empty: nothing can be drawn (write `end` when "
+                                     "the last card goes untaken)"))
         if g.offer >= 0 and self.opts.forcing:
             self.not_forced(ev)
         if declared:
-            fail(ev.line, "N4.7", "an automatic win has been declared: no card is drawn "
-                                  "(close the declarations with `end`)")
+            fail(ev.line, "N4.7", M("an automatic win has been declared: no card is drawn (close "
+                                    "the declarations with `end`)"))
         if g.offer >= 0:
             g.loc[g.offer] = DEAD
             g.owner[g.offer] = -1
@@ -71,27 +73,33 @@ class Drawing:
     def wrong_drawer(self, ev, seat, expected, code):
         g = self.g
         if g.players[seat].status != ACTIVE:
-            state = "passed" if g.players[seat].status == PASSED else "out of the hand"
-            fail(ev.line, code, f"{self.pname(seat)} is {state} and does not draw")
-        fail(ev.line, code, f"{self.why_drawer(code)}: {self.pname(expected)}, not {self.pname(seat)}")
+            state = M("passed") if g.players[seat].status == PASSED else M("out of the hand")
+            fail(ev.line, code, M("{player} is {state} and does not draw",
+                                  player=self.pname(seat), state=state))
+        fail(ev.line, code, M("{why}: {player}, not {player2}",
+                              why=self.why_drawer(code), player=self.pname(expected),
+                              player2=self.pname(seat)))
 
     def why_drawer(self, code):
         g = self.g
         if code == "R7.1":
-            return "the first card is drawn by the player to the dealer's right"
+            return M("the first card is drawn by the player to the dealer's right")
         if code == "R7.7":
-            return "nobody took the first card, so the same player draws again"
+            return M("nobody took the first card, so the same player draws again")
         origin = g.offer_by if g.offer >= 0 else g.next_from
-        return f"the next draw is by the player to the right of {g.players[origin].name}"
+        return M("the next draw is by the player to the right of {player}",
+                 player=g.players[origin].name)
 
     def unfinished_action(self, ev):
         """Nothing is drawn while an action is under way: why it is not over (R10.2, R8.5, R7.4)."""
         g = self.g
         actor = g.players[g.actor]
         if actor.hand_count == 0:
-            fail(ev.line, "R10.2", f"{actor.name} has nine on the table and none in hand: "
-                                   f"only a card that makes ten may be taken")
+            fail(ev.line, "R10.2", M("{player} has nine on the table and none in hand: only a card "
+                                     "that makes ten may be taken", player=actor.name))
         if any(meld_kind(m) is None for m in actor.melds):
-            fail(ev.line, "R8.5", f"{actor.name}'s melds are not all valid "
-                                  f"({self.describe_broken(actor)}) and the action is not over")
-        fail(ev.line, "R7.4", f"{actor.name} took {name(g.taken)} and must pay before play goes on")
+            fail(ev.line, "R8.5", M("{player}'s melds are not all valid ({melds}) and the action "
+                                    "is not over",
+                                    player=actor.name, melds=self.describe_broken(actor)))
+        fail(ev.line, "R7.4", M("{player} took {card} and must pay before play goes on",
+                                player=actor.name, card=name(g.taken)))

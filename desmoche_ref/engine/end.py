@@ -1,6 +1,7 @@
 """The end of a hand (RULES §10, R14.4, N4.4): a win, an automatic win when the declarations
 close, or no winner once the stock is empty or nobody is left."""
 
+from ..findings import M
 from .judging import fail
 from .state import DEAD, OVER, PLAY, Outcome
 
@@ -24,7 +25,8 @@ class Ending:
             self.settle_declarations(ev.line)
             return
         if g.actor >= 0:
-            fail(ev.line, "N4.4", f"the hand is not over: {g.players[g.actor].name} is in the middle of an action")
+            fail(ev.line, "N4.4", M("the hand is not over: {player} is in the middle of an action",
+                                    player=g.players[g.actor].name))
         if g.phase == PLAY and g.stock == 0:
             if g.offer >= 0 and self.opts.forcing:
                 self.not_forced(ev)
@@ -35,5 +37,6 @@ class Ending:
             self.finish("no-winner", [], ev.line)
             return
         if g.phase == PLAY:
-            fail(ev.line, "N4.4", f"the hand is not over: the stock still holds {g.stock} cards")
-        fail(ev.line, "N4.4", "the hand is not over: play has not started")
+            fail(ev.line, "N4.4", M("the hand is not over: the stock still holds {stock} cards",
+                                    stock=g.stock))
+        fail(ev.line, "N4.4", M("the hand is not over: play has not started"))

@@ -2,6 +2,7 @@
 taken, by the first obliged player in the R9.1 order; it may not be let go."""
 
 from ..cards import name
+from ..findings import M
 from ..melds import fits
 from .judging import fail
 from .state import ACTIVE
@@ -39,13 +40,14 @@ class Forcing:
         g = self.g
         owners = self.fitting_players(g.offer)
         if owners:
-            fail(ev.line, "R9.1", f"{name(g.offer)} fits {self.pname(owners[0])}'s meld "
-                                  f"and must be taken (forcing)")
+            fail(ev.line, "R9.1", M("{card} fits {player}'s meld and must be taken (forcing)",
+                                    card=name(g.offer), player=self.pname(owners[0])))
 
     def not_forced_before(self, ev, seat):
         """R9.1: the taker comes first among the players the card is forced on."""
         obliged = self.forced_owner(before_seat=seat)
         if obliged >= 0:
-            fail(ev.line, "R9.1", f"{name(self.g.offer)} fits {self.pname(obliged)}'s meld, and "
-                                  f"{self.pname(obliged)} comes before {self.pname(seat)}: "
-                                  f"it was forced there")
+            fail(ev.line, "R9.1", M("{card} fits {player}'s meld, and {player} comes before "
+                                    "{player2}: it was forced there",
+                                    card=name(self.g.offer), player=self.pname(obliged),
+                                    player2=self.pname(seat)))

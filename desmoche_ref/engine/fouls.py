@@ -2,13 +2,13 @@
 `forgive` on the very next line puts the table back as if it had not happened (R14.3)."""
 
 from ..cards import UNKNOWN, name
-from ..findings import Foul
+from ..findings import Foul, M
 from ..notation.parser import FOUL_CODES
 from .judging import fail
 from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK
 
-FOUL_MESSAGES = {"misdeal": "misdeal (R3.4)", "peek": "looked through the discard pile",
-                 "hand": "put a card into the hand", "arrangement": "a meld laid out of order (R8.4)"}
+FOUL_MESSAGES = {"misdeal": M("misdeal (R3.4)"), "peek": M("looked through the discard pile"),
+                 "hand": M("put a card into the hand"), "arrangement": M("a meld laid out of order (R8.4)")}
 
 
 class FoulLine:
@@ -90,8 +90,8 @@ class Fouls:
         kind = ev.word
         code = FOUL_CODES[kind]
         if kind == "misdeal" and seat != self.setup.dealer:
-            fail(ev.line, "R14.3", f"a misdeal is the dealer's foul ({self.pname(self.setup.dealer)}), "
-                                   f"not {self.pname(seat)}'s")
+            fail(ev.line, "R14.3", M("a misdeal is the dealer's foul ({player}), not {player2}'s",
+                                     player=self.pname(self.setup.dealer), player2=self.pname(seat)))
         if self.same_foul_written(seat, kind):
             # N4.8: the foul the referee found on the line before, written by the table: one foul.
             last = self.last_fouls
@@ -112,9 +112,9 @@ class Fouls:
         c = ev.cards[0]
         loc = g.loc[c]
         if not (loc in (OFFER, DEAD, FREE, STOCK) or (loc == HAND and g.owner[c] == seat)):
-            fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+            fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
         if loc == FREE and g.unknown_in_stock() <= 0:
-            fail(ev.line, "N2.4", f"{name(c)} cannot have come from the stock")
+            fail(ev.line, "N2.4", M("{card} cannot have come from the stock", card=name(c)))
         before = g.clone()
         if loc == OFFER:
             g.offer = -1
@@ -128,7 +128,7 @@ class Fouls:
             g.stock_known -= loc == STOCK
         g.loc[c] = OUT
         g.owner[c] = seat
-        self.record_foul(ev, seat, code, f"put {name(c)} into the hand", before=before)
+        self.record_foul(ev, seat, code, M("put {card} into the hand", card=name(c)), before=before)
 
     def same_foul_written(self, seat, kind) -> bool:
         """A `foul` line that writes the foul the referee found on the line before (N4.8)."""
@@ -156,5 +156,6 @@ class Fouls:
             g.misdeal_forgiven = True
             return
         if last and last.index == self.index - 1 and last.before is None:
-            fail(ev.line, "R14.3", "a misdeal is forgiven during the deal (N4.6)")
-        fail(ev.line, "R14.3", f"there is no foul of {self.pname(seat)}'s on the line before to forgive")
+            fail(ev.line, "R14.3", M("a misdeal is forgiven during the deal (N4.6)"))
+        fail(ev.line, "R14.3", M("there is no foul of {player}'s on the line before to forgive",
+                                 player=self.pname(seat)))

@@ -6,7 +6,7 @@ that an invalid hand's report shows the table just before the error (N5.1).
 """
 
 from ..cards import name
-from ..findings import error, warning
+from ..findings import M, error, warning
 from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 
 
@@ -25,8 +25,9 @@ class Judging:
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):
-        fail(ev.line, "N3.1", f"{ev.actor[:24]!r} is not a player at this table "
-                              f"({' '.join(self.setup.players)}); names are matched exactly")
+        fail(ev.line, "N3.1", M("{actor!r} is not a player at this table ({items}); names are "
+                                "matched exactly",
+                                actor=ev.actor[:24], items=' '.join(self.setup.players)))
 
     def pname(self, seat) -> str:
         return self.setup.players[seat]
@@ -40,7 +41,7 @@ class Judging:
         seen = set()
         for c in cards:
             if c in seen:
-                fail(ev.line, "N2.4", f"{name(c)} is listed twice on this line")
+                fail(ev.line, "N2.4", M("{card} is listed twice on this line", card=name(c)))
             seen.add(c)
 
     def own_cards(self, ev, seat, cards, melds_ok=False, offer_ok=False, out_ok=False):
@@ -65,13 +66,15 @@ class Judging:
                 sources.append(OUT)
             elif loc == FREE:
                 if player.unknown - reveal <= 0:
-                    fail(ev.line, "N2.5", f"{player.name} does not hold {name(c)}")
+                    fail(ev.line, "N2.5", M("{player} does not hold {card}",
+                                            player=player.name, card=name(c)))
                 reveal += 1
                 sources.append(FREE)
             elif loc == MELD and owner == seat:
-                fail(ev.line, "N2.5", f"{name(c)} is on {player.name}'s table, not in hand")
+                fail(ev.line, "N2.5", M("{card} is on {player}'s table, not in hand",
+                                        card=name(c), player=player.name))
             else:
-                fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+                fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
         return sources
 
     def from_stock(self, ev, cards):
@@ -80,7 +83,7 @@ class Judging:
         self.no_duplicates(ev, cards)
         for c in cards:
             if g.loc[c] not in (FREE, STOCK):
-                fail(ev.line, "N2.4", f"{name(c)} is {g.where(c)}")
+                fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
 
     def take_from_hand(self, seat, card, source, to_loc):
         g = self.g

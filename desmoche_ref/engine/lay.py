@@ -3,6 +3,7 @@ card on offer, new melds and adds, the desmoche that moves cards between melds, 
 order (R8.4, F4), the tenth card that wins, and the pay that ends the action."""
 
 from ..cards import name, names
+from ..findings import M
 from ..melds import arranged, in_order, meld_kind, remove_card, why_not_meld
 from .judging import fail
 from .state import FREE, HAND, MELD, OFFER
@@ -15,7 +16,8 @@ class Laying:
         p = g.players[seat]
         cards = list(ev.cards)
         if ev.target is not None and ev.target in cards:
-            fail(ev.line, "N2.4", f"{name(ev.target)} is both added and named as the meld to add to")
+            fail(ev.line, "N2.4", M("{card} is both added and named as the meld to add to",
+                                    card=name(ev.target)))
         sources = self.own_cards(ev, seat, cards, melds_ok=True, offer_ok=True)
         is_take = g.actor < 0
         self.may_lay(ev, seat, cards, sources, is_take)
@@ -27,7 +29,8 @@ class Laying:
             g.actor = -1
             self.finish("win", [seat], ev.line)
         if ev.verb == "meld" and self.opts.strict and not in_order(cards):
-            self.record_foul(ev, seat, "F4", f"{names(cards)} laid out of order (R8.4)", found=True)
+            self.record_foul(ev, seat, "F4", M("{cards} laid out of order (R8.4)",
+                                               cards=names(cards)), found=True)
 
     def may_lay(self, ev, seat, cards, sources, is_take):
         """Whether the player may lay these cards now: in their own action, or in a take of
@@ -35,22 +38,22 @@ class Laying:
         g = self.g
         p = g.players[seat]
         if g.actor >= 0 and g.actor != seat:
-            fail(ev.line, "R7.3", f"{g.players[g.actor].name} is in the middle of an action: "
-                                  f"{p.name} cannot lay cards now")
+            fail(ev.line, "R7.3", M("{player} is in the middle of an action: {player2} cannot lay "
+                                    "cards now", player=g.players[g.actor].name, player2=p.name))
         if is_take:
             if g.offer < 0:
-                fail(ev.line, "R7.9", "there is no card on offer to take: cards are laid only "
-                                      "in an action that takes the card on offer")
+                fail(ev.line, "R7.9", M("there is no card on offer to take: cards are laid only in "
+                                        "an action that takes the card on offer"))
             if g.offer not in cards:
-                fail(ev.line, "R7.2", f"the take must place the card on offer, {name(g.offer)}, "
-                                      f"on {p.name}'s table")
+                fail(ev.line, "R7.2", M("the take must place the card on offer, {card}, on "
+                                        "{player}'s table", card=name(g.offer), player=p.name))
         elif OFFER in sources:
-            fail(ev.line, "N2.4", "only one card is taken per action")
+            fail(ev.line, "N2.4", M("only one card is taken per action"))
         if ev.verb == "meld" and not self.opts.hand_melds:
             taken = g.offer if is_take else g.taken
             if taken not in cards:
-                fail(ev.line, "R7.3", f"every new meld must contain the card taken, {name(taken)} "
-                                      f"(hand-melds=off)")
+                fail(ev.line, "R7.3", M("every new meld must contain the card taken, {card} "
+                                        "(hand-melds=off)", card=name(taken)))
         if is_take:
             why = self.may_take(seat)
             if why:
@@ -58,8 +61,8 @@ class Laying:
             if len(g.claims) >= 2:  # only several claims bind (N4.3)
                 first = self.first_claimant()
                 if first != seat:
-                    fail(ev.line, "R7.5", f"{self.pname(first)} also claimed {name(g.offer)} and "
-                                          f"comes first in the order")
+                    fail(ev.line, "R7.5", M("{player} also claimed {card} and comes first in the "
+                                            "order", player=self.pname(first), card=name(g.offer)))
 
     def melds_after(self, ev, p, cards, sources):
         """The player's melds once the line is laid, built on a copy (R8.1, R8.2): nothing
@@ -72,7 +75,8 @@ class Laying:
                     melds[i:i + 1] = remove_card(melds[i], c)
         if ev.verb == "meld":
             if meld_kind(cards) is None:
-                fail(ev.line, "R8.1", f"{names(cards)} is not a meld: {why_not_meld(cards)}")
+                fail(ev.line, "R8.1", M("{cards} is not a meld: {why}",
+                                        cards=names(cards), why=why_not_meld(cards)))
             melds.append(arranged(cards))
             return melds
         target = self.added_to(ev, p, melds, cards)
@@ -85,17 +89,20 @@ class Laying:
         if ev.target is not None:
             targets = [m for m in melds if ev.target in m]
             if not targets:
-                fail(ev.line, "R8.2", f"{name(ev.target)} is not in one of {p.name}'s melds")
+                fail(ev.line, "R8.2", M("{card} is not in one of {player}'s melds",
+                                        card=name(ev.target), player=p.name))
             if meld_kind(targets[0] + cards) is None:
-                fail(ev.line, "R8.2", f"{names(cards)} does not fit the meld of {name(ev.target)}: "
-                                      f"{why_not_meld(targets[0] + cards)}")
+                fail(ev.line, "R8.2", M("{cards} does not fit the meld of {card}: {why}",
+                                        cards=names(cards), card=name(ev.target),
+                                        why=why_not_meld(targets[0] + cards)))
             return targets[0]
         targets = [m for m in melds if meld_kind(m + cards) is not None]
         if not targets:
-            fail(ev.line, "R8.2", f"{names(cards)} fits none of {p.name}'s melds")
+            fail(ev.line, "R8.2", M("{cards} fits none of {player}'s melds",
+                                    cards=names(cards), player=p.name))
         if len(targets) > 1:
-            fail(ev.line, "R8.2", f"{names(cards)} fits more than one of {p.name}'s melds: "
-                                  f"say which with `to CARD`")
+            fail(ev.line, "R8.2", M("{cards} fits more than one of {player}'s melds: say which "
+                                    "with `to CARD`", cards=names(cards), player=p.name))
         return targets[0]
 
     def lay_down(self, seat, cards, sources, melds, is_take):
@@ -130,10 +137,10 @@ class Laying:
         c = ev.cards[0]
         (source,) = self.own_cards(ev, seat, [c])
         if g.actor != seat:
-            fail(ev.line, "R7.4", f"{p.name} pays only after taking a card")
+            fail(ev.line, "R7.4", M("{player} pays only after taking a card", player=p.name))
         if p.desmoched and any(meld_kind(m) is None for m in p.melds):
-            fail(ev.line, "R8.5", f"at the end of the action every meld must be valid: "
-                                  f"{self.describe_broken(p)} is not")
+            fail(ev.line, "R8.5", M("at the end of the action every meld must be valid: {melds} is "
+                                    "not", melds=self.describe_broken(p)))
         self.take_from_hand(seat, c, source, OFFER)
         g.owner[c] = -1
         g.shown.add((seat, c))

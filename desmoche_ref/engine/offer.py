@@ -2,6 +2,7 @@
 claims (`claim`, `knock`), which bind only when several players claim it."""
 
 from ..cards import name
+from ..findings import M
 from ..melds import fits
 from .judging import fail
 from .state import DISQUALIFIED, PASSED
@@ -21,19 +22,20 @@ class OnOffer:
         g = self.g
         p = g.players[seat]
         if p.status == PASSED:
-            return f"{p.name} has passed and takes no more cards (R13.1)"
+            return M("{player} has passed and takes no more cards (R13.1)", player=p.name)
         if p.status == DISQUALIFIED:
-            return f"{p.name} is out of the hand (R14.1)"
+            return M("{player} is out of the hand (R14.1)", player=p.name)
         if not g.offer_drawn and seat == g.offer_by:
             if self.opts.forcing and any(fits(g.offer, m) for m in p.melds):
                 return None  # forced back (R9.1 step 3); others' obligations checked later
-            return f"{p.name} paid {name(g.offer)} and may not take it back"
+            return M("{player} paid {card} and may not take it back",
+                     player=p.name, card=name(g.offer))
         return None
 
     def do_claim(self, ev, seat):
         g = self.g
         if g.offer < 0:
-            fail(ev.line, "R7.9", "there is no card on offer to claim")
+            fail(ev.line, "R7.9", M("there is no card on offer to claim"))
         if ev.verb == "knock":  # lets the card go: withdraws an earlier claim
             if seat in g.claims:
                 g.claims.remove(seat)

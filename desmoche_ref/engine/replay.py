@@ -9,6 +9,7 @@ line, where its cards come from) is in engine/judging.py, and the read-only quer
 engine/queries.py.
 """
 
+from ..findings import M
 from .cambio import Cambio
 from .deal import Deal
 from .draw import Drawing
@@ -160,14 +161,15 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
                 self.do_foul(ev, seat)  # N4.8: the foul that ended the hand, written: one foul
                 return
             self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
-            fail(ev.line, "N4.4", f"the hand is over (line {g.outcome.line}): only show and end may follow")
+            fail(ev.line, "N4.4", M("the hand is over (line {line}): only show and end may follow",
+                                    line=g.outcome.line))
         if phase == DEAL:
             if verb in DEAL_VERBS:
                 DEAL_HANDLERS[verb](self, ev, seat)
                 return
             self.end_deal(ev, seat)
             if g.phase == OVER:  # the deal left no one to play
-                fail(ev.line, "N4.4", "the hand is over: no player is left")
+                fail(ev.line, "N4.4", M("the hand is over: no player is left"))
         # After a valid declaration (N4.7) every other verb fails its own earlier check of
         # N5.1 (nothing on offer, no meld, no take); only a draw reaches the N4.7 check.
         PLAY_HANDLERS[verb](self, ev, seat)

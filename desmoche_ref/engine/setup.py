@@ -3,7 +3,7 @@
 import re
 from functools import lru_cache
 
-from ..findings import error
+from ..findings import M, error
 from ..money import fmt, parse_amount
 from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
@@ -106,12 +106,14 @@ def read_players(value: str):
     names = tuple(value.split())
     bad = [n for n in names if not NAME.fullmatch(n)]
     if bad:
-        return names, "N3.1", f"{bad[0][:24]!r} is not a player name (a letter, then letters, digits, _ - .)"
+        return names, "N3.1", M("{name!r} is not a player name (a letter, then letters, digits, _ "
+                                "- .)", name=bad[0][:24])
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        return names, "N3.1", f"player {dup} is seated twice"
+        return names, "N3.1", M("player {name} is seated twice", name=dup)
     if not 2 <= len(names) <= 4:
-        return names, "N3", f"Desmoche is played by 2, 3 or 4 players, not {len(names)} (R1.1)"
+        return names, "N3", M("Desmoche is played by 2, 3 or 4 players, not {count} (R1.1)",
+                              count=len(names))
     return names, None, None
 
 
@@ -138,8 +140,9 @@ def _first_tags(hand, errors) -> dict:
     for tag in hand.tags:
         if tag.name in first:
             if tag.name in SINGLE_TAGS:
-                errors.append(error(tag.line, "N3", f"the {tag.name} tag is given twice "
-                                                    f"(first on line {first[tag.name].line})"))
+                errors.append(error(tag.line, "N3", M("the {name} tag is given twice (first on "
+                                                      "line {line})",
+                                                      name=tag.name, line=first[tag.name].line)))
         else:
             first[tag.name] = tag
     return first
@@ -148,7 +151,8 @@ def _first_tags(hand, errors) -> dict:
 def _read_seats(s, hand, first, errors):
     players = first.get("Players")
     if players is None:
-        errors.append(error(hand.line, "N3", "the Players tag is missing: [Players \"Ana Beto Carla\"]"))
+        errors.append(error(hand.line, "N3", M('the Players tag is missing: [Players "Ana Beto '
+                                               'Carla"]')))
     else:
         names, code, why = read_players(players.value)
         if why:
@@ -158,12 +162,13 @@ def _read_seats(s, hand, first, errors):
 
     dealer = first.get("Dealer")
     if dealer is None:
-        errors.append(error(hand.line, "N3", "the Dealer tag is missing: [Dealer \"Ana\"]"))
+        errors.append(error(hand.line, "N3", M('the Dealer tag is missing: [Dealer "Ana"]')))
     elif s.players:
         if dealer.value.strip() in s.players:
             s.dealer = s.players.index(dealer.value.strip())
         else:
-            errors.append(error(dealer.line, "N3", f"the dealer {dealer.value.strip()[:24]!r} is not one of the players"))
+            errors.append(error(dealer.line, "N3", M("the dealer {name!r} is not one of the players",
+                                                     name=dealer.value.strip()[:24])))
 
 
 def _read_rules(s, first, errors):
@@ -171,7 +176,8 @@ def _read_rules(s, first, errors):
     if rules is not None:
         s.rules = rules.value.strip().lower()
         if s.rules not in PRESETS:
-            errors.append(error(rules.line, "N3", f"unknown rules {rules.value[:24]!r}: desmoche or conquien"))
+            errors.append(error(rules.line, "N3", M("unknown rules {word!r}: desmoche or conquien",
+                                                    word=rules.value[:24])))
             s.rules = "desmoche"
     options = first.get("Options")
     opts, why = parse_options(s.rules, options.value if options else "")
@@ -187,7 +193,8 @@ def _read_money(s, first, errors):
         if tag is not None:
             cents = parse_amount(tag.value)
             if cents is None:
-                errors.append(error(tag.line, "N3.2", f"{tag.value[:24]!r} is not an amount (like 10 or 2.50)"))
+                errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount (like 10 or "
+                                                        "2.50)", word=tag.value[:24])))
             elif name == "Bet":
                 s.bet = cents
             else:
@@ -199,26 +206,30 @@ def _read_sides(s, tags, errors):
     for tag in tags:
         parts = tag.value.split()
         if len(parts) < 3:
-            errors.append(error(tag.line, "N3", "a Side tag is GAME STAKE PLAYER PLAYER …"))
+            errors.append(error(tag.line, "N3", M("a Side tag is GAME STAKE PLAYER PLAYER …")))
             continue
         game = GAMES.get(parts[0].lower())
         if game is None:
-            errors.append(error(tag.line, "N3", f"unknown side game {parts[0][:24]!r} (R4.2)"))
+            errors.append(error(tag.line, "N3", M("unknown side game {word!r} (R4.2)",
+                                                  word=parts[0][:24])))
             continue
         stake = parse_amount(parts[1])
         if stake is None:
-            errors.append(error(tag.line, "N3.2", f"{parts[1][:24]!r} is not an amount"))
+            errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount",
+                                                    word=parts[1][:24])))
             continue
         if any(e.game == game for e in s.sides):
-            errors.append(error(tag.line, "N3", f"the side game {game} is entered twice"))
+            errors.append(error(tag.line, "N3", M("the side game {game} is entered twice",
+                                                  game=game)))
             continue
         if s.players:
             unknown = [p for p in parts[2:] if p not in s.players]
             if unknown:
-                errors.append(error(tag.line, "N3.1", f"{unknown[0][:24]!r} is not seated at this table (R4.1)"))
+                errors.append(error(tag.line, "N3.1", M("{name!r} is not seated at this table "
+                                                        "(R4.1)", name=unknown[0][:24])))
                 continue
             if len(set(parts[2:])) != len(parts[2:]):
-                errors.append(error(tag.line, "N3.1", "a player enters a side game once"))
+                errors.append(error(tag.line, "N3.1", M("a player enters a side game once")))
                 continue
             s.sides.append(SideEntry(game, stake, sorted(s.players.index(p) for p in parts[2:]), tag.line))
 
@@ -228,11 +239,13 @@ def _read_side_carry(s, tags, errors):
         parts = tag.value.split()
         game = GAMES.get(parts[0].lower()) if len(parts) == 2 else None
         if len(parts) != 2 or game is None:
-            errors.append(error(tag.line, "N3", "a SideCarry tag is GAME AMOUNT, e.g. [SideCarry \"oro 15\"]"))
+            errors.append(error(tag.line, "N3", M('a SideCarry tag is GAME AMOUNT, e.g. [SideCarry '
+                                                  '"oro 15"]')))
             continue
         cents = parse_amount(parts[1])
         if cents is None:
-            errors.append(error(tag.line, "N3.2", f"{parts[1][:24]!r} is not an amount"))
+            errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount",
+                                                    word=parts[1][:24])))
             continue
         s.side_carry[game] = s.side_carry.get(game, 0) + cents
 
@@ -244,9 +257,11 @@ def _read_result(s, result, errors):
     if [n.lower() for n in names] == ["none"]:
         s.result = []
     elif not names:
-        errors.append(error(result.line, "N3", "the Result tag names the winner, the winners, or none"))
+        errors.append(error(result.line, "N3", M("the Result tag names the winner, the winners, or "
+                                                 "none")))
     elif s.players and any(n not in s.players for n in names):
         bad = next(n for n in names if n not in s.players)
-        errors.append(error(result.line, "N3.1", f"Result names {bad[:24]!r}, who is not a player"))
+        errors.append(error(result.line, "N3.1", M("Result names {name!r}, who is not a player",
+                                                   name=bad[:24])))
     else:
         s.result = names

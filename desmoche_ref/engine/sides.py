@@ -4,6 +4,7 @@ the claims are judged when the hand is settled (settle.claim_void)."""
 from typing import NamedTuple
 
 from ..cards import names
+from ..findings import M
 from ..ranking import GAME_NEEDS, claim_strength
 from .state import FREE, HAND
 
@@ -25,7 +26,8 @@ class SideGames:
         void, code = self.void_announcement(ev, seat)
         self.out.announcements.append(Announcement(seat, ev.word, tuple(ev.cards), ev.line, void, code))
         if void:
-            self.warn(ev.line, code, f"{self.pname(seat)}'s {ev.word} claim is void: {void}")
+            self.warn(ev.line, code, M("{player}'s {word} claim is void: {void}",
+                                       player=self.pname(seat), word=ev.word, void=void))
 
     def void_announcement(self, ev, seat):
         """(reason, rule) if the claim is void as announced (R4.1, R4.2, R4.5), else (None, None)."""
@@ -33,11 +35,14 @@ class SideGames:
         game = ev.word
         entered = [e for e in self.setup.sides if e.game == game]
         if g.cambio_started or g.started:
-            return "announced after the cambio began", "R4.5"
+            return M("announced after the cambio began"), "R4.5"
         if not entered or seat not in entered[0].players:
-            return f"{self.pname(seat)} did not enter {game} before the deal", "R4.1"
+            return M("{player} did not enter {game} before the deal",
+                     player=self.pname(seat), game=game), "R4.1"
         if claim_strength(game, ev.cards, self.opts.escalera) is None:
-            return f"{names(ev.cards)} is not a claim for {game}: it needs {GAME_NEEDS[game]}", "R4.2"
+            return (M("{cards} is not a claim for {game}: it needs {needs}",
+                      cards=names(ev.cards), game=game,
+                      needs=GAME_NEEDS[game]), "R4.2")
         return None, None
 
     def do_show(self, ev, seat):

@@ -6,10 +6,14 @@ FREE when nobody knows where it is (in the stock or in some unknown slot of a ha
 
 from typing import NamedTuple
 
+from ..findings import M
+from ..i18n import N_
+
 # Where a card is (loc); `owner` says whose, where that matters.
 FREE, HAND, MELD, OFFER, DEAD, OUT, STOCK, TRANSIT = range(8)
-WHERE = {HAND: "in {}'s hand", MELD: "on {}'s table", OFFER: "on offer", DEAD: "on the discard pile",
-         OUT: "out of play", STOCK: "back in the stock", TRANSIT: "passed by {} in the cambio"}
+WHERE = {HAND: N_("in {player}'s hand"), MELD: N_("on {player}'s table"), OFFER: N_("on offer"),
+         DEAD: N_("on the discard pile"), OUT: N_("out of play"), STOCK: N_("back in the stock"),
+         TRANSIT: N_("passed by {player} in the cambio")}
 
 # Player status
 ACTIVE, PASSED, DISQUALIFIED = "in", "passed", "out"
@@ -144,6 +148,6 @@ class GameState:
         return self.transit_unknown + sum(p.unknown + p.out_unknown for p in self.players)
 
     def where(self, card: int) -> str:
-        place = WHERE.get(self.loc[card], "somewhere else")
         owner = self.owner[card]
-        return place.format(self.players[owner].name if owner >= 0 else "?")
+        return M(WHERE.get(self.loc[card], N_("somewhere else")),
+                 player=self.players[owner].name if owner >= 0 else "?")

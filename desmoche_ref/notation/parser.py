@@ -4,7 +4,7 @@ import codecs
 import re
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
-from ..findings import error
+from ..findings import M, error
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result")
@@ -85,9 +85,11 @@ def _cards(tokens, verb: str, allow_unknown: bool):
             continue
         n = parse_unknown(tok)
         if n is None:
-            raise LineError("N2.1", f"{clip(tok)!r} is not a card (cards are like As, Td, 10♠)")
+            raise LineError("N2.1", M("{word!r} is not a card (cards are like As, Td, 10♠)",
+                                      word=clip(tok)))
         if not allow_unknown:
-            raise LineError("N2.3", f"'?' is not allowed in {verb}: the card is seen by the table")
+            raise LineError("N2.3", M("'?' is not allowed in {verb}: the card is seen by the table",
+                                      verb=verb))
         unknown += n
     return tuple(known), unknown
 
@@ -126,59 +128,66 @@ def parse_event(text: str, line: int) -> Event:
             return Event(verb, parts[1], line, cards)
     try:
         if verb not in VERBS:
-            raise LineError("N4", f"unknown verb {clip(parts[0])!r} (verbs: {', '.join(VERBS)})")
+            raise LineError("N4", M("unknown verb {word!r} (verbs: {items})",
+                                    word=clip(parts[0]), items=', '.join(VERBS)))
         if verb == "end":
             if len(parts) != 1:
-                raise LineError("N4", "end takes no arguments")
+                raise LineError("N4", M("end takes no arguments"))
             return Event(verb, None, line)
         usage, allow_unknown = VERBS[verb]
         if len(parts) < 2:
-            raise LineError("N4", f"missing player: {usage}")
+            raise LineError("N4", M("missing player: {usage}", usage=usage))
         actor = parts[1]
         args = parts[2:]
         if verb in NO_ARGS:
             if args:
-                raise LineError("N4", f"too many arguments: {usage}")
+                raise LineError("N4", M("too many arguments: {usage}", usage=usage))
             return Event(verb, actor, line)
         word = target = None
         if verb in ("announce", "declare", "foul"):
             if not args:
-                raise LineError("N4", f"missing argument: {usage}")
+                raise LineError("N4", M("missing argument: {usage}", usage=usage))
             word = args[0].lower()
             args = args[1:]
             if verb == "announce":
                 if word not in GAMES:
-                    raise LineError("N4", f"unknown side game {clip(word)!r} (games: {', '.join(sorted(set(GAMES.values())))})")
+                    raise LineError("N4", M("unknown side game {word!r} (games: {items})",
+                                            word=clip(word), items=', '.join(sorted(set(GAMES.values())))))
                 word = GAMES[word]
                 if not args:
-                    raise LineError("N4", f"missing cards: {usage}")
+                    raise LineError("N4", M("missing cards: {usage}", usage=usage))
             elif verb == "declare":
                 if word not in AUTO_KINDS:
-                    raise LineError("N4", f"unknown automatic win {clip(word)!r} (peladilla, cuatro-cuerpos, color)")
+                    raise LineError("N4", M("unknown automatic win {word!r} (peladilla, "
+                                            "cuatro-cuerpos, color)", word=clip(word)))
                 if args and len(args) != 9:
-                    raise LineError("N4", f"a declaration shows all nine cards or none, not {len(args)}")
+                    raise LineError("N4", M("a declaration shows all nine cards or none, not "
+                                            "{count}", count=len(args)))
             else:
                 if word not in FOUL_KINDS:
-                    raise LineError("N4", f"unknown foul {clip(word)!r} (misdeal, peek, hand, arrangement, other)")
+                    raise LineError("N4", M("unknown foul {word!r} (misdeal, peek, hand, "
+                                            "arrangement, other)", word=clip(word)))
                 word = FOUL_KINDS[word]
                 if word == "other":
                     if not args:
-                        raise LineError("N4", "foul other needs words that describe it")
+                        raise LineError("N4", M("foul other needs words that describe it"))
                     return Event(verb, actor, line, word=word, text=" ".join(args))
                 if word == "hand":
                     if len(args) != 1:
-                        raise LineError("N4", "foul hand names the one card put in hand: foul PLAYER hand CARD")
+                        raise LineError("N4", M("foul hand names the one card put in hand: foul "
+                                                "PLAYER hand CARD"))
                 elif args:
-                    raise LineError("N4", f"foul {word} takes no more arguments")
+                    raise LineError("N4", M("foul {word} takes no more arguments", word=word))
         elif verb == "add" and len(args) >= 2 and args[-2].lower() == "to":
             target = parse_card(args[-1])
             if target is None:
-                raise LineError("N2.1", f"{clip(args[-1])!r} is not a card")
+                raise LineError("N2.1", M("{word!r} is not a card", word=clip(args[-1])))
             args = args[:-2]
         if verb in ONE_CARD and len(args) != 1:
-            raise LineError("N4", f"{verb} takes exactly one card: {usage}")
+            raise LineError("N4", M("{verb} takes exactly one card: {usage}",
+                                    verb=verb, usage=usage))
         if not args and verb not in ("declare", "foul"):
-            raise LineError("N4", f"missing cards: {usage}")
+            raise LineError("N4", M("missing cards: {usage}", usage=usage))
         cards, unknown = _cards(args, verb, allow_unknown)
         # The writer needs the tokens only where `?` cards stand among the known ones.
         return Event(verb, actor, line, cards, unknown, word, target, None,
@@ -202,7 +211,7 @@ def parse_tag(text: str, line: int):
     """A tag line into a Tag, or an error Finding (N1.4)."""
     parts = _tag_parts(text.strip())
     if parts is None:
-        return error(line, "N1.4", 'malformed tag line: a tag is [Name "value"]')
+        return error(line, "N1.4", M('malformed tag line: a tag is [Name "value"]'))
     name, value, comment = parts
     return Tag(name=name, value=value, line=line, comment=comment)
 
@@ -239,7 +248,7 @@ class Lines:
     @property
     def reason(self) -> str:
         name = {None: "UTF-8", "utf-16": "UTF-16"}.get(self.encoding, self.encoding)
-        return f"this line is not valid {name} text"
+        return M("this line is not valid {encoding} text", encoding=name)
 
     def __iter__(self):
         blocks = iter(self.blocks)
