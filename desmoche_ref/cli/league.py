@@ -1,4 +1,4 @@
-"""The league's commands: `import`, `export`, `standings`, `ledger`, `settle-up` (issue 9).
+"""The league's commands: `import`, `export`, `standings`, `ledger`, `settle-up`.
 
 A thin shell over store/importer.py, store/league.py and settleup.py: options in, one
 transaction or one read, output as a table (tabulate), JSON or CSV.
@@ -9,45 +9,14 @@ import sys
 import click
 
 from ..money import fmt
+from .book import book_command, db_option, open_book
 
-DB_HELP = "The book: a SQLAlchemy URL or a SQLite file (default: DESMOCHE_DB, else your data folder)."
 DATE = click.DateTime(formats=["%Y-%m-%d"])
-
-
-def db_option(f):
-    return click.option("--db", metavar="URL", help=DB_HELP)(f)
-
-
-def open_or_exit(db):
-    """The book, or one line and exit 2 (cli/book.py will hold this for every command)."""
-    from ..store.db import BookError, open_book
-
-    try:
-        return open_book(db)
-    except BookError as e:
-        fail(str(e))
 
 
 def fail(message: str, status: int = 2):
     click.echo(f"error: {message}", err=True)
     sys.exit(status)
-
-
-class _Failures:
-    """BookError and StoreError become one line and exit 2, never a traceback."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if exc is None:
-            return False
-        from ..store.db import BookError
-        from ..store.hands import StoreError  # only now: it loads the ORM
-
-        if isinstance(exc, (BookError, StoreError)):
-            fail(str(exc))
-        return False
 
 
 def _table(rows, headers, fmt_name="simple", right=()) -> str:
@@ -88,6 +57,7 @@ def _selection(table, player, since, until):
 @click.option("--table", "table", metavar="NAME",
               help="The table the hands go to (else each record's Table tag, else the file's name).")
 @db_option
+@book_command
 def import_(files, table, db):
     """Judge hand records and store their valid hands in the book.
 
@@ -117,7 +87,7 @@ def import_(files, table, db):
 def _import_files(files, table, db) -> int:
     from .files import read_record
 
-    book = open_or_exit(db)
+    book = open_book(db)
     status = 0
     for path in files:
         data, problem = read_record(path)
@@ -125,8 +95,7 @@ def _import_files(files, table, db) -> int:
             click.echo(f"{path}: error: cannot read {path}: {problem}")
             status = 2
             continue
-        with _Failures():
-            result = _import_one(book, data, path, table)
+        result = _import_one(book, data, path, table)
         for r in result.rejected:
             for line, code, message in r.findings:
                 click.echo(f"{path}:{line}: {code} {message}")
@@ -162,6 +131,7 @@ def _import_one(book, data: bytes, path: str, table):
 @click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @db_option
+@book_command
 def export(table, hand, out, db):
     """Write the book's hands as canonical .dsm records (N7).
 
@@ -176,8 +146,8 @@ def export(table, hand, out, db):
     """
     from ..store.league import export_hands
 
-    book = open_or_exit(db)
-    with _Failures(), book.connect() as session:
+    book = open_book(db)
+    with book.connect() as session:
         texts = [text for _, _, text in export_hands(session, table, hand)]
     text = "\n".join(texts)
     if out:
@@ -217,6 +187,7 @@ STANDING_HEADERS = ["player", "hands", "wins", "auto_wins", "no_winner", "bonuse
 @click.option("--player", metavar="P", help="Only this player's row.")
 @_formats
 @db_option
+@book_command
 def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     """The league table: per player, hands, wins, automatic wins, hands without a winner,
     bonuses won and paid, fouls, side games won, and net.
@@ -234,8 +205,8 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     from ..store.league import standings as compute
 
     _check_format(fmt_name)
-    book = open_or_exit(db)
-    with _Failures(), book.connect() as session:
+    book = open_book(db)
+    with book.connect() as session:
         table_ = compute(session, _selection(table, player, since, until))
     if as_json:
         return _json(table_.as_json())
@@ -264,6 +235,7 @@ LEDGER_HEADERS = ["table", "hand", "account", "kind", "detail", "counterparty", 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row a posting.")
 @db_option
+@book_command
 def ledger(player, table, hand, as_json, as_csv, db):
     """The postings behind every balance: each with its table, hand, account, kind (ante,
     pot, bonus and which, side-stake, side-win and which game, brought-in), counterparty
@@ -277,8 +249,8 @@ def ledger(player, table, hand, as_json, as_csv, db):
     """
     from ..store.league import ledger as entries
 
-    book = open_or_exit(db)
-    with _Failures(), book.connect() as session:
+    book = open_book(db)
+    with book.connect() as session:
         rows = list(entries(session, player, table, hand))
     if as_json:
         return _json({"postings": [e.as_json() for e in rows]})
@@ -294,6 +266,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
 @_filters
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @db_option
+@book_command
 def settle_up(table, since, until, as_json, db):
     """Who pays whom to clear the balances: at most one transfer fewer than the parties,
     exact to the cent. What a table does at the end of the night.
@@ -309,8 +282,8 @@ def settle_up(table, since, until, as_json, db):
     from ..settleup import settle_up as clear
     from ..store.league import balances
 
-    book = open_or_exit(db)
-    with _Failures(), book.connect() as session:
+    book = open_book(db)
+    with book.connect() as session:
         owed = balances(session, _selection(table, None, since, until))
     transfers = clear(owed)
     if as_json:
