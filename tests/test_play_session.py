@@ -393,6 +393,24 @@ def test_a_simulated_night_piped_in_ends_every_hand_as_check_does(tmp_path):
     total_row = next(line for line in out if line.startswith("total "))
     assert total_row.split()[1:] == [f"{totals[p] / 100:.2f}" for p in setup.players]
     book.engine.dispose()
+    record = tmp_path / "night.dsm"
+    record.write_text(night)
+    imported = str(tmp_path / "imported.db")
+    run = subprocess.run([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "Friday",
+                          "--db", imported], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert run.returncode == 0 and "20 hands stored" in run.stdout, run.stdout + run.stderr
+
+    def standings(url):
+        out = subprocess.run([sys.executable, "-m", "desmoche_ref", "standings", "--json", "--db", url],
+                             capture_output=True, text=True, timeout=120, check=True,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+        return json.loads(out)
+
+    played = standings(url)
+    assert played == standings(imported)  # the night played at the table is the night imported
+    assert {p["player"]: p["net"] for p in played["players"]} == {
+        p: f"{totals[p] / 100:.2f}" for p in setup.players}
 
 
 def test_a_line_that_is_not_utf8_is_refused_and_the_rest_goes_on(book_url, capsys):
