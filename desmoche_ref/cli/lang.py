@@ -31,6 +31,7 @@ KEY = "desmoche_ref.lang"
 N_("Usage:")
 N_("[OPTIONS]")
 N_("COMMAND [ARGS]...")
+N_("[COMMAND] [ARGS]...")  # click 8.4.2 and later
 N_("Options")
 N_("Commands")
 N_("Show this message and exit.")
