@@ -11,7 +11,6 @@ Prints what it found and exits 1 if any hand fails or anything is missing.
 import argparse
 import sys
 import time
-import re
 from collections import Counter
 
 from desmoche_ref.notation.parser import VERBS

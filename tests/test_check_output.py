@@ -4,7 +4,6 @@ and --session totals that balance (issue 11)."""
 
 import os
 import pathlib
-import re
 import sys
 
 import pexpect

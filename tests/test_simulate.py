@@ -267,3 +267,29 @@ def test_bots_plan_a_take():
     assert (plan.ops, plan.hand, plan.win) == ([("meld", cards("5h 6h 7h"))], cards("9c"), False)
     win = plan_take(cards("9c"), [cards("8c 8d 8s"), cards("5h 6h 7h")], cards("Tc")[0], True)
     assert win is None  # 9c-Tc is no meld, and no meld spares a card
+
+
+def test_simulate_on_a_terminal_draws_its_progress_bar(tmp_path):
+    """On a terminal, `simulate -o` shows a progress bar (the code path a pipe never takes)."""
+    import os
+    import pty
+    import sys
+
+    out_file = tmp_path / "night.dsm"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command on a pseudo-terminal
+        os.execvp(sys.executable, [sys.executable, "-m", "desmoche_ref", "simulate", "--hands", "3",
+                                   "-o", str(out_file)])
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, seen.decode(errors="replace")
+    assert b"Simulating" in seen and b"100%" in seen and b"Traceback" not in seen
+    assert out_file.read_text().count("[Players ") == 3

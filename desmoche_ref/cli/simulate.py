@@ -47,7 +47,7 @@ def simulate(hands, players, seed, options, plain, out):
 
     if options is not None:
         for preset in ("desmoche", "conquien"):
-            _, reason = parse_options(preset, options)
+            reason = parse_options(preset, options)[1]
             if reason:
                 raise click.BadParameter(say(reason), param_hint="--options")
     if sys.stderr.isatty():

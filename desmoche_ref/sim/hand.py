@@ -17,7 +17,7 @@ from .rates import (P_ARRANGEMENT, P_CUT, P_FALSE_DECLARE, P_FOUL_HAND, P_FOUL_O
 
 class HandSim(Play):
     def __init__(self, table, sides):
-        t = self.t = table
+        self.t = table
         self.rng = rng = table.rng
         self.vary = vary = table.vary
         self.closed = table.closed
