@@ -21,7 +21,7 @@ import os
 from datetime import datetime, timezone
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, insert, select, update
+from sqlalchemy import DateTime, func, insert, select, update
 
 from ..money import fmt
 from ..notation.parser import KNOWN_TAGS
@@ -399,10 +399,10 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
 
     Events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
     per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
-    # each hand's id, found by its content hash (unique in the batch): the order RETURNING
-    # gives rows back in is not promised
-    ids = dict((digest, hand_id) for hand_id, digest in conn.execute(
-        insert(hands).returning(hands.c.id, hands.c.content_hash), [p.values for p, _ in keep]))
+    # The hands' ids are taken first and the rows inserted with them: an INSERT … RETURNING
+    # of many rows cost SQLite more than every other insert of the import (bench/bench_import.py)
+    ids = dict(zip((p.hash for p, _ in keep), _new_ids(conn, len(keep))))
+    conn.execute(insert(hands), [dict(p.values, id=ids[p.hash]) for p, _ in keep])
     when = _stamp(conn, stamp)
     events, postings = [], []
     main = pot_account(MAIN_POT)
@@ -423,6 +423,17 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
                              cents, None, when))
     _executemany(conn, "event", EVENT_COLUMNS, events)
     _executemany(conn, "posting", POSTING_COLUMNS, postings)
+
+
+def _new_ids(conn, count: int) -> list:
+    """`count` new hand ids: from the table's sequence on PostgreSQL (safe beside other
+    writers); on SQLite the next ones after the largest, the write lock being ours."""
+    if conn.dialect.name == "postgresql":
+        return list(conn.exec_driver_sql(
+            "SELECT nextval(pg_get_serial_sequence('hand', 'id')) FROM generate_series(1, %s)",
+            (count,)).scalars())
+    start = conn.execute(select(func.coalesce(func.max(hands.c.id), 0))).scalar()
+    return list(range(start + 1, start + 1 + count))
 
 
 def _stamp(conn, stamp):
