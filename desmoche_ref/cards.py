@@ -70,6 +70,16 @@ def names(cards) -> str:
     return " ".join(CARD_NAME[c] for c in cards)
 
 
+def colour_wanted(environ, is_terminal: bool) -> bool:
+    """Suits in colour only on a terminal that can show it: not with NO_COLOR set (any
+    value, no-color.org), not with TERM=dumb, not into a file or a pipe."""
+    return is_terminal and "NO_COLOR" not in environ and environ.get("TERM") != "dumb"
+
+
+def pretty_cards(cards, colour: bool = False) -> str:
+    return " ".join(pretty(c, colour) for c in cards)
+
+
 def pretty(c: int, colour: bool = False) -> str:
     """A card with its suit symbol, e.g. 10♠ / Q♥, optionally coloured for a terminal."""
     rank = RANKS[c % 13]

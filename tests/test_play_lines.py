@@ -12,7 +12,8 @@ from desmoche_ref.notation.parser import VERBS
 from desmoche_ref.play.complete import candidates
 from desmoche_ref.play.lines import (COMMANDS, SHORT, Command, Move, NewHand, Usage, help_text,
                                      read, read_new)
-from desmoche_ref.play.prompt import colour_wanted, prompt_text, state_lines, turn_text
+from desmoche_ref.cards import colour_wanted
+from desmoche_ref.play.prompt import prompt_text, state_lines, turn_text
 from desmoche_ref.play.script import night_script
 
 CONFORMANCE = pathlib.Path(__file__).parent / "conformance"

@@ -115,7 +115,8 @@ def hand_show(number, as_json, record, table_name, db):
 
 def print_table(table: str, hand_row, rows, report, ref) -> None:
     from .moves import next_state
-    from .render import cards_text, simple_table, use_colour
+    from ..cards import pretty_cards as cards_text
+    from .render import simple_table, use_colour
 
     colour = use_colour()
     state = "closed" if hand_row.closed is not None else "open"

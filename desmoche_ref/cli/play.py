@@ -372,7 +372,7 @@ def say_settlement(recorder, number, report) -> None:
 
 
 def colour_now() -> bool:
-    from ..play.prompt import colour_wanted
+    from ..cards import colour_wanted
 
     return colour_wanted(os.environ, sys.stdout.isatty())
 

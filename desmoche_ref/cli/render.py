@@ -13,7 +13,7 @@ import unicodedata
 
 import click
 
-from ..cards import CARD_NAME, parse_card, pretty
+from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
 from ..findings import render
 from ..i18n import N_
 from ..money import fmt
@@ -69,10 +69,7 @@ def _stream_shows_suits(stream) -> bool:
 
 def use_colour(stream=None) -> bool:
     """Colour only for a terminal that wants it: not with NO_COLOR, TERM=dumb, or a pipe."""
-    stream = stream or sys.stdout
-    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
-        return False
-    return stream.isatty()
+    return colour_wanted(os.environ, (stream or sys.stdout).isatty())
 
 
 class Style:
@@ -108,10 +105,6 @@ def say(message) -> str:
     if language() == "en":
         return message
     return render(message, _)
-
-
-def cards_text(cards, colour=False) -> str:
-    return " ".join(pretty(c, colour) for c in cards)
 
 
 def _names(names) -> str:

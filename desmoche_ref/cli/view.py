@@ -5,13 +5,13 @@ import sys
 
 import click
 
-from ..cards import parse_card
+from ..cards import parse_card, pretty_cards as cards_text
 from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
 from ..findings import M
 from ..i18n import N_
 from .files import encoding_hint, encoding_option, read_record
 from .lang import Command, _, lang_option, language, ngettext
-from .render import cards_text, file_error, say, simple_table, use_colour
+from .render import file_error, say, simple_table, use_colour
 
 # a player's status as a person reads it (N8 writes the code)
 STATUS = {"in": N_("in"), "passed": N_("passed"), "out": N_("out")}

@@ -5,26 +5,12 @@ offer and who may or must take it, the action under way, the seats. Nothing is w
 again, so the prompt never disagrees with the verdict.
 """
 
-from ..cards import pretty
+from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
 from ..engine.state import ACTIVE, DEAL, OVER, PRE
 from ..money import fmt
 
 SEP = " · "
-
-
-def colour_wanted(environ, is_terminal: bool) -> bool:
-    """Suits in colour only on a terminal that can show it: not with NO_COLOR set (any
-    value, no-color.org), not with TERM=dumb, not into a file or a pipe."""
-    return is_terminal and "NO_COLOR" not in environ and environ.get("TERM") != "dumb"
-
-
-def card_text(card: int, colour: bool) -> str:
-    return pretty(card, colour)
-
-
-def cards_text(cards, colour: bool) -> str:
-    return " ".join(pretty(c, colour) for c in cards)
 
 
 def outcome_text(ref) -> str:
