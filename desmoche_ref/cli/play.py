@@ -8,7 +8,8 @@ book before the prompt returns, and a move another recorder beat us to is not st
 hand is read again from the book and the session says so.
 
 The words (short forms, commands, completion, the prompt) are pure functions in
-`desmoche_ref/play/`; here are the book (`Recorder`), the terminal and the pipe.
+`desmoche_ref/play/`; here are the book (`Recorder`), the terminal and the pipe. Everything
+is said in the run's language (cli/lang.py): the pure functions' messages through `say`.
 """
 
 import os
@@ -16,6 +17,11 @@ import sys
 from datetime import timezone
 
 import click
+
+from ..findings import M
+from ..i18n import N_
+from .lang import Command, _, lang_option, language, ngettext
+from .render import say
 
 OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
@@ -76,8 +82,8 @@ class Recorder:
         from ..store.hands import StoreError
 
         if self.ref is None:
-            raise StoreError(f"no hand yet at table {self.table}: "
-                             f"`new --dealer NAME` deals the first")
+            raise StoreError(M("no hand yet at table {table}: `new --dealer NAME` deals the first",
+                               table=self.table))
 
     # ------------------------------------------------------------ writing
     def move(self, move) -> Stored:
@@ -160,7 +166,7 @@ class Recorder:
         from ..store.models import BookTable
 
         with self.book.write() as s:
-            closed, _ = hands.open_hand(s, s.get(BookTable, self.table_id), spec.dealer, spec.sides)
+            closed, _deal = hands.open_hand(s, s.get(BookTable, self.table_id), spec.dealer, spec.sides)
         self.reload()
         return closed
 
@@ -214,9 +220,9 @@ class Recorder:
         out = []
         for r in rows:
             if r.supersedes is not None:
-                note = f"takes back move {by_id[r.supersedes].seq}"
+                note = M("takes back move {seq}", seq=by_id[r.supersedes].seq)
             elif r.id in undone:
-                note = f"taken back by move {undone[r.id].seq}"
+                note = M("taken back by move {seq}", seq=undone[r.id].seq)
             else:
                 note = ""
             out.append((r.seq, r.entered, r.line, r.comment, note))
@@ -227,67 +233,86 @@ class Recorder:
 def handle(recorder, typed: str, where: str = "") -> str:
     """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped).
     Returns OK, REFUSED, CHANGED (another recorder moved the hand first) or QUIT."""
-    from ..play.lines import Command, Usage, read
+    from ..play import lines
+    from ..play.prompt import foul_text
     from ..store.hands import HandChanged, Refused, StoreError
 
-    item = read(typed, recorder.next_line)
+    item = lines.read(typed, recorder.next_line)
     if item is None:
         return OK
     try:
-        if isinstance(item, Command):
+        if isinstance(item, lines.Command):
             return COMMAND_RUNNERS[item.name](recorder, item.args)
         stored = recorder.move(item)
     except Refused as e:
-        click.echo(f"{where}{e.finding.code} {e.finding.message}")
+        click.echo(f"{where}{e.finding.code} {say(e.finding.message)}")
         return REFUSED
     except HandChanged as e:
-        click.echo(f"{where}the hand changed in the book (now at move {e.seq}): another recorder "
-                   f"wrote to it; this line was not stored and the session read the hand again "
-                   f"— now {status(recorder)}")
+        click.echo(where + _("the hand changed in the book (now at move {seq}): another recorder wrote to "
+                             "it; this line was not stored and the session read the hand again — now "
+                             "{status}").format(seq=e.seq, status=status(recorder)))
         return CHANGED
-    except (StoreError, Usage) as e:
-        click.echo(f"{where}{e}")
+    except (StoreError, lines.Usage) as e:
+        click.echo(f"{where}{reason(e)}")
         return REFUSED
     for f in stored.fouls:
-        click.echo(f"{where}foul {f.code} {f.player}: {f.message} — "
-                   + ("enforced, disqualified" if f.enforced else "forgiven"))
+        click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=say(foul_text(f))))
     for w in stored.warnings:
-        click.echo(f"{where}warning {w.code} {w.message}")
+        click.echo(where + _("warning {code} {message}").format(code=w.code, message=say(w.message)))
     if stored.closing is not None:
         say_settlement(recorder, recorder.number, stored.closing)
     return OK
 
 
+def reason(error) -> str:
+    """What an error of the book or of a command says (a Message when it was made below the
+    shell), in the run's language."""
+    return say(error.args[0]) if error.args else str(error)
+
+
+def spanish() -> bool:
+    return language() == "es"
+
+
 def status(recorder, colour: bool = False) -> str:
+    return prompt(recorder, colour)[:-3]
+
+
+def prompt(recorder, colour: bool = False) -> str:
     from ..play.prompt import prompt_text
 
-    return prompt_text(recorder.number, recorder.ref, recorder.closed, colour)[:-3]
+    return say(prompt_text(recorder.number, recorder.ref, recorder.closed, colour))
 
 
 def no_arguments(name: str, args: str) -> None:
-    from ..play.lines import Usage
+    from ..play.lines import SPANISH_COMMAND_OF, Usage
 
     if args:
-        raise Usage(f"{name} takes no arguments (`help` lists the commands)")
+        raise Usage(_("{command} takes no arguments (`help` lists the commands)").format(
+            command=SPANISH_COMMAND_OF[name] if spanish() else name))
 
 
 def run_state(recorder, args):
     from ..play.prompt import state_lines
     from .render import simple_table
 
+    def grid(rows, headers):
+        return simple_table([[say(cell) for cell in row] for row in rows], [say(h) for h in headers])
+
     no_arguments("state", args)
     recorder.hand_or_fail()
     for line in state_lines(recorder.number, recorder.ref, recorder.table, recorder.closed,
-                            colour_now(), simple_table):
-        click.echo(line)
+                            colour_now(), grid, spanish()):
+        click.echo(say(line))
     return OK
 
 
 def run_undo(recorder, args):
     no_arguments("undo", args)
     taken_back, reopened = recorder.undo()
-    click.echo(f"took back: {taken_back}"
-               + (f" (hand {recorder.number} reopened: its postings are reversed)" if reopened else ""))
+    text = _("took back: {line} (hand {number} reopened: its postings are reversed)") if reopened \
+        else _("took back: {line}")
+    click.echo(text.format(line=taken_back, number=recorder.number))
     return OK
 
 
@@ -301,39 +326,51 @@ def run_new(recorder, args):
     if closing is not None:
         say_settlement(recorder, previous, closing)
     s = recorder.ref.setup
-    carried = [f"pot {fmt(s.carry)}"] if s.carry else []
+    carried = [_("pot {amount}").format(amount=fmt(s.carry))] if s.carry else []
     carried += [f"{game} {fmt(cents)}" for game, cents in s.side_carry.items() if cents]
     sides = [f"{e.game} {fmt(e.stake)} {' '.join(s.players[i] for i in e.players)}" for e in s.sides]
-    click.echo(f"hand {recorder.number} at table {recorder.table}: {s.players[s.dealer]} deals"
-               + (f"; carried in: {', '.join(carried)}" if carried else "")
-               + (f"; side games: {'; '.join(sides)}" if sides else ""))
+    if carried and sides:
+        text = _("hand {number} at table {table}: {dealer} deals; carried in: {carried}; side games: {sides}")
+    elif carried:
+        text = _("hand {number} at table {table}: {dealer} deals; carried in: {carried}")
+    elif sides:
+        text = _("hand {number} at table {table}: {dealer} deals; side games: {sides}")
+    else:
+        text = _("hand {number} at table {table}: {dealer} deals")
+    click.echo(text.format(number=recorder.number, table=recorder.table, dealer=s.players[s.dealer],
+                           carried=", ".join(carried), sides="; ".join(sides)))
     return OK
 
 
 def run_settle(recorder, args):
     from ..money import fmt
+    from ..settle import MAIN_POT, pot_account
     from .render import simple_table
 
     no_arguments("settle", args)
     rows, pots = recorder.night()
     players = list(recorder.ref.setup.players) if recorder.ref is not None else []
-    for _, _, _, _, net in rows:
-        players += [p for p in net if p not in players]
+    for row in rows:
+        players += [p for p in row[4] if p not in players]
     totals = {p: sum(r[4].get(p, 0) for r in rows) for p in players}
-    click.echo(f"table {recorder.table}: the night so far, {len(rows)} hand(s) settled in the book")
-    table = [[number, dealer, f"{winners} wins" if winners else "no winner"]
+    click.echo(ngettext("table {table}: the night so far, {count} hand(s) settled in the book",
+                        "table {table}: the night so far, {count} hand(s) settled in the book",
+                        len(rows)).format(table=recorder.table, count=len(rows)))
+    table = [[number, dealer, ngettext("{winners} wins", "{winners} wins", len(winners.split())).format(
+                 winners=winners) if winners else _("no winner")]
              + [fmt(net.get(p, 0)) for p in players] for number, dealer, outcome, winners, net in rows]
-    table.append(["total", "", ""] + [fmt(totals[p]) for p in players])
-    click.echo(simple_table(table, ["hand", "dealer", "outcome"] + players,
+    table.append([_("total"), "", ""] + [fmt(totals[p]) for p in players])
+    click.echo(simple_table(table, [_("hand"), _("dealer"), _("outcome")] + players,
                             right=set(range(3, 3 + len(players)))))
-    held = [f"{account[4:]} {fmt(cents)}" for account, cents in sorted(pots.items()) if cents]
+    held = [f"{_(MAIN) if account == pot_account(MAIN_POT) else account[4:]} {fmt(cents)}"
+            for account, cents in sorted(pots.items()) if cents]
     if held:
-        click.echo(f"carried in the pots: {', '.join(held)}")
+        click.echo(_("carried in the pots: {pots}").format(pots=", ".join(held)))
     pending = recorder.pending()
     if pending is not None:
         net = pending.settlement.net
-        click.echo(f"hand {recorder.number} is over but not yet settled in the book (`end` or `new` "
-                   f"posts it): " + ", ".join(f"{p} {fmt(net[p])}" for p in net))
+        click.echo(_("hand {number} is over but not yet settled in the book (`end` or `new` posts it): "
+                     "{nets}").format(number=recorder.number, nets=", ".join(f"{p} {fmt(net[p])}" for p in net)))
     return OK
 
 
@@ -341,18 +378,18 @@ def run_log(recorder, args):
     no_arguments("log", args)
     rows = recorder.log()
     if not rows:
-        click.echo(f"hand {recorder.number}: no move yet")
+        click.echo(_("hand {number}: no move yet").format(number=recorder.number))
     for seq, entered, line, comment, note in rows:
         text = line if comment is None else f"{line} #{comment}"
         local = entered.replace(tzinfo=entered.tzinfo or timezone.utc).astimezone()  # stored in UTC
-        click.echo(f"{seq:>4}  {local:%H:%M:%S}  {text}" + (f"  ({note})" if note else ""))
+        click.echo(f"{seq:>4}  {local:%H:%M:%S}  {text}" + (f"  ({say(note)})" if note else ""))
     return OK
 
 
 def run_help(recorder, args):
     from ..play.lines import help_text
 
-    click.echo(help_text())
+    click.echo(help_text(say, spanish()))
     return OK
 
 
@@ -368,7 +405,7 @@ def say_settlement(recorder, number, report) -> None:
     """A hand just closed: its outcome, money and nets, as `check` prints a hand."""
     from .render import print_hand
 
-    print_hand(f"table {recorder.table}", number, report)
+    print_hand(_("table {table}").format(table=recorder.table), number, report)
 
 
 def colour_now() -> bool:
@@ -388,7 +425,7 @@ def run_piped(recorder, stream) -> int:
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError:
-            click.echo(f"{number}: N1.1 this line is not valid UTF-8 text")
+            click.echo(_("{line}: N1.1 this line is not valid UTF-8 text").format(line=number))
             worst = max(worst, 1)
             continue
         if number == 1:
@@ -396,7 +433,7 @@ def run_piped(recorder, stream) -> int:
         try:
             outcome = handle(recorder, typed, f"{number}: ")
         except BookError as e:
-            click.echo(f"{number}: {e}")
+            click.echo(f"{number}: {reason(e)}")
             return 2
         if outcome == QUIT:
             break
@@ -421,29 +458,33 @@ def run_terminal(recorder) -> int:
 
     from ..cards import parse_card
     from ..play.complete import candidates
-    from ..play.prompt import card_text, prompt_text
+    from ..play.prompt import card_text
     from ..store.db import BookError
 
-    colour = colour_now()
+    colour, es = colour_now(), spanish()
 
     class Cards(Completer):
         def get_completions(self, document, complete_event):
-            partial, words = candidates(document.text_before_cursor, recorder.ref)
+            partial, words = candidates(document.text_before_cursor, recorder.ref, es)
             for word in words:
                 card = parse_card(word) if len(word) == 2 else None
                 shown = ANSI(card_text(card, colour)) if card is not None else word
-                yield Completion(word, start_position=-len(partial), display=shown)
+                yield Completion(word, start_position=-len(partial), display=shown,
+                                 display_meta=stored_as(word) if es else None)
 
     # completion on Tab only (as readline): a menu popping up at each key would be noise
     # at a table where the recorder types fast; the first Tab inserts what all candidates share
     session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
                             complete_while_typing=False)
-    click.echo(f"table {recorder.table}: " + (
-        f"hand {recorder.number}" if recorder.number else
-        "no hand yet — `new --dealer NAME` deals the first")
-        + ". `help` lists the moves and commands; Tab completes; Ctrl-D leaves.")
+    if recorder.number:
+        banner = _("table {table}: hand {number}. `help` lists the moves and commands; Tab completes; "
+                   "Ctrl-D leaves.")
+    else:
+        banner = _("table {table}: no hand yet — `new --dealer NAME` deals the first. `help` lists the "
+                   "moves and commands; Tab completes; Ctrl-D leaves.")
+    click.echo(banner.format(table=recorder.table, number=recorder.number))
     while True:
-        text = prompt_text(recorder.number, recorder.ref, recorder.closed, colour)
+        text = prompt(recorder, colour)
         try:
             typed = session.prompt(ANSI(text) if colour else text)
         except KeyboardInterrupt:
@@ -455,17 +496,31 @@ def run_terminal(recorder) -> int:
                 return 0
         except KeyboardInterrupt:
             recorder.reload()  # the move may or may not have been committed: ask the book
-            click.echo(f"interrupted: read the hand again from the book — {status(recorder)}")
+            click.echo(_("interrupted: read the hand again from the book — {status}").format(
+                status=status(recorder)))
         except BookError as e:
-            click.echo(str(e))
+            click.echo(reason(e))
 
 
-@click.command()
-@click.option("--table", "table_name", metavar="NAME", default=None,
-              help="The table to record at. Default: the table last used in this book.")
+def stored_as(word: str) -> str | None:
+    """What the completion menu says beside a Spanish word: the verb or command it stands for."""
+    from ..notation.parser import SPANISH_VERBS
+    from ..play.lines import SPANISH_COMMANDS
+
+    english = SPANISH_VERBS.get(word) or SPANISH_COMMANDS.get(word)
+    return _("= {english}").format(english=english) if english else None
+
+
+MAIN = N_("main")  # the main pot (settle.MAIN_POT), as `settle` names it among the pots
+
+
+@click.command(cls=Command)
+@click.option("--table", "table_name", metavar=N_("NAME"), default=None,
+              help=N_("The table to record at. Default: the table last used in this book."))
 @click.option("--db", "db", metavar="URL", default=None,
-              help="The book: a SQLAlchemy URL or a SQLite file path. Default: DESMOCHE_DB, "
-                   "else the book in your data folder.")
+              help=N_("The book: a SQLAlchemy URL or a SQLite file path. Default: DESMOCHE_DB, "
+                      "else the book in your data folder."))
+@lang_option
 def play(table_name, db):
     """Referee a table all night: type each move, see it judged and stored at once.
 
@@ -495,7 +550,7 @@ def play(table_name, db):
     try:
         recorder = Recorder(open_book(db), table_name)
     except (BookError, StoreError) as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(_("error: {message}").format(message=reason(e)), err=True)
         sys.exit(2)
     if sys.stdin.isatty() and sys.stdout.isatty():
         sys.exit(run_terminal(recorder))

@@ -1,22 +1,27 @@
 """What Tab offers: verbs and commands, player names, and the cards a player can hold or lay,
 asked of the referee (`moves()`, `seats_view()`, `offer()`). Pure: the typed text in, the
-words that could replace its last word out (the shell draws them)."""
+words that could replace its last word out (the shell draws them). In Spanish the first word
+offered is the Spanish verb or command; the English ones too once a letter is typed."""
 
 from ..cards import CARD_NAME, SUIT_SYMBOLS, SUITS, parse_card
 from ..notation.parser import AUTO_KINDS, FOUL_CODES, GAMES, VERBS
-from .lines import ALIASES, COMMANDS, verb_of
+from .lines import COMMANDS, SPANISH_COMMAND_OF, SPANISH_OF, command_of, verb_of
 
 NEW_OPTIONS = ("--dealer", "--side", "--no-sides")
 HAND_ONLY = {"pay", "show", "cambio", "return", "announce", "declare"}
 UNSEEN_OK = {"cambio", "return"}  # `?` allowed where faces are not seen (N2.3)
 
 
-def candidates(before: str, ref) -> tuple:
+def candidates(before: str, ref, spanish: bool = False) -> tuple:
     """(the word being typed, the words that could replace it) for the text left of the
     cursor; `ref` is the hand's Referee, or None when there is no hand."""
     words = before.split()
     partial = "" if not words or before[-1:].isspace() else words.pop()
-    return partial, [w for w in _words(words, ref) if _starts(w, partial)]
+    if not words and spanish:
+        offered = _first_words(ref, SPANISH_OF, SPANISH_COMMAND_OF) + (_first_words(ref) if partial else [])
+    else:
+        offered = _words(words, ref)
+    return partial, [w for w in dict.fromkeys(offered) if _starts(w, partial)]
 
 
 def _starts(word: str, partial: str) -> bool:
@@ -37,13 +42,19 @@ def _card_prefix(partial: str) -> str:
     return text
 
 
+def _first_words(ref, verbs=None, commands=None) -> list:
+    """The verbs (those the hand allows next first) and the commands, by these names."""
+    verbs, commands = verbs or {}, commands or {}
+    legal = [m.verb for m in ref.moves()] if ref is not None else []
+    return list(dict.fromkeys([verbs.get(v, v) for v in legal + list(VERBS)]
+                              + [commands.get(c, c) for c in COMMANDS]))
+
+
 def _words(done: list, ref) -> list:
     if not done:
-        legal = [m.verb for m in ref.moves()] if ref is not None else []
-        return list(dict.fromkeys(legal + list(VERBS) + list(COMMANDS)))
-    first = done[0].lower()
-    command = ALIASES.get(first, first)
-    if command in COMMANDS:
+        return _first_words(ref)
+    command = command_of(done[0])
+    if command is not None:
         if command != "new":
             return []
         if done[-1] == "--dealer":

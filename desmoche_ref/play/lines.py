@@ -1,12 +1,14 @@
-"""What the recorder types: one notation event a line (short verb forms allowed, N4.5), or a
-session command. Pure: text in, values out; a line that cannot be read carries its error."""
+"""What the recorder types: one notation event a line (short verb forms allowed, N4.5, and the
+Spanish verbs, N4.10), or a session command (in English or Spanish). Pure: text in, values
+out; a line that cannot be read carries its error. What a person reads here is a
+findings.Message (the shell shows it in the run's language)."""
 
 import shlex
 from typing import NamedTuple
 
-from ..findings import error
+from ..findings import M, error
 from ..money import parse_amount
-from ..notation.parser import VERBS, clip, parse_event
+from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event
 from ..notation.writer import write_event
 
 # N4.5: short forms typed at the table; the book always stores the verb itself.
@@ -18,17 +20,22 @@ SHORT = {
 
 # session command -> (usage, what it does)
 COMMANDS = {
-    "state": ("state", "the full view of the table: hands, melds, the card on offer, the stock"),
-    "undo": ("undo", "take back the hand's last move (a correction row; a closed hand reopens)"),
-    "new": ('new [--dealer P] [--side "GAME STAKE PLAYERS…"]… [--no-sides]',
-            "close this hand (posting its settlement) and deal the next: the deal passes to "
-            "the right and carried pots come in by themselves"),
-    "settle": ("settle", "the night's running totals per player, from the book's postings"),
-    "log": ("log", "the hand's moves as stored, corrections included"),
-    "help": ("help", "this list"),
-    "quit": ("quit", "leave the session (Ctrl-D too); every accepted move is already stored"),
+    "state": ("state", M("the full view of the table: hands, melds, the card on offer, the stock")),
+    "undo": ("undo", M("take back the hand's last move (a correction row; a closed hand reopens)")),
+    "new": (M('new [--dealer P] [--side "GAME STAKE PLAYERS…"]… [--no-sides]'),
+            M("close this hand (posting its settlement) and deal the next: the deal passes to "
+              "the right and carried pots come in by themselves")),
+    "settle": ("settle", M("the night's running totals per player, from the book's postings")),
+    "log": ("log", M("the hand's moves as stored, corrections included")),
+    "help": ("help", M("this list")),
+    "quit": ("quit", M("leave the session (Ctrl-D too); every accepted move is already stored")),
 }
 ALIASES = {"exit": "quit", "?": "help"}
+# the commands' Spanish names, taken in any language (as a record takes the Spanish verbs)
+SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "cuentas": "settle",
+                    "historial": "log", "ayuda": "help", "salir": "quit"}
+SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
+SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
 LONGEST = 500  # the book keeps a line and a comment of up to 500 characters each
 
 
@@ -52,11 +59,18 @@ def read(typed: str, line: int):
     text = typed.replace("\t", " ").strip()
     if not text or text.startswith("#"):
         return None
-    first = text.split(None, 1)[0].lower()
-    name = ALIASES.get(first, first)
-    if name in COMMANDS:
+    first = text.split(None, 1)[0]
+    name = command_of(first)
+    if name is not None:
         return Command(name, text[len(first):].strip())
     return read_move(text, line)
+
+
+def command_of(word: str):
+    """The session command a typed word names (any case, an alias or a Spanish name), or None."""
+    word = word.lower()
+    name = ALIASES.get(word) or SPANISH_COMMANDS.get(word, word)
+    return name if name in COMMANDS else None
 
 
 def verb_of(word: str):
@@ -72,19 +86,20 @@ def read_move(text: str, line: int) -> Move:
     body, comment = (text, None) if hash_at < 0 else (text[:hash_at], text[hash_at + 1:].rstrip())
     parts = body.split()
     if not parts:
-        return _unreadable(line, "N4", "a comment needs an event before it")
+        return _unreadable(line, "N4", M("a comment needs an event before it"))
     verb = verb_of(parts[0])
     if verb is None:
-        return _unreadable(line, "N4", f"unknown verb or command {clip(parts[0])!r} "
-                                       f"(`help` lists the verbs, their short forms and the commands)")
+        return _unreadable(line, "N4", M("unknown verb or command {word!r} (`help` lists the verbs, "
+                                         "their short forms and the commands)", word=clip(parts[0])))
     if len(body) > LONGEST or len(comment or "") > LONGEST:
-        return _unreadable(line, "N1", f"the line is longer than the book keeps ({LONGEST} characters)")
+        return _unreadable(line, "N1", M("the line is longer than the book keeps ({longest} characters)",
+                                         longest=LONGEST))
     ev = parse_event(" ".join([verb] + parts[1:]), line)
     ev.comment = comment
     return Move(ev, None if ev.error else write_event(ev), comment)
 
 
-def _unreadable(line: int, code: str, message: str) -> Move:
+def _unreadable(line: int, code: str, message) -> Move:
     from ..notation.model import Event
 
     return Move(Event("", None, line, error=error(line, code, message)), None, None)
@@ -95,12 +110,18 @@ class NewHand(NamedTuple):
     sides: list | None   # [(game, stake cents, [names])]; None: the table's side games
 
 
+# what shlex says of a line it cannot split, for the shell to translate
+SHLEX_PROBLEMS = {"No closing quotation": M("No closing quotation"),
+                  "No escaped character": M("No escaped character")}
+
+
 def read_new(args: str) -> NewHand:
     """The options of `new`, quoted as in a shell; Usage when they do not read."""
     try:
         words = shlex.split(args)
     except ValueError as e:
-        raise Usage(f"new: {e} (quote a side game as --side \"oro 5 Ana Beto\")") from None
+        raise Usage(M("new: {problem} (quote a side game as --side \"oro 5 Ana Beto\")",
+                      problem=SHLEX_PROBLEMS.get(str(e), str(e)))) from None
     dealer, sides, no_sides = None, [], False
     i = 0
     while i < len(words):
@@ -111,7 +132,8 @@ def read_new(args: str) -> NewHand:
             if value is None:
                 i += 1
                 if i == len(words):
-                    raise Usage(f"new: {word} needs a value ({COMMANDS['new'][0]})")
+                    raise Usage(M("new: {option} needs a value ({usage})", option=word,
+                                  usage=COMMANDS["new"][0]))
                 value = words[i]
             if word == "--dealer":
                 dealer = value
@@ -120,10 +142,11 @@ def read_new(args: str) -> NewHand:
         elif word == "--no-sides" and value is None:
             no_sides = True
         else:
-            raise Usage(f"new: unknown option {clip(word)!r} ({COMMANDS['new'][0]})")
+            raise Usage(M("new: unknown option {option!r} ({usage})", option=clip(word),
+                          usage=COMMANDS["new"][0]))
         i += 1
     if no_sides and sides:
-        raise Usage("new: --no-sides and --side together: choose one")
+        raise Usage(M("new: --no-sides and --side together: choose one"))
     return NewHand(dealer, [] if no_sides else (sides or None))
 
 
@@ -132,24 +155,40 @@ def read_side(text: str):
     names are judged with the hand's other values, as a Side tag's are)."""
     parts = text.split()
     if len(parts) < 3:
-        raise Usage(f"new: --side {text!r} should be \"GAME STAKE PLAYER…\", e.g. \"oro 5 Ana Beto\"")
+        raise Usage(M("new: --side {text!r} should be \"GAME STAKE PLAYER…\", e.g. \"oro 5 Ana Beto\"",
+                      text=text))
     stake = parse_amount(parts[1])
     if stake is None:
-        raise Usage(f"new: {clip(parts[1])!r} is not a stake (N3.2: an amount like 5 or 2.50)")
+        raise Usage(M("new: {stake!r} is not a stake (N3.2: an amount like 5 or 2.50)", stake=clip(parts[1])))
     return parts[0], stake, parts[2:]
 
 
-def help_text() -> str:
-    rows = [f"  {usage}\n      {what}" for usage, what in COMMANDS.values()]
+def help_text(say=str, spanish: bool = False) -> str:
+    """The `help` list. `say` shows a message in the run's language; in Spanish the verbs and
+    the commands are listed with their Spanish names too (both are taken)."""
+    rows = []
+    for name, (usage, what) in COMMANDS.items():
+        usage = say(usage)
+        if spanish:  # `new, nueva [--dealer P] …`
+            usage = f"{name}, {SPANISH_COMMAND_OF[name]}{usage[len(name):]}"
+        rows.append(f"  {usage}\n      {say(what)}")
     by_verb = {}
     for short, verb in SHORT.items():
         by_verb.setdefault(verb, []).append(short)
-    verbs = [f"  {VERBS[v][0]:<40} {' '.join(by_verb.get(v, [])) or '-'}" for v in VERBS]
+    verbs = []
+    for v in VERBS:
+        shorts = " ".join(by_verb.get(v, [])) or "-"
+        verbs.append(f"  {VERBS[v][0]:<40} {SPANISH_OF.get(v, v):<10} {shorts}" if spanish
+                     else f"  {VERBS[v][0]:<40} {shorts}")
+    moves = M("Moves (verb and arguments; the Spanish verb; short forms):") if spanish \
+        else M("Moves (verb and arguments; short forms):")
+    commands = M("Session commands (in English or in Spanish):") if spanish else M("Session commands:")
+    examples = ["  dr Beto 2d          (draw Beto 2d)"] + (["  robar Beto 2d       (draw Beto 2d)"] if spanish else [])
     return "\n".join(
-        ["Type one move a line, as the notation writes it (`draw Beto 2d`, `meld Carla 9s 9d 9c`);",
-         "it is judged and stored at once, or refused with the rule and not stored.",
-         "`#` starts a comment that is stored with the move. Tab completes verbs, names and cards.",
-         "", "Moves (verb and arguments; short forms):"] + verbs
-        + ["", "Session commands:"] + rows
-        + ["", "Examples:", "  dr Beto 2d          (draw Beto 2d)", "  m Carla 9s 9d 9c",
-           "  + Carla 7d to 6d", "  p Beto 7c", '  new --side "oro 5 Ana Beto Carla"'])
+        [say(M("Type one move a line, as the notation writes it (`draw Beto 2d`, `meld Carla 9s 9d 9c`);")),
+         say(M("it is judged and stored at once, or refused with the rule and not stored.")),
+         say(M("`#` starts a comment that is stored with the move. Tab completes verbs, names and cards.")),
+         "", say(moves)] + verbs
+        + ["", say(commands)] + rows
+        + ["", say(M("Examples:"))] + examples
+        + ["  m Carla 9s 9d 9c", "  + Carla 7d to 6d", "  p Beto 7c", '  new --side "oro 5 Ana Beto Carla"'])

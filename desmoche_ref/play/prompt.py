@@ -8,103 +8,131 @@ again, so the prompt never disagrees with the verdict.
 from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
 from ..engine.state import ACTIVE, DEAL, OVER, PRE
+from ..findings import M
 from ..money import fmt
 
-SEP = " · "
+# the kinds of automatic win and a seat's status, as a person reads them (N8 writes the codes)
+AUTO = {"peladilla": M("peladilla"), "cuatro-cuerpos": M("cuatro-cuerpos"), "color": M("color")}
+STATUS = {"in": M("in"), "passed": M("passed"), "out": M("out")}
 
 
-def outcome_text(ref) -> str:
+def names_text(names: list):
+    """`Ana`, `Ana and Beto`, `Ana and Beto and Carla`: each `and` a message of its own."""
+    if len(names) == 1:
+        return names[0]
+    return M("{names} and {name}", names=names_text(names[:-1]), name=names[-1])
+
+
+def outcome_text(ref):
     o = ref.outcome
     names = ref.setup.players
-    who = " and ".join(names[s] for s in o.winners)
+    who = names_text([names[s] for s in o.winners])
     if o.kind == "win":
-        return f"{who} won"
+        return M("{who} won", who=who)
     if o.kind == "auto-win":
-        return f"{who} won by {o.auto}"
-    return "no winner"
+        return M("{who} won by {auto}", who=who, auto=AUTO.get(o.auto, o.auto))
+    return M("no winner")
 
 
-def turn_text(ref, colour: bool = False) -> str:
+def turn_text(ref, colour: bool = False):
     """Whose turn it is and what is on the table, e.g. `Carla to act · on offer 7♣ from Beto`."""
     names = ref.setup.players
     if ref.status == INVALID:
         e = ref.report.errors[0]
-        return f"invalid at line {e.line} ({e.code}): `undo` takes the move back"
+        return M("invalid at line {line} ({code}): `undo` takes the move back", line=e.line, code=e.code)
     phase = ref.phase
     if phase == OVER:
-        return f"over: {outcome_text(ref)}{SEP}`end` closes the hand"
+        return M("over: {outcome} · `end` closes the hand", outcome=outcome_text(ref))
     if phase == DEAL:
-        return f"the deal: {names[ref.setup.dealer]} deals"
+        return M("the deal: {dealer} deals", dealer=names[ref.setup.dealer])
     if ref.declared():
-        return "an automatic win is declared: `end` closes the declarations"
+        return M("an automatic win is declared: `end` closes the declarations")
     action = ref.action()
     if action is not None:
-        owes = "pays next" if action.owes == "pay" else "mends the broken melds, then pays"
-        return f"{names[action.seat]} to act{SEP}took {card_text(action.taken, colour)}, {owes}"
+        card = card_text(action.taken, colour)
+        if action.owes == "pay":
+            return M("{player} to act · took {card}, pays next", player=names[action.seat], card=card)
+        return M("{player} to act · took {card}, mends the broken melds, then pays",
+                 player=names[action.seat], card=card)
     seats = ref.seats_view()
     if phase == PRE:
         waiting = [seats[i].name for i in ref.setup.order_from_dealer()
                    if seats[i].status == ACTIVE and not seats[i].cambio_done]
         if waiting and any(m.verb == "cambio" for m in ref.moves()):
-            return f"the cambio: {', '.join(waiting)} to pass a card"
+            return M("the cambio: {players} to pass a card", players=", ".join(waiting))
     drawer = ref.next_drawer()
     drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
     offer = ref.offer()
     if offer is None:
-        return f"{drawer} to draw" if drawer else "nobody left to play"
-    on_offer = f"on offer {card_text(offer.card, colour)} from {names[offer.by]}"
+        return M("{player} to draw", player=drawer) if drawer else M("nobody left to play")
+    on_offer = M("on offer {card} from {player}", card=card_text(offer.card, colour), player=names[offer.by])
     if offer.must_take >= 0:
-        return f"{names[offer.must_take]} must take it (R9.1){SEP}{on_offer}"
+        return M("{player} must take it (R9.1) · {offer}", player=names[offer.must_take], offer=on_offer)
     if offer.may_take:
-        return f"{names[offer.may_take[0]]} to act{SEP}{on_offer}"
+        return M("{player} to act · {offer}", player=names[offer.may_take[0]], offer=on_offer)
     if drawer is None:
-        return f"the stock is out: `end`{SEP}{on_offer}"
-    return f"{drawer} to draw{SEP}{on_offer}"
+        return M("the stock is out: `end` · {offer}", offer=on_offer)
+    return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
 
 
-def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False) -> str:
+def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False):
     """The prompt: `H7 · Carla to act · on offer 7♣ from Beto > `."""
     if number is None:
-        return "no hand yet: new --dealer NAME > "
+        return M("no hand yet: new --dealer NAME > ")
     if closed:
-        return f"H{number}{SEP}closed{SEP}`new` deals the next > "
-    return f"H{number}{SEP}{turn_text(ref, colour)} > "
+        return M("H{number} · closed · `new` deals the next > ", number=number)
+    return M("H{number} · {turn} > ", number=number, turn=turn_text(ref, colour))
 
 
-def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid) -> list:
-    """The full view of the table (the `state` command). `grid(rows, headers)` draws a table."""
+def foul_text(f):
+    """A foul after its code: `Carla: looked through the discard pile — enforced, disqualified`."""
+    if f.enforced:
+        return M("{player}: {message} — enforced, disqualified", player=f.player, message=f.message)
+    return M("{player}: {message} — forgiven", player=f.player, message=f.message)
+
+
+def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, spanish: bool = False) -> list:
+    """The full view of the table (the `state` command). `grid(rows, headers)` draws a table
+    (its cells may be messages); in Spanish the moves possible next are named by the Spanish verbs."""
+    from .lines import SPANISH_OF
+
     s = ref.setup
     names = s.players
-    head = [f"table {table}, hand {number}{' (closed)' if closed else ''}", f"dealer {names[s.dealer]}",
-            f"bet {fmt(s.bet)}", f"carry in {fmt(s.carry)}", s.options.describe()]
-    out = [SEP.join(head)]
+    values = dict(table=table, number=number, dealer=names[s.dealer], bet=fmt(s.bet), carry=fmt(s.carry),
+                  options=s.options.describe())
+    out = [M("table {table}, hand {number} (closed) · dealer {dealer} · bet {bet} · carry in {carry} · "
+             "{options}", **values) if closed else
+           M("table {table}, hand {number} · dealer {dealer} · bet {bet} · carry in {carry} · {options}", **values)]
     rows = []
     for seat in ref.seats_view():
         held = " ".join(filter(None, [cards_text(seat.hand, colour),
                                       f"+{seat.unknown}?" if seat.unknown else ""]))
         melds = "  ".join(cards_text(m, colour) for m in seat.melds)
-        rows.append([seat.name, seat.status, held, melds or ("" if seat.laid else "(up the tree)")])
-    out.append(grid(rows, ["player", "status", "hand", "table"]))
+        rows.append([seat.name, STATUS.get(seat.status, seat.status), held,
+                     melds or ("" if seat.laid else M("(up the tree)"))])
+    out.append(grid(rows, [M("player"), M("status"), M("hand"), M("table")]))
     offer = ref.offer()
     if offer is not None:
-        may = ", ".join(names[x] for x in offer.may_take) or "nobody"
-        must = f"; must take: {names[offer.must_take]}" if offer.must_take >= 0 else ""
-        how = "drawn" if offer.drawn else "paid"
-        out.append(f"on offer: {card_text(offer.card, colour)} ({how} by {names[offer.by]}); "
-                   f"may take: {may}{must}")
+        by = names[offer.by]
+        text = M("on offer: {card} ({how}); may take: {players}", card=card_text(offer.card, colour),
+                 how=M("drawn by {player}", player=by) if offer.drawn else M("paid by {player}", player=by),
+                 players=", ".join(names[x] for x in offer.may_take) or M("nobody"))
+        if offer.must_take >= 0:
+            text = M("{offer}; must take: {player}", offer=text, player=names[offer.must_take])
+        out.append(text)
     state = ref.report.state
-    out.append(f"discard pile: {cards_text(state.dead, colour) or '(empty)'}")
-    out.append(f"stock: {state.stock} cards")
-    out.append("turn: " + ("closed: `undo` reopens it, `new` deals the next" if closed
-                           else turn_text(ref, colour)))
+    out.append(M("discard pile: {cards}", cards=cards_text(state.dead, colour) or M("(empty)")))
+    out.append(M("stock: {count} cards", count=state.stock))
+    out.append(M("turn: {turn}", turn=M("closed: `undo` reopens it, `new` deals the next") if closed
+                 else turn_text(ref, colour)))
     for f in ref.report.fouls:
-        out.append(f"foul (line {f.line}): {f.code} {f.player}: {f.message} — "
-                   + ("enforced, disqualified" if f.enforced else "forgiven"))
+        out.append(M("foul (line {line}): {code} {foul}", line=f.line, code=f.code, foul=foul_text(f)))
     for w in ref.report.warnings:
-        out.append(f"warning (line {w.line}): {w.code} {w.message}")
+        out.append(M("warning (line {line}): {code} {message}", line=w.line, code=w.code, message=w.message))
     nexts = {}
     for m in ref.moves():
         nexts.setdefault(m.verb, []).append(m.player or "")
-    out.append("may come next: " + "; ".join(f"{verb} {' '.join(who)}".rstrip()
-                                             for verb, who in nexts.items()))
+    verb_name = SPANISH_OF if spanish else {}
+    out.append(M("may come next: {moves}", moves="; ".join(
+        f"{verb_name.get(verb, verb)} {' '.join(who)}".rstrip() for verb, who in nexts.items())))
     return out
