@@ -1,34 +1,51 @@
 """The league's commands: `import`, `export`, `standings`, `ledger`, `settle-up`.
 
 A thin shell over store/importer.py, store/league.py and settleup.py: options in, one
-transaction or one read, output as a table (tabulate), JSON or CSV.
+transaction or one read, output as a table (tabulate), JSON or CSV. What a person reads is
+in the language of the run (cli/lang.py): the help, the lines, the tables' headers and the
+ledger's words; --json and --csv keep their English keys and values.
 """
 
 import sys
 
 import click
 
+from ..i18n import N_
 from ..money import fmt
 from .book import book_command, db_option, open_book
+from .lang import Command, _, lang_option, ngettext
 
-DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+class _Date(click.DateTime):
+    """A day, YYYY-MM-DD; click's own message for one that is not, in the language of the run."""
+
+    def __init__(self):
+        super().__init__(formats=["%Y-%m-%d"])
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(_("{value!r} does not match the format {format}.").format(
+                value=value, format="'%Y-%m-%d'"), param, ctx)
+
+
+DATE = _Date()
 
 
 def fail(message: str, status: int = 2):
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     sys.exit(status)
 
 
 def _table(rows, headers, fmt_name="simple", right=()) -> str:
-    """A tabulate table; the columns named in `right` (numbers, money) are right-aligned."""
+    """A tabulate table, its headers in the language of the run; the columns whose English
+    header is in `right` (numbers, money) are right-aligned."""
     from tabulate import tabulate
 
     align = ["right" if h in right else "left" for h in headers]
-    return tabulate(rows, headers=headers, tablefmt=fmt_name, disable_numparse=True, colalign=align)
-
-
-def _hands(n: int) -> str:
-    return f"{n} hand" + ("" if n == 1 else "s")
+    return tabulate(rows, headers=[_(h) for h in headers], tablefmt=fmt_name, disable_numparse=True,
+                    colalign=align)
 
 
 def _csv(rows, headers) -> None:
@@ -52,11 +69,12 @@ def _selection(table, player, since, until):
 
 
 # ------------------------------------------------------------------ import
-@click.command("import")
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--table", "table", metavar="NAME",
-              help="The table the hands go to (else each record's Table tag, else the file's name).")
+@click.command("import", cls=Command)
+@click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
+@click.option("--table", "table", metavar=N_("NAME"),
+              help=N_("The table the hands go to (else each record's Table tag, else the file's name)."))
 @db_option
+@lang_option
 @book_command
 def import_(files, table, db):
     """Judge hand records and store their valid hands in the book.
@@ -85,24 +103,29 @@ def import_(files, table, db):
 
 
 def _import_files(files, table, db) -> int:
+    from ..findings import M
     from .files import read_record
+    from .render import Style, print_file_error, print_findings
 
     book = open_book(db)
     status = 0
+    plain = Style(ascii_only=True)  # cards as the record writes them
     for path in files:
         data, problem = read_record(path)
         if problem:
-            click.echo(f"{path}: error: cannot read {path}: {problem}")
+            print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem))
             status = 2
             continue
         result = _import_one(book, data, path, table)
         for r in result.rejected:
-            for line, code, message in r.findings:
-                click.echo(f"{path}:{line}: {code} {message}")
-            click.echo(f"{path} hand {r.number} (line {r.line}): rejected, nothing of it stored")
-        where = ", ".join(result.tables)
-        click.echo(f"{path}: {_hands(result.stored)} stored, {result.known} already in the book, "
-                   f"{len(result.rejected)} rejected (table {where})")
+            print_findings(path, r.findings, plain)
+            click.echo(_("{path} hand {number} (line {line}): rejected, nothing of it stored").format(
+                path=path, number=r.number, line=r.line))
+        click.echo(ngettext(
+            "{path}: {count} hand stored, {known} already in the book, {rejected} rejected (table {tables})",
+            "{path}: {count} hands stored, {known} already in the book, {rejected} rejected (table {tables})",
+            result.stored).format(path=path, count=result.stored, known=result.known,
+                                  rejected=len(result.rejected), tables=", ".join(result.tables)))
         if result.rejected:
             status = max(status, 1)
     return status
@@ -114,6 +137,7 @@ def _import_one(book, data: bytes, path: str, table):
     if not sys.stderr.isatty() or len(data) < 200_000:
         return import_records(book, data, path, table)
     lines = data.count(b"\n") + 1
+    # the label is the file's name: the bar has no words (its figures are a percentage and a time)
     with click.progressbar(length=lines, label=path, file=sys.stderr) as bar:
         done = [0]
 
@@ -125,12 +149,13 @@ def _import_one(book, data: bytes, path: str, table):
 
 
 # ------------------------------------------------------------------ export
-@click.command()
-@click.option("--table", metavar="NAME", help="Only this table's hands.")
-@click.option("--hand", type=int, metavar="N", help="Only hand N (of --table, or of every table).")
-@click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
-              help="Write to FILE instead of standard output.")
+@click.command(cls=Command)
+@click.option("--table", metavar=N_("NAME"), help=N_("Only this table's hands."))
+@click.option("--hand", type=int, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar=N_("FILE"),
+              help=N_("Write to FILE instead of standard output."))
 @db_option
+@lang_option
 @book_command
 def export(table, hand, out, db):
     """Write the book's hands as canonical .dsm records (N7).
@@ -148,7 +173,7 @@ def export(table, hand, out, db):
 
     book = open_book(db)
     with book.connect() as session:
-        texts = [text for _, _, text in export_hands(session, table, hand)]
+        texts = [text for _table_name, _number, text in export_hands(session, table, hand)]
     text = "\n".join(texts)
     if out:
         from .files import write_atomically
@@ -156,37 +181,41 @@ def export(table, hand, out, db):
         try:
             write_atomically(out, text)
         except OSError as e:
-            fail(f"cannot write {out}: {e.strerror or e}")
-        click.echo(f"{out}: {_hands(len(texts))}", err=True)
+            fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
+        click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", len(texts)).format(
+            path=out, count=len(texts)), err=True)
     else:
         sys.stdout.write(text)
     if not texts:
-        fail("no hand in the book matches", 1)
+        fail(_("no hand in the book matches"), 1)
 
 
 # --------------------------------------------------------------- standings
 def _formats(f):
-    f = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(f)
-    f = click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row a player.")(f)
-    return click.option("--fmt", "fmt_name", default="simple", metavar="FORMAT",
-                        help="Any tabulate table format (simple, github, grid, latex, html, …).")(f)
+    f = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))(f)
+    f = click.option("--csv", "as_csv", is_flag=True, help=N_("Print CSV, one row a player."))(f)
+    return click.option("--fmt", "fmt_name", default="simple", metavar=N_("FORMAT"),
+                        help=N_("Any tabulate table format (simple, github, grid, latex, html, …)."))(f)
 
 
 def _filters(f):
-    f = click.option("--table", metavar="NAME", help="Only this table's hands.")(f)
-    f = click.option("--since", type=DATE, metavar="DATE", help="Hands played on or after DATE (YYYY-MM-DD).")(f)
-    return click.option("--until", type=DATE, metavar="DATE", help="Hands played on or before DATE.")(f)
+    f = click.option("--table", metavar=N_("NAME"), help=N_("Only this table's hands."))(f)
+    f = click.option("--since", type=DATE, metavar=N_("DATE"),
+                     help=N_("Hands played on or after DATE (YYYY-MM-DD)."))(f)
+    return click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
 
 
-STANDING_HEADERS = ["player", "hands", "wins", "auto_wins", "no_winner", "bonuses_won",
-                    "bonuses_paid", "fouls", "side_games_won", "net"]
+# The columns: the JSON's keys, and CSV's header; a table shows them in the language of the run
+STANDING_HEADERS = [N_("player"), N_("hands"), N_("wins"), N_("auto_wins"), N_("no_winner"), N_("bonuses_won"),
+                    N_("bonuses_paid"), N_("fouls"), N_("side_games_won"), N_("net")]
 
 
-@click.command()
+@click.command(cls=Command)
 @_filters
-@click.option("--player", metavar="P", help="Only this player's row.")
+@click.option("--player", metavar="P", help=N_("Only this player's row."))
 @_formats
 @db_option
+@lang_option
 @book_command
 def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     """The league table: per player, hands, wins, automatic wins, hands without a winner,
@@ -214,27 +243,63 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     if as_csv:
         return _csv(rows, STANDING_HEADERS)
     click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
-    click.echo(f"unwon (in pots) {fmt(table_.unwon)}, brought in {fmt(table_.brought_in)}")
+    click.echo(_("unwon (in pots) {unwon}, brought in {brought_in}").format(
+        unwon=fmt(table_.unwon), brought_in=fmt(table_.brought_in)))
 
 
 def _check_format(name: str) -> None:
     from tabulate import tabulate_formats
 
     if name not in tabulate_formats:
-        fail(f"unknown --fmt {name!r}: one of {', '.join(sorted(tabulate_formats))}")
+        fail(_("unknown --fmt {name!r}: one of {formats}").format(
+            name=name, formats=", ".join(sorted(tabulate_formats))))
 
 
 # ------------------------------------------------------------------ ledger
-LEDGER_HEADERS = ["table", "hand", "account", "kind", "detail", "counterparty", "amount", "reverses"]
+LEDGER_HEADERS = [N_("table"), N_("hand"), N_("account"), N_("kind"), N_("detail"), N_("counterparty"),
+                  N_("amount"), N_("reverses")]
+# The postings' kinds (settle.py, importer.py, hands.py), for the catalog: the ledger's table
+# shows them in the language of the run (--json and --csv write the book's own words)
+KINDS = (N_("ante"), N_("pot"), N_("bonus"), N_("side-stake"), N_("side-win"), N_("side-refund"),
+         N_("refund"), N_("brought-in"))
 
 
-@click.command()
-@click.option("--player", metavar="P", help="Only this player's postings.")
-@click.option("--table", metavar="NAME", help="Only this table's postings.")
-@click.option("--hand", type=int, metavar="N", help="Only hand N (of --table, or of every table).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV, one row a posting.")
+def _in_words(rows) -> list:
+    """The ledger's table: the postings' kinds, bonuses and the accounts that are no player's
+    (the pots, `outside`) in the language of the run; the players' and side games' names as
+    they are. Each distinct name is looked up once (a season has few, and many postings)."""
+    from functools import lru_cache
+
+    from ..store.league import BROUGHT_IN, MAIN_POT, OUTSIDE
+
+    @lru_cache(maxsize=None)
+    def account(name, kind):
+        if name.startswith("pot:"):  # settle.pot_account; no player's name has a colon (N3.1)
+            game = name[len("pot:"):]
+            return _("pot:main") if game == MAIN_POT else _("pot:{game}").format(game=game)
+        return _("outside") if name == OUTSIDE and kind == BROUGHT_IN else name
+
+    @lru_cache(maxsize=None)
+    def words(kind, detail):
+        if kind == "bonus":
+            detail = _(detail)  # mico, …: in the catalog (cli/render.py)
+        elif kind == "refund" and detail == MAIN_POT:  # R11.5's main pot
+            detail = _("main")
+        return _(kind), detail or ""
+
+    return [[e.table, e.hand, account(e.account, e.kind), *words(e.kind, e.detail),
+             account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
+            for e in rows]
+
+
+@click.command(cls=Command)
+@click.option("--player", metavar="P", help=N_("Only this player's postings."))
+@click.option("--table", metavar=N_("NAME"), help=N_("Only this table's postings."))
+@click.option("--hand", type=int, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Print CSV, one row a posting."))
 @db_option
+@lang_option
 @book_command
 def ledger(player, table, hand, as_json, as_csv, db):
     """The postings behind every balance: each with its table, hand, account, kind (ante,
@@ -254,18 +319,18 @@ def ledger(player, table, hand, as_json, as_csv, db):
         rows = list(entries(session, player, table, hand))
     if as_json:
         return _json({"postings": [e.as_json() for e in rows]})
-    cells = [[e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
-              "" if e.reverses is None else e.reverses] for e in rows]
-    if as_csv:
-        return _csv(cells, LEDGER_HEADERS)
-    click.echo(_table(cells, LEDGER_HEADERS, right=("hand", "amount", "reverses")))
+    if as_csv:  # the book's own words
+        return _csv([[e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
+                      "" if e.reverses is None else e.reverses] for e in rows], LEDGER_HEADERS)
+    click.echo(_table(_in_words(rows), LEDGER_HEADERS, right=("hand", "amount", "reverses")))
 
 
 # --------------------------------------------------------------- settle-up
-@click.command("settle-up")
+@click.command("settle-up", cls=Command)
 @_filters
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))
 @db_option
+@lang_option
 @book_command
 def settle_up(table, since, until, as_json, db):
     """Who pays whom to clear the balances: at most one transfer fewer than the parties,
@@ -280,7 +345,7 @@ def settle_up(table, since, until, as_json, db):
       desmoche-ref settle-up --json
     """
     from ..settleup import settle_up as clear
-    from ..store.league import balances
+    from ..store.league import POT_PARTY, balances
 
     book = open_book(db)
     with book.connect() as session:
@@ -291,7 +356,12 @@ def settle_up(table, since, until, as_json, db):
                                     for t in transfers],
                       "balances": {p: fmt(c) for p, c in sorted(owed.items())}})
     if not transfers:
-        click.echo("nothing to settle: every balance is zero")
+        click.echo(_("nothing to settle: every balance is zero"))
         return
+
+    def party(name):  # the pots' party in words ("(pot)" is no player's name, N3.1)
+        return _("(pot)") if name == POT_PARTY else name
+
     for t in transfers:
-        click.echo(f"{t.payer} pays {t.payee} {fmt(t.cents)}")
+        click.echo(_("{payer} pays {payee} {amount}").format(payer=party(t.payer), payee=party(t.payee),
+                                                             amount=fmt(t.cents)))

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from sqlalchemy import DateTime, func, insert, select, update
 
+from ..findings import M
 from ..money import fmt
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
@@ -165,13 +166,14 @@ def _tag(record, name):
 def _too_long(report, table: str):
     """A finding for what the book's columns cannot hold (never for a real table's record)."""
     if len(table) > MAX_TABLE:
-        return (report.record.line, "N3", f"the table name is longer than {MAX_TABLE} characters")
+        return (report.record.line, "N3", M("the table name is longer than {most} characters", most=MAX_TABLE))
     for name in report.setup.players:
         if len(name) > MAX_NAME:
-            return (report.record.line, "N3.1", f"the name {name[:24]}… is longer than {MAX_NAME} characters")
+            return (report.record.line, "N3.1", M("the name {name}… is longer than {most} characters",
+                                                  name=name[:24], most=MAX_NAME))
     for ev in report.record.events:
         if ev.comment is not None and len(ev.comment) > MAX_TEXT:
-            return (ev.line, "N1.2", f"a comment longer than {MAX_TEXT} characters cannot be stored")
+            return (ev.line, "N1.2", M("a comment longer than {most} characters cannot be stored", most=MAX_TEXT))
     return None
 
 
@@ -310,7 +312,8 @@ def _now():
     return datetime.now(timezone.utc)
 
 
-def _refused(message: str):
+def _refused(message):
+    """The book's refusal; `message` (findings.M) is shown in the language of the run."""
     from .hands import StoreError  # only when refusing: it loads the ORM
 
     return StoreError(message)
@@ -332,13 +335,13 @@ def _table_state(conn, name: str) -> _TableState:
         query = query.with_for_update()
     table_id, closed = conn.execute(query).one()
     if closed is not None:
-        raise _refused(f"table {name} is closed: import into another --table")
+        raise _refused(M("table {table} is closed: import into another --table", table=name))
     h = hands.c
     last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)
                            .order_by(h.number.desc()).limit(1)).first()
     if last is not None and last[1] is None:
-        raise _refused(f"hand {last[0]} at table {name} is still being recorded: "
-                         f"close it (`end` or `hand new`) before importing into this table")
+        raise _refused(M("hand {number} at table {table} is still being recorded: close it (`end` or "
+                         "`hand new`) before importing into this table", number=last[0], table=name))
     pots = {}
     won = conn.execute(select(h.carry_out, h.side_carry_out).where(
         h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
@@ -375,11 +378,13 @@ def _continuity(p: _Prepared, state: _TableState):
         if carried < held:
             game = account.split(":", 1)[1]
             if game == MAIN_POT:
-                return (p.line, "R2.3", f"Carry is {fmt(carried)} but table {p.table}'s pot holds "
-                                        f"{fmt(held)} from its hand {state.number}: the pot carries "
-                                        f"(write [Carry \"{fmt(held)}\"], or import into another --table)")
-            return (p.line, "R4.6", f"SideCarry for {game} is {fmt(carried)} but table {p.table}'s "
-                                    f"{game} pot holds {fmt(held)} from its hand {state.number}")
+                return (p.line, "R2.3", M("Carry is {carry} but table {table}'s pot holds {held} from its "
+                                          "hand {number}: the pot carries (write [Carry \"{held}\"], or "
+                                          "import into another --table)", carry=fmt(carried), table=p.table,
+                                          held=fmt(held), number=state.number))
+            return (p.line, "R4.6", M("SideCarry for {game} is {carry} but table {table}'s {game} pot holds "
+                                      "{held} from its hand {number}", game=game, carry=fmt(carried),
+                                      table=p.table, held=fmt(held), number=state.number))
     return None
 
 

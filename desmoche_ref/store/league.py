@@ -16,11 +16,13 @@ from typing import NamedTuple
 
 from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_, select, table
 
+from ..findings import M
 from ..money import fmt
 
 OUTSIDE = "outside"       # the account carried-in money came from (importer.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
 COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
+MAIN_POT = "main"          # the main pot's name (settle.MAIN_POT; its account is pot:main)
 
 # The book's tables as plain SQL clauses (models.py defines them; a test holds the two
 # together), not the models: the reports and the importer then never load the ORM, which
@@ -99,7 +101,7 @@ def table_id(session, name: str) -> int:
     if found is None:
         from .hands import StoreError
 
-        raise StoreError(f"there is no table {name!r} in this book")
+        raise StoreError(M("there is no table {name!r} in this book", name=name))
     return found
 
 
@@ -259,7 +261,7 @@ def export_hands(session, table=None, hand_number=None):
 
 # ------------------------------------------------------------------- audit
 def audit(session) -> list:
-    """The book's money checked from its postings: a list of problems (strings), empty when
+    """The book's money checked from its postings: a list of problems (messages), empty when
     every hand's postings sum to zero, no pot holds less than nothing, every complete hand's
     main pot moved by what its row says (carry in to carry out), and the standings equal
     the postings' sums (nets + unwon − brought_in = 0). `session`: a Session or Connection."""
@@ -270,12 +272,14 @@ def audit(session) -> list:
             select(h.table_id, h.number, _total(p.amount)).select_from(posting)
             .join(hand, h.id == p.hand_id).group_by(h.table_id, h.number)
             .having(func.sum(p.amount) != 0)):
-        problems.append(f"table {names[table_]} hand {number}: its postings sum to {fmt(total)}, not zero")
+        problems.append(M("table {table} hand {number}: its postings sum to {total}, not zero",
+                          table=names[table_], number=number, total=fmt(total)))
     for table_, account, total in session.execute(
             select(p.table_id, p.account, _total(p.amount)).select_from(posting)
             .where(p.player_id.is_(None), p.account.like("pot:%"))
             .group_by(p.table_id, p.account).having(func.sum(p.amount) < 0)):
-        problems.append(f"table {names[table_]}: {account} holds {fmt(total)}, less than nothing")
+        problems.append(M("table {table}: {account} holds {total}, less than nothing",
+                          table=names[table_], account=account, total=fmt(total)))
     moved = _sum_if(and_(p.account == "pot:main", p.kind != BROUGHT_IN), p.amount)
     for table_, number, carry_in, carry_out, total in session.execute(
             select(h.table_id, h.number, h.carry_in, h.carry_out, moved).select_from(hand)
@@ -283,17 +287,19 @@ def audit(session) -> list:
             .where(h.status == COMPLETE, h.closed.is_not(None))
             .group_by(h.id, h.table_id, h.number, h.carry_in, h.carry_out)
             .having(moved != h.carry_out - h.carry_in)):
-        problems.append(f"table {names[table_]} hand {number}: its main pot moved {fmt(total)} "
-                        f"but the hand carried in {fmt(carry_in)} and out {fmt(carry_out or 0)}")
+        problems.append(M("table {table} hand {number}: its main pot moved {total} but the hand "
+                          "carried in {carry_in} and out {carry_out}", table=names[table_], number=number,
+                          total=fmt(total), carry_in=fmt(carry_in), carry_out=fmt(carry_out or 0)))
     shown = standings(session)
     sums = dict(session.execute(select(p.account, _total(p.amount)).select_from(posting)
                                 .where(p.player_id.is_not(None)).group_by(p.account)).all())
     nets = {r.player: r.net for r in shown.players}
     for name in sorted(set(sums) | set(nets)):
         if sums.get(name, 0) != nets.get(name, 0):
-            problems.append(f"standings: {name}'s net is {fmt(nets.get(name, 0))} but the "
-                            f"postings sum to {fmt(sums.get(name, 0))}")
+            problems.append(M("standings: {player}'s net is {net} but the postings sum to {total}",
+                              player=name, net=fmt(nets.get(name, 0)), total=fmt(sums.get(name, 0))))
     if shown.balance():
-        problems.append(f"standings: the nets + unwon {fmt(shown.unwon)} − brought in "
-                        f"{fmt(shown.brought_in)} come to {fmt(shown.balance())}, not zero")
+        problems.append(M("standings: the nets + unwon {unwon} − brought in {brought_in} come to "
+                          "{balance}, not zero", unwon=fmt(shown.unwon), brought_in=fmt(shown.brought_in),
+                          balance=fmt(shown.balance())))
     return problems
