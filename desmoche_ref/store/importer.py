@@ -15,7 +15,6 @@ record that carries in less than the book's pot holds contradicts the book (R2.3
 is rejected.
 """
 
-import hashlib
 import json
 import os
 from datetime import datetime, timezone
@@ -29,7 +28,7 @@ from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from ..settle import MAIN_POT, pot_account
 from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
-from .records import chain_hash, enforced_fouls, tagged_text
+from .records import chain_hash, content_hash, enforced_fouls
 
 BATCH = 250            # hands per transaction
 JUDGED = 25            # hands per message from the judging process to the writing one
@@ -239,10 +238,7 @@ def _prepare(number: int, table: str, report) -> _Prepared:
         previous = chain_hash(previous, seq, line, ev.comment, None)
         events.append((line, ev.comment, previous))
     lines = [line if comment is None else f"{line} #{comment}" for line, comment, _ in events]
-    # The hash is over the record as the book will export it (hands.record_text), less its
-    # Table tag; the setup's own tags are those the stored row gives back (a test holds it).
-    tags = setup.tags() + [tuple(t) for t in extra if t[0] not in ("Result", "Table")]
-    digest = hashlib.sha256(tagged_text(tags, lines).encode("utf-8")).hexdigest()
+    digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
     values["extra_tags"] = json.dumps([["Table", table] if t[0] == "Table" else t for t in extra])
