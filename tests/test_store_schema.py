@@ -34,3 +34,29 @@ def test_first_use_makes_the_book(book_url):
     book = open_book(book_url)
     assert schema_version(book) == SCHEMA_HEAD
     book.engine.dispose()
+
+
+def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(book_url, live):
+    """Schema 0002 drops two indexes no query needs (event.hand_id, posting.player_id):
+    a 0001 book holding a hand opens at 0002, with nothing lost and no drift."""
+    from alembic import command
+
+    from desmoche_ref.store.db import Book, alembic_config, make_engine
+
+    old = Book(book_url, make_engine(book_url))
+    cfg = alembic_config(old)
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    assert schema_version(old) == "0001"
+    old.engine.dispose()
+    live("import", "tests/conformance/friday.dsm")
+    book = open_book(book_url)
+    assert schema_version(book) == SCHEMA_HEAD == "0002"
+    assert drift(book) == []
+    with book.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM event")).scalar() == 29  # friday's moves
+        nets = dict(conn.execute(text("SELECT account, sum(amount) FROM posting "
+                                      "WHERE player_id IS NOT NULL GROUP BY account")).all())
+    book.engine.dispose()
+    assert nets == {"Ana": -2500, "Beto": -1000, "Carla": 3500}

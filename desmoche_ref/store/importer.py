@@ -15,7 +15,6 @@ record that carries in less than the book's pot holds contradicts the book (R2.3
 is rejected.
 """
 
-import hashlib
 import json
 import os
 from datetime import datetime, timezone
@@ -30,9 +29,10 @@ from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from ..settle import MAIN_POT, pot_account
 from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
-from .records import chain_hash, enforced_fouls, tagged_text
+from .records import chain_hash, content_hash, enforced_fouls
 
 BATCH = 250            # hands per transaction
+JUDGED = 25            # hands per message from the judging process to the writing one
 MAX_NAME = 64          # Player.name
 MAX_TABLE = 100        # BookTable.name
 MAX_TEXT = 500         # Event.line, Event.comment
@@ -59,14 +59,24 @@ class Imported(NamedTuple):
 
 
 class _Prepared:
-    """A valid hand ready to store: its row's values, its events, its settlement's transfers."""
+    """A valid hand ready to store: its row's values, its events (line, comment, chain hash),
+    its settlement's transfers, its players and the pots it carries in. Made in the judging
+    process and sent to the writing one, so it holds plain values only."""
 
-    __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "setup")
+    __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "players",
+                 "pots_before")
 
-    def __init__(self, number, line, table, values, events, transfers, digest, setup):
+    def __init__(self, number, line, table, values, events, transfers, digest, players, pots_before):
         self.number, self.line, self.table = number, line, table
         self.values, self.events, self.transfers = values, events, transfers
-        self.hash, self.setup = digest, setup
+        self.hash, self.players, self.pots_before = digest, players, pots_before
+
+    def __getstate__(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state):
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)
 
 
 def default_table(path: str) -> str:
@@ -80,30 +90,53 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
                    batch_size: int = BATCH) -> Imported:
     """Judge and store every hand of one file. `table` overrides each record's Table tag;
     without either the file's name is the table. `progress(line)` is told how far it got;
-    `batch_size` hands are written per transaction."""
-    fallback = default_table(path)
+    `batch_size` hands are written per transaction.
+
+    The hands are judged in a child process (store/forked.py) while this one writes them:
+    judging and writing each take about half the time, and run on two cores at once."""
+    from .forked import ChildGone, forked
+
     rejected, batch, tables = [], [], []
     with _Writer(book, rejected, path) as writer:
-        for number, report in enumerate(judge_stream(data), 1):
-            record = report.record
-            name = table or _tag(record, "Table") or fallback
-            if name not in tables:
-                tables.append(name)
-            problem = _too_long(report, name)
-            if report.status == INVALID or problem:
-                rejected.append(Rejected(path, number, record.line, name,
-                                         [problem] if problem else report.findings()))
-            else:
-                batch.append(_prepare(number, name, report))
-            if len(batch) >= batch_size:
-                writer.put(batch)
-                batch = []
-            if progress is not None:
-                progress(record.line)
+        try:
+            for prepared, refused, names, line in forked(_judged, data, path, table):
+                rejected += refused
+                tables += [name for name in names if name not in tables]
+                batch += prepared
+                if len(batch) >= batch_size:
+                    writer.put(batch)
+                    batch = []
+                if progress is not None:
+                    progress(line)
+        except ChildGone as gone:  # killed from outside: what was written stays whole
+            raise _refused(f"{path}: {gone}; run the import again to finish it") from None
         if batch:
             writer.put(batch)
     rejected.sort(key=lambda r: r.number)
     return Imported(path, writer.stored, writer.known, rejected, tables)
+
+
+def _judged(data: bytes, path: str, table: str | None):
+    """The file's hands judged, JUDGED at a time: (the valid hands prepared, the rejected
+    ones, the tables named, the last line judged)."""
+    fallback = default_table(path)
+    prepared, refused, names = [], [], []
+    for number, report in enumerate(judge_stream(data), 1):
+        record = report.record
+        name = table or _tag(record, "Table") or fallback
+        if name not in names:
+            names.append(name)
+        problem = _too_long(report, name)
+        if report.status == INVALID or problem:
+            refused.append(Rejected(path, number, record.line, name,
+                                    [problem] if problem else report.findings()))
+        else:
+            prepared.append(_prepare(number, name, report))
+        if len(prepared) + len(refused) >= JUDGED:
+            yield prepared, refused, names, record.line
+            prepared, refused, names = [], [], []
+    if prepared or refused or names:
+        yield prepared, refused, names, record.line
 
 
 class _Writer:
@@ -201,12 +234,13 @@ def _prepare(number: int, table: str, report) -> _Prepared:
         sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
         side_carry=json.dumps(setup.side_carry), source="import", status=report.status,
         outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
-    events = [(write_event(ev), ev.comment) for ev in record.events]
-    lines = [line if comment is None else f"{line} #{comment}" for line, comment in events]
-    # The hash is over the record as the book will export it (hands.record_text), less its
-    # Table tag; the setup's own tags are those the stored row gives back (a test holds it).
-    tags = setup.tags() + [tuple(t) for t in extra if t[0] not in ("Result", "Table")]
-    digest = hashlib.sha256(tagged_text(tags, lines).encode("utf-8")).hexdigest()
+    events, previous = [], ""
+    for seq, ev in enumerate(record.events, 1):
+        line = write_event(ev)
+        previous = chain_hash(previous, seq, line, ev.comment, None)
+        events.append((line, ev.comment, previous))
+    lines = [line if comment is None else f"{line} #{comment}" for line, comment, _ in events]
+    digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
     values["extra_tags"] = json.dumps([["Table", table] if t[0] == "Table" else t for t in extra])
@@ -220,7 +254,9 @@ def _prepare(number: int, table: str, report) -> _Prepared:
         transfers = st.transfers
     when = played_on(record)
     values["opened"] = when
-    return _Prepared(number, record.line, table, values, events, transfers, digest, setup)
+    pots_before = _pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
+    return _Prepared(number, record.line, table, values, events, transfers, digest, tuple(names),
+                     pots_before)
 
 
 # ------------------------------------------------------------------ writing
@@ -241,7 +277,7 @@ def _write(book, batch: list, rejected: list, path: str):
         digests = [p.hash for p in batch]
         seen = set(conn.execute(select(hands.c.content_hash).where(hands.c.content_hash.in_(digests))).scalars())
         players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
-            players_t.c.name.in_({n for p in batch for n in p.setup.players}))).all())
+            players_t.c.name.in_({n for p in batch for n in p.players}))).all())
         keep, known = [], 0
         for p in batch:
             if p.hash in seen:
@@ -286,7 +322,7 @@ def _normal_sync(dbapi_conn, _record) -> None:
 def _ensure_rows(book, batch: list, ensured: set) -> None:
     """Players and tables the batch needs, each created once even when several importers
     run at once (INSERT … ON CONFLICT DO NOTHING, in name order so no two wait on each other)."""
-    names = sorted({n for p in batch for n in p.setup.players} - ensured)
+    names = sorted({n for p in batch for n in p.players} - ensured)
     firsts = {}
     for p in batch:
         if ("table", p.table) not in ensured:
@@ -346,33 +382,26 @@ def _table_state(conn, name: str) -> _TableState:
     won = conn.execute(select(h.carry_out, h.side_carry_out).where(
         h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
     if won is not None:
-        pots = _pot_map(won[0], won[1])
+        pots = _pot_map(won[0], json.loads(won[1] or "{}"))
     return _TableState(table_id, last[0] if last else 0, pots, None)
 
 
-def _pot_map(carry_out: int, side_carry_out) -> dict:
-    """Account -> cents of the pots a complete hand left (what the book's pot accounts hold)."""
-    pots = {pot_account(MAIN_POT): carry_out or 0}
-    for game, cents in json.loads(side_carry_out or "{}").items():
+def _pot_map(main: int, sides: dict) -> dict:
+    """Account -> cents of the pots: the main pot's and each side game's (those not empty)."""
+    pots = {pot_account(MAIN_POT): main or 0}
+    for game, cents in sides.items():
         pots[pot_account(game)] = cents
     return {a: c for a, c in pots.items() if c}
 
 
 def _pots_after(p: _Prepared) -> dict:
-    return _pot_map(p.values["carry_out"], p.values["side_carry_out"])
-
-
-def _pots_before(p: _Prepared) -> dict:
-    """What the record says its pots hold as it starts (Carry, SideCarry)."""
-    pots = {pot_account(MAIN_POT): p.setup.carry}
-    for game, cents in p.setup.side_carry.items():
-        pots[pot_account(game)] = cents
-    return {a: c for a, c in pots.items() if c}
+    """What the pots hold after a complete hand (what the book's pot accounts hold then)."""
+    return _pot_map(p.values["carry_out"], json.loads(p.values["side_carry_out"] or "{}"))
 
 
 def _continuity(p: _Prepared, state: _TableState):
     """A finding when the record carries in less than the table's pot holds, else None."""
-    wants = _pots_before(p)
+    wants = p.pots_before
     for account, held in sorted(state.pots.items()):
         carried = wants.get(account, 0)
         if carried < held:
@@ -391,7 +420,7 @@ def _continuity(p: _Prepared, state: _TableState):
 def _brought_in(p: _Prepared, state: _TableState) -> list:
     """(pot account, cents) the record carries in beyond what the book's pots hold."""
     return [(account, cents - state.pots.get(account, 0))
-            for account, cents in _pots_before(p).items() if cents > state.pots.get(account, 0)]
+            for account, cents in p.pots_before.items() if cents > state.pots.get(account, 0)]
 
 
 EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash")
@@ -413,10 +442,8 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
     main = pot_account(MAIN_POT)
     for p, brought in keep:
         hand_id = ids[p.hash]
-        previous = ""
-        for seq, (line, comment) in enumerate(p.events, 1):
-            previous = chain_hash(previous, seq, line, comment, None)
-            events.append((hand_id, seq, line, comment, when, None, previous))
+        for seq, (line, comment, chained) in enumerate(p.events, 1):
+            events.append((hand_id, seq, line, comment, when, None, chained))
         table_id = p.values["table_id"]
         moves = [(BROUGHT_IN, None if a == main else a.split(":", 1)[1], OUTSIDE, a, c)
                  for a, c in brought]

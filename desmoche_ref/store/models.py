@@ -81,7 +81,7 @@ class Event(SQLModel, table=True):
     __tablename__ = "event"
     __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_event_hand_seq"),)
     id: int | None = Field(default=None, primary_key=True)
-    hand_id: int = Field(foreign_key="hand.id", index=True)
+    hand_id: int = Field(foreign_key="hand.id")     # indexed first in uq_event_hand_seq
     seq: int                                         # 1, 2, … in its hand: the append key
     line: str = Field(max_length=500)                # the canonical notation line (N7)
     comment: str | None = Field(default=None, max_length=500)
@@ -99,7 +99,7 @@ class Posting(SQLModel, table=True):
     hand_id: int = Field(foreign_key="hand.id", index=True)
     table_id: int = Field(foreign_key="card_table.id", index=True)
     account: str = Field(max_length=100)             # a player's name, or pot:main / pot:GAME
-    player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
+    player_id: int | None = Field(default=None, foreign_key="player.id")  # no query looks it up
     kind: str = Field(max_length=20)                 # ante, pot, bonus, side-stake, side-win, …
     detail: str | None = Field(default=None, max_length=30)  # the bonus or the side game
     counterparty: str = Field(max_length=100)

@@ -1,0 +1,80 @@
+"""A generator run in a child process, its items read in this one: the importer judges
+hands in a child while this process writes them, so that both cores work (threads do not
+help: judging holds the GIL).
+
+The child is forked, so it starts at once with every module already imported; it touches
+nothing of the parent's but the pipe it writes (it never uses the book's connections, and
+leaves by os._exit, as multiprocessing's forked children do, so nothing of the parent's is
+closed or flushed twice). Where fork is not available the generator simply runs here.
+"""
+
+import multiprocessing
+
+_ITEM, _ERROR, _DONE = 0, 1, 2
+
+
+def forked(produce, *args):
+    """The items of `produce(*args)`, computed in a forked child (in this process where
+    fork is not available). An exception in the child is raised here; the child goes when
+    the reading stops (finished, failed or abandoned), and dies with this process."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        yield from produce(*args)
+        return
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    child = context.Process(target=_run, args=(writer, reader, produce, args), daemon=True,
+                            name="desmoche-ref-judge")
+    child.start()
+    writer.close()  # ours: so that a child that dies leaves the pipe at its end (EOFError)
+    try:
+        while True:
+            try:
+                kind, value = reader.recv()
+            except EOFError:
+                raise ChildGone(f"the judging process ended unexpectedly (exit {child.exitcode})") from None
+            if kind == _DONE:
+                return
+            if kind == _ERROR:
+                raise value
+            yield value
+    finally:
+        reader.close()
+        if child.is_alive():
+            child.terminate()
+        child.join()
+
+
+class ChildGone(RuntimeError):
+    pass
+
+
+def _run(writer, reader, produce, args):
+    reader.close()
+    try:
+        try:
+            for item in produce(*args):
+                writer.send((_ITEM, item))
+        except (BrokenPipeError, KeyboardInterrupt):
+            return  # the parent stopped reading, or the person stopped both of us
+        except BaseException as e:  # noqa: BLE001 - sent to the parent, which raises it
+            writer.send((_ERROR, _sendable(e)))
+            return
+        writer.send((_DONE, None))
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        writer.close()
+
+
+def _sendable(e: BaseException) -> BaseException:
+    """`e` if it survives pickling, else a RuntimeError naming it."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(e))
+        return e
+    except Exception:  # noqa: BLE001 - any pickling failure
+        return RuntimeError(f"{type(e).__name__}: {e}")
+
+
+__all__ = ["forked", "ChildGone"]
