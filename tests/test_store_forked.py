@@ -43,7 +43,7 @@ def suicide():
 
 def test_a_child_that_dies_is_an_error_not_a_hang():
     got = []
-    with pytest.raises(ChildGone, match="ended unexpectedly"):
+    with pytest.raises(ChildGone, match="ended unexpectedly \\(exit -9\\)"):
         for item in forked(suicide):
             got.append(item)
     assert got == [1]

@@ -31,7 +31,8 @@ def forked(produce, *args):
             try:
                 kind, value = reader.recv()
             except EOFError:
-                raise ChildGone(f"the judging process ended unexpectedly (exit {child.exitcode})") from None
+                child.join(5)  # it has closed the pipe: it is ending, reap it for its exit code
+                raise ChildGone(child.exitcode) from None
             if kind == _DONE:
                 return
             if kind == _ERROR:
@@ -45,7 +46,11 @@ def forked(produce, *args):
 
 
 class ChildGone(RuntimeError):
-    pass
+    """The child ended without finishing (killed from outside): its exit code."""
+
+    def __init__(self, exitcode):
+        super().__init__(f"the child process ended unexpectedly (exit {exitcode})")
+        self.exitcode = exitcode
 
 
 def _run(writer, reader, produce, args):

@@ -109,7 +109,8 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
                 if progress is not None:
                     progress(line)
         except ChildGone as gone:  # killed from outside: what was written stays whole
-            raise _refused(f"{path}: {gone}; run the import again to finish it") from None
+            raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
+                             "the import again to finish it", path=path, code=gone.exitcode)) from None
         if batch:
             writer.put(batch)
     rejected.sort(key=lambda r: r.number)
