@@ -64,6 +64,19 @@ def test_an_unreadable_file_is_reported_and_the_others_imported(tmp_path):
         f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table south, west)"]
 
 
+def test_a_file_with_no_hand_is_said_as_check_says_it_and_exits_1(tmp_path):
+    empty = tmp_path / "empty.dsm"
+    empty.write_text("# nothing was played\n\n")
+    code, out = run("import", "--db", tmp_path / "book.db", empty, DATA / "south.dsm")
+    assert code == 1
+    assert out.splitlines() == [
+        f"{empty}: error: the file holds no hand (no tag or event lines)",
+        f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table south, west)"]
+    assert run("check", empty) == (1, f"{empty}: error: the file holds no hand (no tag or event lines)\n")
+    spanish = run("--lang", "es", "import", "--db", tmp_path / "book.db", empty)
+    assert spanish == (1, f"{empty}: error: el archivo no tiene ninguna mano (ni etiquetas ni líneas de jugadas)\n")
+
+
 def test_a_large_import_piped_prints_no_progress_bar(tmp_path):
     from desmoche_ref.simulate import simulate_session
 

@@ -104,6 +104,7 @@ def import_(files, table, db):
 
 def _import_files(files, table, db) -> int:
     from ..findings import M
+    from ..notation.parser import NO_HAND
     from .files import read_record
     from .render import Style, print_file_error, print_findings
 
@@ -117,6 +118,10 @@ def _import_files(files, table, db) -> int:
             status = 2
             continue
         result = _import_one(book, data, path, table)
+        if not result.tables:  # as `check` says it, and as it exits
+            print_file_error(path, NO_HAND)
+            status = max(status, 1)
+            continue
         for r in result.rejected:
             print_findings(path, r.findings, plain)
             click.echo(_("{path} hand {number} (line {line}): rejected, nothing of it stored").format(

@@ -394,7 +394,7 @@ def _place(hand, problems) -> None:
         hand.tag_errors += problems
 
 
-NO_HAND = "the file holds no hand (no tag or event lines)"
+NO_HAND = M("the file holds no hand (no tag or event lines)")
 
 
 def parse_bytes(data, encoding=None) -> RecordFile:
