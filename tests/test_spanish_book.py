@@ -134,7 +134,8 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
                           "--dealer NOMBRE`\n")
     assert es("hand", "new", "--dealer", "Ana", "--lang", "es").stdout == (
         "mano 1 en la mesa friday: reparte Ana; apuesta 10.00; juegos secundarios: oro 5.00 (Ana Beto Carla)\n")
-    assert es(*FRIDAY[0]).stdout == "jugada 1: deal Beto 2s 3s 4h 7c 8d Th Jc Qd Ks\nel reparto: Ana 0, Beto 9, Carla 0 cartas\n"
+    assert es(*FRIDAY[0]).stdout == ("jugada 1: deal Beto 2s 3s 4h 7c 8d Th Jc Qd Ks\n"
+                                     "el reparto: Ana 0, Beto 9, Carla 0 cartas\n")
     for words in FRIDAY[1:6]:
         es(*words)
     assert es(*FRIDAY[6]).stdout == "jugada 7: cambio Ana 2c\nroba Beto\n"
@@ -198,6 +199,12 @@ def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
     # the book itself: a URL that is none, a folder that is not there, a file that is no book
     assert es("table", "list", "--db", "foo://x", status=2).stderr == (
         "error: base de datos desconocida 'foo' en foo://x: el libro es SQLite o PostgreSQL\n")
+    assert es("table", "list", "--db", "://x", status=2).stderr == (
+        "error: '://x' no es una URL de base de datos (sqlite:///RUTA, "
+        "postgresql+psycopg://USUARIO@SERVIDOR/BD, o la ruta de un archivo)\n")
+    down = es("table", "list", "--db", "postgresql+psycopg://league@127.0.0.1:1/desmoche", status=2).stderr
+    assert down.startswith("error: no se llega al servidor de base de datos de "
+                           "postgresql+psycopg://league@127.0.0.1:1/desmoche: ¿está en marcha? (")
     missing = tmp_path / "nowhere" / "book.db"
     assert es("table", "list", "--db", missing, status=2).stderr == (
         f"error: no se puede abrir el libro {missing}: la carpeta {missing.parent} no existe\n")
@@ -248,7 +255,8 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
     assert log[0] == "mesa friday mano 1: 31 filas"
     assert log[-1].endswith("undo  (deshace la jugada 30)")
     assert es("hand", "log").stdout.splitlines()[0] == "mesa friday mano 1: 29 jugadas"
-    assert es("draw", "Ana", "2d", status=1).stderr == "rechazado: N2.4 2d está en la mesa de Beto (no se guardó nada)\n"
+    assert es("draw", "Ana", "2d", status=1).stderr == (
+        "rechazado: N2.4 2d está en la mesa de Beto (no se guardó nada)\n")
     es("end")
     assert es("table", "bet", "friday", "2.50", "--all-agree").stdout == (
         "mesa friday: la apuesta es 2.50 desde la siguiente mano\n")
