@@ -4,6 +4,9 @@ Exit status: 0 done; 1 a move the rules refuse (its rule code and the reason; no
 2 a usage error — a book that cannot be opened, an unknown table or player, a command the
 book refuses (one line, nothing written); 3 the hand changed since the command looked
 (another recorder stored a move first; nothing stored).
+
+The store's errors carry their message (a findings.Message, or a plain str): it is printed
+in the language of the run (render.say), a plain str as it is.
 """
 
 import functools
@@ -11,19 +14,45 @@ import sys
 
 import click
 
+from ..i18n import N_
+from .lang import Group, _
+
 REFUSED, USAGE, CHANGED = 1, 2, 3
 
 
 def db_option(f):
     return click.option("--db", "db", metavar="URL",
-                        help="The book: a SQLAlchemy URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB) "
-                             "or a file path. Default: $DESMOCHE_DB, else one book in your data "
-                             "folder (`desmoche-ref db path`).")(f)
+                        help=N_("The book: a SQLAlchemy URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB) "
+                                "or a file path. Default: $DESMOCHE_DB, else one book in your data "
+                                "folder (`desmoche-ref db path`)."))(f)
 
 
 def table_option(f):
-    return click.option("--table", "table_name", metavar="NAME",
-                        help="The table. Default: the table last used in this book.")(f)
+    return click.option("--table", "table_name", metavar=N_("NAME"),
+                        help=N_("The table. Default: the table last used in this book."))(f)
+
+
+class BookGroup(Group):
+    """A group of book commands (db, table, hand): its list of commands under a title in
+    the language of the run too (click writes that title itself, in English)."""
+
+    def format_commands(self, ctx, formatter):
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit)) for name in names]
+        with formatter.section(_("Commands")):
+            formatter.write_dl(rows)
+
+
+def error_line(message) -> str:
+    """The one line of a command the book refuses: `error: ` and the message."""
+    from .render import say
+
+    return _("error: {message}").format(message=say(message))
+
+
+def _message(exc):
+    return exc.args[0] if exc.args else str(exc)
 
 
 def book_command(f):
@@ -36,15 +65,17 @@ def book_command(f):
         except Exception as exc:
             from ..store.db import BookError
             from ..store.hands import HandChanged, Refused, StoreError
+            from .render import say
 
             if isinstance(exc, Refused):
-                click.echo(f"refused: {exc.finding.code} {exc.finding.message} (nothing stored)", err=True)
+                click.echo(_("refused: {code} {message} (nothing stored)").format(
+                    code=exc.finding.code, message=say(exc.finding.message)), err=True)
                 sys.exit(REFUSED)
             if isinstance(exc, HandChanged):
-                click.echo(f"{exc} (nothing stored)", err=True)
+                click.echo(_("{message} (nothing stored)").format(message=say(_message(exc))), err=True)
                 sys.exit(CHANGED)
             if isinstance(exc, (BookError, StoreError)):
-                click.echo(f"error: {exc}", err=True)
+                click.echo(error_line(_message(exc)), err=True)
                 sys.exit(USAGE)
             raise
         finally:

@@ -4,10 +4,12 @@ import sys
 
 import click
 
-from .book import book_command, db_option
+from .book import BookGroup, book_command, db_option
+from .lang import Command, _, lang_option
 
 
-@click.group()
+@click.group(cls=BookGroup)
+@lang_option
 def db():
     """The book itself: where it is, and its schema.
 
@@ -19,8 +21,9 @@ def db():
     """
 
 
-@db.command("path")
+@db.command("path", cls=Command)
 @db_option
+@lang_option
 @book_command
 def db_path(db):
     """Print the book's URL (without its password): --db, else $DESMOCHE_DB, else the default.
@@ -35,8 +38,9 @@ def db_path(db):
     click.echo(describe(resolve_url(db)))
 
 
-@db.command("upgrade")
+@db.command("upgrade", cls=Command)
 @db_option
+@lang_option
 @book_command
 def db_upgrade(db):
     """Bring the book's schema up to this program's (also done on first use).
@@ -52,12 +56,18 @@ def db_upgrade(db):
     before = schema_version(book)
     if before != SCHEMA_HEAD:
         upgrade(book)
-    click.echo(f"{describe(book.url)}: schema {SCHEMA_HEAD}"
-               + (" (already up to date)" if before == SCHEMA_HEAD else f" (was {before or 'empty'})"))
+    if before == SCHEMA_HEAD:
+        text = _("{book}: schema {schema} (already up to date)")
+    elif before:
+        text = _("{book}: schema {schema} (was {before})")
+    else:
+        text = _("{book}: schema {schema} (was empty)")
+    click.echo(text.format(book=describe(book.url), schema=SCHEMA_HEAD, before=before))
 
 
-@db.command("check")
+@db.command("check", cls=Command)
 @db_option
+@lang_option
 @book_command
 def db_check(db):
     """Check that the book's schema is exactly what this program's models describe.
@@ -69,11 +79,12 @@ def db_check(db):
       desmoche-ref db check
     """
     from ..store.db import describe, drift, open_book
+    from .render import say
 
     book = open_book(db)
     found = drift(book)
     for line in found:
-        click.echo(line)
-    click.echo(f"{describe(book.url)}: " + ("the schema and the models differ" if found else
-                                            "the schema matches the models"))
+        click.echo(say(line))
+    text = _("{book}: the schema and the models differ") if found else _("{book}: the schema matches the models")
+    click.echo(text.format(book=describe(book.url)))
     sys.exit(1 if found else 0)

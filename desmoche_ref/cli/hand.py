@@ -5,10 +5,13 @@ import sys
 
 import click
 
-from .book import book_command, db_option, open_book, table_and_hand, table_option
+from ..i18n import N_
+from .book import BookGroup, book_command, db_option, open_book, table_and_hand, table_option
+from .lang import Command, _, lang_option, ngettext
 
 
-@click.group()
+@click.group(cls=BookGroup)
+@lang_option
 def hand():
     """Start a hand, show the table now, list the moves recorded.
 
@@ -27,19 +30,20 @@ def parse_side(text: str):
     parts = text.split()
     stake = parse_amount(parts[1]) if len(parts) >= 2 else None
     if stake is None or len(parts) < 3:
-        raise click.BadParameter(f"{text!r}: write GAME STAKE PLAYERS…, e.g. \"oro 5 Ana Beto Carla\"",
-                                 param_hint="--side")
+        raise click.BadParameter(_("{text!r}: write GAME STAKE PLAYERS…, e.g. \"oro 5 Ana Beto Carla\"").format(
+            text=text), param_hint="--side")
     return parts[0], stake, parts[2:]
 
 
-@hand.command("new")
-@click.option("--dealer", metavar="PLAYER", help="Who deals. Needed for the first hand; later "
-              "hands pass the deal to the right (R3.1).")
-@click.option("--side", "sides", multiple=True, metavar='"GAME STAKE PLAYERS…"',
-              help="A side game of this hand (R4.1); repeat for more. Default: the table's.")
-@click.option("--no-sides", is_flag=True, help="No side game this hand.")
+@hand.command("new", cls=Command)
+@click.option("--dealer", metavar=N_("PLAYER"), help=N_("Who deals. Needed for the first hand; later "
+                                                        "hands pass the deal to the right (R3.1)."))
+@click.option("--side", "sides", multiple=True, metavar=N_('"GAME STAKE PLAYERS…"'),
+              help=N_("A side game of this hand (R4.1); repeat for more. Default: the table's."))
+@click.option("--no-sides", is_flag=True, help=N_("No side game this hand."))
 @table_option
 @db_option
+@lang_option
 @book_command
 def hand_new(dealer, sides, no_sides, table_name, db):
     """Start the next hand at the table.
@@ -60,7 +64,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     from .moves import print_settlement
 
     if no_sides and sides:
-        raise click.UsageError("--side and --no-sides do not go together")
+        raise click.UsageError(_("--side and --no-sides do not go together"))
     chosen = [] if no_sides else ([list(parse_side(s)) for s in sides] or None)
     book = open_book(db)
     with book.write() as s:
@@ -70,20 +74,23 @@ def hand_new(dealer, sides, no_sides, table_name, db):
         previous = new.number - 1
     if closed is not None:
         print_settlement(table.name, previous, closed)
-    carry = [f"carry in {fmt(new.carry_in)}"] if new.carry_in else []
-    carry += [f"{game} carry in {fmt(c)}" for game, c in json.loads(new.side_carry).items()]
-    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(new.sides)) or "none"
-    click.echo(f"hand {new.number} at table {table.name}: {new.dealer} deals; bet {fmt(new.bet)}; "
-               f"side games: {games}" + "".join(f"; {c}" for c in carry))
+    carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
+    carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
+              for game, c in json.loads(new.side_carry).items()]
+    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(new.sides)) or _("none")
+    click.echo(_("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}").format(
+        number=new.number, table=table.name, dealer=new.dealer, bet=fmt(new.bet), games=games) + "".join(carry))
 
 
-@hand.command("show")
-@click.option("--hand", "number", type=click.IntRange(min=1), help="Which hand (default: the latest).")
+@hand.command("show", cls=Command)
+@click.option("--hand", "number", type=click.IntRange(min=1), metavar=N_("INTEGER RANGE"),
+              help=N_("Which hand (default: the latest)."))
 @click.option("--json", "as_json", is_flag=True,
-              help="The hand's verdict as `check --json` gives it (N8), plus \"table\" and \"number\".")
-@click.option("--record", is_flag=True, help="The hand as a .dsm record (what `check` reads).")
+              help=N_("The hand's verdict as `check --json` gives it (N8), plus \"table\" and \"number\"."))
+@click.option("--record", is_flag=True, help=N_("The hand as a .dsm record (what `check` reads)."))
 @table_option
 @db_option
+@lang_option
 @book_command
 def hand_show(number, as_json, record, table_name, db):
     """Show the table now: each player's cards and melds, the card on offer, whose turn.
@@ -116,31 +123,37 @@ def hand_show(number, as_json, record, table_name, db):
 def print_table(table: str, hand_row, rows, report, ref) -> None:
     from .moves import next_state
     from ..cards import pretty_cards as cards_text
-    from .render import simple_table, use_colour
+    from .render import say, simple_table, use_colour
+    from .view import STATUS
 
     colour = use_colour()
-    state = "closed" if hand_row.closed is not None else "open"
-    click.echo(f"table {table} hand {hand_row.number} ({state}, {report.status}), "
-               f"move {rows[-1].seq if rows else 0}: {ref.setup.players[ref.setup.dealer]} dealt")
-    seats = [[s.name, s.status, " ".join(filter(None, [cards_text(s.hand, colour),
-                                                          f"+{s.unknown}?" if s.unknown else ""])),
+    state = _("closed") if hand_row.closed is not None else _("open")
+    click.echo(_("table {table} hand {number} ({state}, {status}), move {seq}: {dealer} dealt").format(
+        table=table, number=hand_row.number, state=state, status=_(report.status),
+        seq=rows[-1].seq if rows else 0, dealer=ref.setup.players[ref.setup.dealer]))
+    seats = [[s.name, _(STATUS[s.status]), " ".join(filter(None, [cards_text(s.hand, colour),
+                                                                  f"+{s.unknown}?" if s.unknown else ""])),
               "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
-    click.echo(simple_table(seats, ["player", "status", "hand", "table"]))
-    click.echo(f"stock: {ref.g.stock} cards; discard pile: {cards_text(ref.g.dead, colour) or '(empty)'}")
+    click.echo(simple_table(seats, [_("player"), _("status"), _("hand"), _("table")]))
+    stock = ref.g.stock
+    click.echo(ngettext("stock: {count} cards; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
+                        stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
     for text in next_state(ref):
         click.echo(text)
     for line, code, message in report.findings():
-        click.echo(f"line {line}: {code} {message}")
+        click.echo(_("line {line}: {code} {message}").format(line=line, code=code, message=say(message)))
 
 
-@hand.command("log")
-@click.option("--hand", "number", type=click.IntRange(min=1), help="Which hand (default: the latest).")
+@hand.command("log", cls=Command)
+@click.option("--hand", "number", type=click.IntRange(min=1), metavar=N_("INTEGER RANGE"),
+              help=N_("Which hand (default: the latest)."))
 @click.option("--all", "everything", is_flag=True,
-              help="Every row, corrections included (default: the moves that stand).")
+              help=N_("Every row, corrections included (default: the moves that stand)."))
 @click.option("--json", "as_json", is_flag=True,
-              help='A list of {"seq", "line", "entered", "supersedes", "superseded"}.')
+              help=N_('A list of {"seq", "line", "entered", "supersedes", "superseded"}.'))
 @table_option
 @db_option
+@lang_option
 @book_command
 def hand_log(number, everything, as_json, table_name, db):
     """The moves of a hand, with the time each was entered.
@@ -169,10 +182,13 @@ def hand_log(number, everything, as_json, table_name, db):
         json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
-    click.echo(f"table {table.name} hand {hand_row.number}: {len(items)} "
-               f"{'rows' if everything else 'moves'}")
+    count = len(items)
+    heading = ngettext("table {table} hand {number}: {count} rows", "table {table} hand {number}: {count} rows",
+                       count) if everything else \
+        ngettext("table {table} hand {number}: {count} moves", "table {table} hand {number}: {count} moves", count)
+    click.echo(heading.format(table=table.name, number=hand_row.number, count=count))
     for i, r in zip(items, shown):
-        note = (f"  (undoes move {i['supersedes']})" if i["supersedes"] else "") + \
-               (f"  (undone by move {i['superseded']})" if i["superseded"] else "") + \
+        note = (_("  (undoes move {seq})").format(seq=i["supersedes"]) if i["supersedes"] else "") + \
+               (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (f"  #{r.comment}" if r.comment else "")
         click.echo(f"{i['seq']:>4}  {i['entered']}  {i['line']}{note}")

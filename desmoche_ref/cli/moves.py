@@ -10,43 +10,74 @@ the move this command looked at: if another recorder got there first, exit 3, no
 import click
 
 from ..cards import pretty
+from ..findings import M
+from ..i18n import N_
 from .book import book_command, db_option, open_book, table_option
+from .lang import Command, _, lang_option, ngettext
 
 # verb -> (the notation's arguments after the player, help line, example arguments)
 VERBS = {
-    "cut": ("", "The player on the dealer's right cuts the deck (R3.2).", "Beto"),
-    "deal": ("CARDS…", "Cards dealt to a player; `?x9` for nine unseen (R3.3, N6).", "Beto 2s 3s 4h 7c 8d Th Jc Qd Ks"),
-    "return": ("CARD", "A card dealt too many goes back to the stock (R3.4).", "Beto 7c"),
-    "announce": ("GAME CARDS…", "A side-game claim, before the cambio (R4.5).", "Beto oro Qd"),
-    "cambio": ("CARD", "The player passes a card to the right (R5); `?` if unseen.", "Beto Ks"),
-    "declare": ("KIND [CARDS…]", "An automatic win: peladilla, cuatro-cuerpos or color (R6).", "Carla peladilla"),
-    "draw": ("CARD", "The player turns up the top card of the stock (R7.1).", "Beto 2d"),
-    "claim": ("", "The player asks for the card on offer (R7.5).", "Carla"),
-    "knock": ("", "The player lets the card on offer go (R7.5).", "Ana"),
-    "meld": ("CARDS…", "A new meld, cards in the order laid (R7.2, R8).", "Carla 9s 9d 9c"),
-    "add": ("CARDS… [to CARD]", "Cards added to one of the player's melds (R8.2).", "Carla 7d"),
-    "pay": ("CARD", "The player discards a card from hand; it goes on offer (R7.4).", "Beto 7c"),
-    "pass": ("", "The player passes for the rest of the hand (R13).", "Ana"),
-    "show": ("CARDS…", "The player shows cards, e.g. side-game cards (R4.5).", "Beto Qd"),
-    "foul": ("KIND [CARD or WORDS…]", "A foul the table saw: peek, hand CARD, other WORDS… (R14).", "Beto peek"),
-    "forgive": ("", "The table forgives the foul just recorded (R14.3).", "Beto"),
-    "end": (None, "The hand is over: closes it and posts its settlement (N5.4).", ""),
+    "cut": ("", N_("The player on the dealer's right cuts the deck (R3.2)."), "Beto"),
+    "deal": (N_("CARDS…"), N_("Cards dealt to a player; `?x9` for nine unseen (R3.3, N6)."),
+             "Beto 2s 3s 4h 7c 8d Th Jc Qd Ks"),
+    "return": (N_("CARD"), N_("A card dealt too many goes back to the stock (R3.4)."), "Beto 7c"),
+    "announce": (N_("GAME CARDS…"), N_("A side-game claim, before the cambio (R4.5)."), "Beto oro Qd"),
+    "cambio": (N_("CARD"), N_("The player passes a card to the right (R5); `?` if unseen."), "Beto Ks"),
+    "declare": (N_("KIND [CARDS…]"), N_("An automatic win: peladilla, cuatro-cuerpos or color (R6)."),
+                "Carla peladilla"),
+    "draw": (N_("CARD"), N_("The player turns up the top card of the stock (R7.1)."), "Beto 2d"),
+    "claim": ("", N_("The player asks for the card on offer (R7.5)."), "Carla"),
+    "knock": ("", N_("The player lets the card on offer go (R7.5)."), "Ana"),
+    "meld": (N_("CARDS…"), N_("A new meld, cards in the order laid (R7.2, R8)."), "Carla 9s 9d 9c"),
+    "add": (N_("CARDS… [to CARD]"), N_("Cards added to one of the player's melds (R8.2)."), "Carla 7d"),
+    "pay": (N_("CARD"), N_("The player discards a card from hand; it goes on offer (R7.4)."), "Beto 7c"),
+    "pass": ("", N_("The player passes for the rest of the hand (R13)."), "Ana"),
+    "show": (N_("CARDS…"), N_("The player shows cards, e.g. side-game cards (R4.5)."), "Beto Qd"),
+    "foul": (N_("KIND [CARD or WORDS…]"), N_("A foul the table saw: peek, hand CARD, other WORDS… (R14)."),
+             "Beto peek"),
+    "forgive": ("", N_("The table forgives the foul just recorded (R14.3)."), "Beto"),
+    "end": (None, N_("The hand is over: closes it and posts its settlement (N5.4)."), ""),
 }
+PLAYER = N_("PLAYER")
+# a verb command's help page: the verb's help line, the notation's line, examples
+VERB_HELP = N_("{summary}\n\nThe notation's line `{shape}` (N4), judged on the hand so far: stored, "
+               "or refused with its rule (exit 1, nothing stored).\n\n\b\nExamples:\n"
+               "  {typed}\n  {typed} --table friday")
 
 
 def expect_option(f):
     return click.option("--expect", "expect_seq", type=click.IntRange(min=0), metavar="N",
-                        help="The move number you saw (`hand show`): refused with exit 3 if the "
-                             "hand has moved on since.")(f)
+                        help=N_("The move number you saw (`hand show`): refused with exit 3 if the "
+                                "hand has moved on since."))(f)
+
+
+def verb_page(verb: str, say=str) -> str:
+    """The help page of a verb's command, in the language of `say` (a gettext function)."""
+    args, summary, example = VERBS[verb]
+    shape = " ".join(filter(None, [verb, say(PLAYER) if args is not None else "", args and say(args)]))
+    typed = " ".join(filter(None, ["desmoche-ref", verb, example]))
+    return say(VERB_HELP).format(summary=say(summary), shape=shape, typed=typed)
+
+
+class VerbCommand(Command):
+    """A notation verb's command: its help page made from the verb's entry in VERBS, in the
+    language of the run (the verb and the example stay as the notation writes them)."""
+
+    def __init__(self, verb, **kwargs):
+        super().__init__(verb, help=verb_page(verb), **kwargs)  # English: for what reads `help`
+        self.verb = verb
+
+    def format_help_text(self, ctx, formatter):
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(verb_page(self.verb, _))
+
+    def get_short_help_str(self, limit=45):
+        return _(VERBS[self.verb][1])
 
 
 def make_verb(verb: str):
-    args, summary, example = VERBS[verb]
-    shape = " ".join(filter(None, [verb, "PLAYER" if args is not None else "", args]))
-    typed = " ".join(filter(None, ["desmoche-ref", verb, example]))
-    doc = (f"{summary}\n\nThe notation's line `{shape}` (N4), judged on the hand so far: stored, "
-           f"or refused with its rule (exit 1, nothing stored).\n\n\b\nExamples:\n"
-           f"  {typed}\n  {typed} --table friday")
+    args = VERBS[verb][0]
 
     def command(db, table_name, expect_seq, player=None, rest=()):
         line = " ".join([verb] + ([player] if player else []) + list(rest))
@@ -54,12 +85,12 @@ def make_verb(verb: str):
 
     params = []
     if args is not None:
-        params.append(click.Argument(["player"], metavar="PLAYER"))
+        params.append(click.Argument(["player"], metavar=PLAYER))
         if args:
             params.append(click.Argument(["rest"], nargs=-1, required=not args.startswith("["),
                                          metavar=args))
-    cmd = click.Command(verb, callback=book_command(command), params=params, help=doc, short_help=summary)
-    for option in (expect_option, table_option, db_option):
+    cmd = VerbCommand(verb, callback=book_command(command), params=params)
+    for option in (expect_option, table_option, db_option, lang_option):
         option(cmd)  # click adds an option to a command already made
     return cmd
 
@@ -68,11 +99,12 @@ for _verb in VERBS:
     globals()[f"{_verb}_command"] = make_verb(_verb)
 
 
-@click.command()
-@click.argument("line", metavar='"LINE"')
+@click.command(cls=Command)
+@click.argument("line", metavar=N_('"LINE"'))
 @expect_option
 @table_option
 @db_option
+@lang_option
 @book_command
 def rec(line, expect_seq, table_name, db):
     """Record one raw notation line (N4), e.g. with its comment.
@@ -85,10 +117,11 @@ def rec(line, expect_seq, table_name, db):
     record_move(db, table_name, line, expect_seq)
 
 
-@click.command()
+@click.command(cls=Command)
 @expect_option
 @table_option
 @db_option
+@lang_option
 @book_command
 def undo(expect_seq, table_name, db):
     """Take back the hand's last move: a new row supersedes it (nothing is deleted).
@@ -108,7 +141,7 @@ def undo(expect_seq, table_name, db):
     with book.write() as s:
         table = H.find_table(s, table_name)
         if table.closed is not None:
-            raise H.StoreError(f"table {table.name} is closed")
+            raise H.StoreError(M("table {table} is closed", table=table.name))
         hand = H.find_hand(s, table)
         reopened = hand.closed is not None
         row = H.undo(s, hand, expect_seq)
@@ -116,8 +149,9 @@ def undo(expect_seq, table_name, db):
         if table_name:
             H.use_table(s, table)
         lines = H.event_lines(H.events(s, hand))
-    click.echo(f"move {row.seq}: undid move {target.seq} ({target.line})"
-               + (f"; hand {hand.number} is open again, its postings reversed" if reopened else ""))
+    text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed") \
+        if reopened else _("move {seq}: undid move {target} ({line})")
+    click.echo(text.format(seq=row.seq, target=target.seq, line=target.line, number=hand.number))
     for text in next_state(H.referee(hand, lines)[1]):
         click.echo(text)
 
@@ -126,6 +160,7 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     """Judge `line` on the table's current hand and store it; print the table's next state."""
     from ..store import hands as H
     from ..store.models import Hand
+    from .render import say
 
     book = open_book(db)
     with book.read() as s:
@@ -133,10 +168,10 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
         hand = H.find_hand(s, table)
         rows = H.events(s, hand)
     if table.closed is not None:
-        raise H.StoreError(f"table {table.name} is closed")
+        raise H.StoreError(M("table {table} is closed", table=table.name))
     if hand.closed is not None:
-        raise H.StoreError(f"hand {hand.number} at table {table.name} is closed: `desmoche-ref undo` "
-                           f"reopens it, `desmoche-ref hand new` starts the next")
+        raise H.StoreError(M("hand {number} at table {table} is closed: `desmoche-ref undo` reopens it, "
+                             "`desmoche-ref hand new` starts the next", number=hand.number, table=table.name))
     seen = rows[-1].seq if rows else 0
     if expect_seq is not None and expect_seq != seen:
         raise H.HandChanged(seen)
@@ -149,14 +184,15 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
             H.close_hand(s, hand, report)
         if table_name:
             H.use_table(s, table)
-    click.echo(f"move {row.seq}: {text}")
+    click.echo(_("move {seq}: {line}").format(seq=row.seq, line=text))
     for f in report.fouls:
         if f.line == ref.report.last_line:
-            click.echo(f"foul {f.code} {f.player}: {f.message} — "
-                       + ("enforced, disqualified (`forgive` next to forgive it)" if f.enforced else "forgiven"))
+            foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
+                if f.enforced else _("foul {code} {player}: {message} — forgiven")
+            click.echo(foul.format(code=f.code, player=f.player, message=say(f.message)))
     for w in report.warnings:
         if w.line == ref.report.last_line:
-            click.echo(f"warning {w.code} {w.message}")
+            click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
     if text == "end":
         print_settlement(table.name, hand.number, report)
         return
@@ -168,8 +204,8 @@ def print_settlement(table: str, number: int, report) -> None:
     """A closed hand's settlement: outcome, pot, bonuses as X pays Y, side pots, nets."""
     from .render import print_hand
 
-    click.echo(f"hand {number} closed and posted:")
-    print_hand(f"table {table}", number, report)
+    click.echo(_("hand {number} closed and posted:").format(number=number))
+    print_hand(_("table {table}").format(table=table), number, report)
 
 
 def next_state(ref) -> list:
@@ -177,41 +213,49 @@ def next_state(ref) -> list:
     names = ref.setup.players
     outcome = ref.outcome
     if outcome is not None:
-        who = " and ".join(names[s] for s in outcome.winners) or "nobody"
-        how = {"win": f"{who} wins with ten cards down", "auto-win": f"{who} wins by {outcome.auto}",
-               "no-winner": "no winner: the pot carries"}[outcome.kind]
-        return [f"the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
-                f"`hand new`) closes it and posts the settlement"]
+        winners = len(outcome.winners)
+        who = _(" and ").join(names[s] for s in outcome.winners) or _("nobody")
+        if outcome.kind == "win":
+            how = ngettext("{who} wins with ten cards down", "{who} wins with ten cards down", winners).format(who=who)
+        elif outcome.kind == "auto-win":
+            how = ngettext("{who} wins by {auto}", "{who} wins by {auto}", winners).format(
+                who=who, auto=_(outcome.auto))
+        else:
+            how = _("no winner: the pot carries")
+        return [_("the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
+                  "`hand new`) closes it and posts the settlement").format(how=how)]
     if ref.phase == "deal":
         held = ", ".join(f"{s.name} {len(s.hand) + s.unknown}" for s in ref.seats_view())
-        return [f"the deal: {held} cards"]
+        return [_("the deal: {held} cards").format(held=held)]
     action = ref.action()
     if action is not None:
-        owes = "mends the melds a desmoche broke, then pays" if action.owes == "mend" else "lays more, then pays a card"
-        return [f"{names[action.seat]} took {pretty(action.taken)} and {owes}"]
+        took = _("{player} took {card} and mends the melds a desmoche broke, then pays") if action.owes == "mend" \
+            else _("{player} took {card} and lays more, then pays a card")
+        return [took.format(player=names[action.seat], card=pretty(action.taken))]
     if ref.declared():
-        return ["an automatic win is declared: more declarations, then `desmoche-ref end`"]
+        return [_("an automatic win is declared: more declarations, then `desmoche-ref end`")]
     moves = ref.moves()
     waiting = [p for verb, p in moves if verb == "cambio"]
     drawer = ref.next_drawer()
     drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
-    lines = []
     if waiting:
-        lines.append(f"the cambio: waiting for {', '.join(waiting)}"
-                     + (f"; then {drawer} draws first" if drawer else ""))
-        return lines
+        text = _("the cambio: waiting for {players}; then {player} draws first") if drawer \
+            else _("the cambio: waiting for {players}")
+        return [text.format(players=", ".join(waiting), player=drawer)]
     offer = ref.offer()
     if offer is not None:
-        may = ", ".join(names[s] for s in offer.may_take) or "nobody"
-        text = f"on offer: {pretty(offer.card)} ({'drawn' if offer.drawn else 'paid'} by {names[offer.by]}); may take it: {may}"
+        how = _("drawn by {player}") if offer.drawn else _("paid by {player}")
+        text = _("on offer: {card} ({how}); may take it: {players}").format(
+            card=pretty(offer.card), how=how.format(player=names[offer.by]),
+            players=", ".join(names[s] for s in offer.may_take) or _("nobody"))
         if offer.must_take >= 0:
-            text += f"; {names[offer.must_take]} must take it (R9.1)"
-        lines.append(text)
+            text += _("; {player} must take it (R9.1)").format(player=names[offer.must_take])
+        lines = [text]
         if ("end", None) in moves:
-            lines.append("if nobody takes it the stock is empty: `desmoche-ref end` ends the hand")
+            lines.append(_("if nobody takes it the stock is empty: `desmoche-ref end` ends the hand"))
         elif drawer:
-            lines.append(f"if nobody takes it, {drawer} draws next")
+            lines.append(_("if nobody takes it, {player} draws next").format(player=drawer))
         return lines
     if ("end", None) in moves:
-        return ["the stock is empty: `desmoche-ref end` ends the hand"]
-    return [f"{drawer} draws next" if drawer else "no draw can come next"]
+        return [_("the stock is empty: `desmoche-ref end` ends the hand")]
+    return [_("{player} draws next").format(player=drawer) if drawer else _("no draw can come next")]

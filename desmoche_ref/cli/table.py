@@ -5,10 +5,13 @@ import sys
 
 import click
 
-from .book import USAGE, book_command, db_option, open_book
+from ..i18n import N_
+from .book import USAGE, BookGroup, book_command, db_option, error_line, open_book
+from .lang import Command, _, lang_option
 
 
-@click.group()
+@click.group(cls=BookGroup)
+@lang_option
 def table():
     """The tables of the book: seats, bet, rules, side games.
 
@@ -25,20 +28,22 @@ def cents(text: str, what: str) -> int:
 
     amount = parse_amount(text)
     if amount is None:
-        raise click.BadParameter(f"{text!r} is not an amount (e.g. 10 or 2.50)", param_hint=what)
+        raise click.BadParameter(_("{text!r} is not an amount (e.g. 10 or 2.50)").format(text=text),
+                                 param_hint=what)
     return amount
 
 
-@table.command("new")
-@click.argument("name")
-@click.option("--players", required=True, metavar='"NAMES…"', help="The players in seat order.")
-@click.option("--bet", required=True, metavar="AMOUNT", help="Each player's ante (R2.1), e.g. 10 or 2.50.")
+@table.command("new", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
+@click.option("--players", required=True, metavar=N_('"NAMES…"'), help=N_("The players in seat order."))
+@click.option("--bet", required=True, metavar=N_("AMOUNT"), help=N_("Each player's ante (R2.1), e.g. 10 or 2.50."))
 @click.option("--rules", type=click.Choice(["desmoche", "conquien"]), default="desmoche",
-              show_default=True, help="The preset (R15).")
-@click.option("--options", default="", metavar='"OPTIONS"', help='Table options (R15), e.g. "todo strict".')
-@click.option("--side", "sides", multiple=True, metavar='"GAME STAKE PLAYERS…"',
-              help="A side game every hand plays unless `hand new` says otherwise (R4.1); repeat for more.")
+              show_default=True, help=N_("The preset (R15)."))
+@click.option("--options", default="", metavar=N_('"OPTIONS"'), help=N_('Table options (R15), e.g. "todo strict".'))
+@click.option("--side", "sides", multiple=True, metavar=N_('"GAME STAKE PLAYERS…"'),
+              help=N_("A side game every hand plays unless `hand new` says otherwise (R4.1); repeat for more."))
 @db_option
+@lang_option
 @book_command
 def table_new(name, players, bet, rules, options, sides, db):
     """Start a table in the book; it becomes the table in use.
@@ -57,15 +62,18 @@ def table_new(name, players, bet, rules, options, sides, db):
     book = open_book(db)
     with book.write() as s:
         row = H.create_table(s, name, players.split(), cents(bet, "--bet"), rules, options, parsed)
-    click.echo(f"table {row.name}: {row.players}, bet {fmt(row.bet)}, {row.rules}"
-               + (f", options {row.options}" if row.options else "")
-               + "".join(f", side {g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(row.sides))
-               + " — next: `desmoche-ref hand new --dealer NAME`")
+    options = _(", options {options}").format(options=row.options) if row.options else ""
+    options += "".join(_(", side {game} {stake} ({players})").format(game=g, stake=fmt(st), players=" ".join(n))
+                       for g, st, n in json.loads(row.sides))
+    click.echo(_("table {name}: {players}, bet {bet}, {rules}{options} — next: "
+                 "`desmoche-ref hand new --dealer NAME`").format(
+        name=row.name, players=row.players, bet=fmt(row.bet), rules=row.rules, options=options))
 
 
-@table.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+@table.command("list", cls=Command)
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the tables as JSON."))
 @db_option
+@lang_option
 @book_command
 def table_list(as_json, db):
     """The tables in the book, the one in use marked with *.
@@ -95,19 +103,21 @@ def table_list(as_json, db):
         sys.stdout.write("\n")
         return
     if not rows:
-        click.echo("no table yet: `desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`")
+        click.echo(_("no table yet: `desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
         return
     from .render import simple_table
 
     click.echo(simple_table([["*" if r["in_use"] else "", r["name"], " ".join(r["players"]), r["bet"],
-                              r["rules"], r["options"], r["hands"], "closed" if r["closed"] else ""]
+                              r["rules"], r["options"], r["hands"], _("closed") if r["closed"] else ""]
                              for r in rows],
-                            ["", "table", "players", "bet", "rules", "options", "hands", ""], right={3, 6}))
+                            ["", _("table"), _("players"), _("bet"), _("rules"), _("options"), _("hands"), ""],
+                            right={3, 6}))
 
 
-@table.command("use")
-@click.argument("name")
+@table.command("use", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
 @db_option
+@lang_option
 @book_command
 def table_use(name, db):
     """Make NAME the table the other commands use without --table.
@@ -121,14 +131,15 @@ def table_use(name, db):
     book = open_book(db)
     with book.write() as s:
         H.use_table(s, H.find_table(s, name))
-    click.echo(f"using table {name}")
+    click.echo(_("using table {name}").format(name=name))
 
 
-@table.command("bet")
-@click.argument("name")
-@click.argument("amount")
-@click.option("--all-agree", is_flag=True, help="Every player at the table agrees (R2.2): required.")
+@table.command("bet", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
+@click.argument("amount", metavar=N_("AMOUNT"))
+@click.option("--all-agree", is_flag=True, help=N_("Every player at the table agrees (R2.2): required."))
 @db_option
+@lang_option
 @book_command
 def table_bet(name, amount, all_agree, db):
     """Change the bet for the next hands: only between hands, with every player agreeing
@@ -142,18 +153,19 @@ def table_bet(name, amount, all_agree, db):
     from ..store import hands as H
 
     if not all_agree:
-        click.echo("error: R2.2 the bet changes only if every player agrees: add --all-agree", err=True)
+        click.echo(error_line(_("R2.2 the bet changes only if every player agrees: add --all-agree")), err=True)
         sys.exit(USAGE)
-    bet = cents(amount, "AMOUNT")
+    bet = cents(amount, _("AMOUNT"))
     book = open_book(db)
     with book.write() as s:
         H.set_bet(s, H.find_table(s, name), bet)
-    click.echo(f"table {name}: the bet is {fmt(bet)} from the next hand")
+    click.echo(_("table {name}: the bet is {bet} from the next hand").format(name=name, bet=fmt(bet)))
 
 
-@table.command("close")
-@click.argument("name")
+@table.command("close", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
 @db_option
+@lang_option
 @book_command
 def table_close(name, db):
     """The table breaks up: its last hand is closed (it must be over) and any pot still
@@ -164,6 +176,7 @@ def table_close(name, db):
       desmoche-ref table close friday
     """
     from ..money import fmt
+    from ..settle import MAIN_POT
     from ..store import hands as H
     from .moves import print_settlement
 
@@ -172,7 +185,9 @@ def table_close(name, db):
         closed, refund = H.close_table(s, H.find_table(s, name))
     if closed is not None:
         print_settlement(name, closed[0], closed[1])
-    click.echo(f"table {name} closed")
+    click.echo(_("table {name} closed").format(name=name))
     for pot, shares in refund.items():
         given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
-        click.echo(f"  the carried {pot} pot is returned (R11.5): {given}")
+        text = _("  the carried main pot is returned (R11.5): {given}") if pot == MAIN_POT else \
+            _("  the carried {game} pot is returned (R11.5): {given}")
+        click.echo(text.format(game=pot, given=given))

@@ -5,13 +5,16 @@ import sys
 
 import click
 
+from ..i18n import N_
 from .book import book_command, db_option, open_book
+from .lang import Command, _, lang_option, ngettext
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--json", "as_json", is_flag=True,
-              help='{"problems": [{"table", "hand", "seq", "message"}], "hands", "moves", "postings"}.')
+              help=N_('{"problems": [{"table", "hand", "seq", "message"}], "hands", "moves", "postings"}.'))
 @db_option
+@lang_option
 @book_command
 def verify(as_json, db):
     """Check the whole book: every hand's hash chain, every hand re-judged from its moves,
@@ -26,6 +29,7 @@ def verify(as_json, db):
       desmoche-ref verify --json
     """
     from ..store.verify import verify_book
+    from .render import say
 
     book = open_book(db)
     with book.read() as s:
@@ -37,8 +41,13 @@ def verify(as_json, db):
         sys.stdout.write("\n")
         sys.exit(1 if problems else 0)
     for table, number, seq, message in problems:
-        where = f"table {table} hand {number}" + (f" move {seq}" if seq is not None else "")
-        click.echo(f"{where}: {message}")
-    click.echo(f"{counts['hands']} hands, {counts['events']} moves, {counts['postings']} postings: "
-               + (f"{len(problems)} problem(s)" if problems else "all in order"))
+        where = _("table {table} hand {number}") if seq is None else _("table {table} hand {number} move {seq}")
+        click.echo(f"{where.format(table=table, number=number, seq=seq)}: {say(message)}")
+    hands, moves, postings = counts["hands"], counts["events"], counts["postings"]
+    verdict = ngettext("{count} problem(s)", "{count} problem(s)", len(problems)).format(count=len(problems)) \
+        if problems else _("all in order")
+    click.echo(", ".join([ngettext("{count} hands", "{count} hands", hands).format(count=hands),
+                          ngettext("{count} moves", "{count} moves", moves).format(count=moves),
+                          ngettext("{count} postings", "{count} postings", postings).format(count=postings)])
+               + f": {verdict}")
     sys.exit(1 if problems else 0)

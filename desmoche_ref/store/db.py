@@ -9,13 +9,16 @@ one line for the person, never a traceback.
 import os
 from contextlib import contextmanager
 
+from ..findings import M
+
 SCHEMA_HEAD = "0002"  # the newest migration shipped (a test checks it is Alembic's head)
 ENV_VAR = "DESMOCHE_DB"
 
 
 class BookError(Exception):
     """The book cannot be opened or used: a bad URL, a missing folder, a server that is
-    down or refuses, a file that is not a book, a book from a newer program."""
+    down or refuses, a file that is not a book, a book from a newer program. Its argument
+    is the message (a findings.Message, shown in the language of the run)."""
 
 
 def default_path() -> str:
@@ -54,28 +57,29 @@ def make_engine(url: str):
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise BookError(f"{url!r} is not a database URL (sqlite:///PATH, "
-                        f"postgresql+psycopg://USER@HOST/DB, or a file path)") from None
+        raise BookError(M("{url!r} is not a database URL (sqlite:///PATH, "
+                          "postgresql+psycopg://USER@HOST/DB, or a file path)", url=url)) from None
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise BookError(f"unknown database {backend!r} in {describe(url)}: "
-                        f"the book is SQLite or PostgreSQL")
+        raise BookError(M("unknown database {backend!r} in {book}: the book is SQLite or PostgreSQL",
+                          backend=backend, book=describe(url)))
     if backend == "sqlite":
         path = parsed.database or ""
         if path and path != ":memory:":
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise BookError(f"cannot open the book {path}: the folder {folder} does not exist")
+                raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
+                                  path=path, folder=folder))
         try:
             engine = create_engine(url, connect_args={"timeout": 30})
         except NoSuchModuleError as e:
-            raise BookError(f"cannot open {describe(url)}: {e}") from None
+            raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
         _sqlite_pragmas(engine, event)
         return engine
     try:
         return create_engine(url, connect_args={"connect_timeout": 10})
     except (NoSuchModuleError, ModuleNotFoundError) as e:
-        raise BookError(f"cannot open {describe(url)}: {e}") from None
+        raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
 
 
 def _sqlite_pragmas(engine, event):
@@ -97,21 +101,24 @@ def _sqlite_pragmas(engine, event):
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def _explain(exc, url: str) -> str:
-    """One line for a failure to reach or read the book."""
+def _explain(exc, url: str):
+    """One line for a failure to reach or read the book (a Message; the driver's own words
+    inside it stay as the driver wrote them)."""
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
+    book = describe(url)
     if "file is not a database" in first or "file is encrypted" in first:
-        return f"{describe(url)} is not a book: the file is not a SQLite database"
+        return M("{book} is not a book: the file is not a SQLite database", book=book)
     if "unable to open database file" in first:
-        return f"cannot open the book {describe(url)}: unable to open the file"
+        return M("cannot open the book {book}: unable to open the file", book=book)
     if "password authentication failed" in first:
-        return f"cannot open {describe(url)}: the server refused the user or password"
+        return M("cannot open {book}: the server refused the user or password", book=book)
     if "does not exist" in first and ("database" in first or "role" in first):
-        return f"cannot open {describe(url)}: {first.split('FATAL:')[-1].strip()}"
+        return M("cannot open {book}: {reason}", book=book, reason=first.split('FATAL:')[-1].strip())
     if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
-        return f"cannot reach the database server for {describe(url)}: is it running? ({first})"
-    return f"cannot use the book {describe(url)}: {first}"
+        return M("cannot reach the database server for {book}: is it running? ({reason})", book=book,
+                 reason=first)
+    return M("cannot use the book {book}: {reason}", book=book, reason=first)
 
 
 class Book:
@@ -180,8 +187,8 @@ def open_book(given: str | None = None, migrate: bool = True) -> Book:
     if version == SCHEMA_HEAD:
         return book
     if version is not None and version not in known_revisions():
-        raise BookError(f"the book {describe(url)} was written by a newer desmoche-ref "
-                        f"(schema {version}): upgrade the program")
+        raise BookError(M("the book {book} was written by a newer desmoche-ref (schema {version}): "
+                          "upgrade the program", book=describe(url), version=version))
     if migrate:
         upgrade(book)
     return book
@@ -196,8 +203,8 @@ def schema_version(book: Book):
         with book.engine.connect() as conn:
             if not book.engine.dialect.has_table(conn, "alembic_version"):
                 if book.engine.dialect.has_table(conn, "hand"):
-                    raise BookError(f"{describe(book.url)} holds tables but no schema version: "
-                                    f"it is not a book of this program")
+                    raise BookError(M("{book} holds tables but no schema version: it is not a book "
+                                      "of this program", book=describe(book.url)))
                 return None
             row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
             return row[0] if row else None
@@ -252,21 +259,34 @@ def drift(book: Book) -> list:
     return [_difference(d) for d in diffs]
 
 
-def _difference(d) -> str:
-    """One of Alembic's differences in words: `add_…` is in the models, not in the book."""
+def _difference(d):
+    """One of Alembic's differences in words (a Message): `add_…` is in the models, not in
+    the book. The schema's own names (tables, columns, types) stay as they are."""
     if isinstance(d, list):  # a column's changes come as a list
-        return "; ".join(_difference(x) for x in d)
+        return joined([_difference(x) for x in d])
     kind, thing = d[0], None
     if kind.startswith("modify_"):
-        return (f"column {d[2]}.{d[3]}: {kind[7:]} is {d[5]} in the book, {d[6]} in the models")
+        return M("column {table}.{column}: {attribute} is {book} in the book, {models} in the models",
+                 table=d[2], column=d[3], attribute=kind[7:], book=d[5], models=d[6])
     if kind.endswith("_table"):
-        thing = f"table {d[1].name}"
+        thing = M("table {name}", name=d[1].name)
     elif kind.endswith("_index"):
-        thing = f"index {d[1].name} on {d[1].table.name}"
+        thing = M("index {name} on {table}", name=d[1].name, table=d[1].table.name)
     elif kind.endswith("_column"):
-        thing = f"column {d[2]}.{d[3].name}"
+        thing = M("column {table}.{column}", table=d[2], column=d[3].name)
     elif kind.endswith("_constraint") or kind.endswith("_fk"):
-        thing = f"constraint {d[1].name or ''} on {d[1].table.name}".replace("  ", " ")
+        thing = (M("constraint {name} on {table}", name=d[1].name, table=d[1].table.name) if d[1].name
+                 else M("constraint on {table}", table=d[1].table.name))
     if thing is None:
         return str(d)
-    return f"the book lacks {thing}" if kind.startswith("add") else f"the book has {thing}, the models do not"
+    return M("the book lacks {thing}", thing=thing) if kind.startswith("add") else \
+        M("the book has {thing}, the models do not", thing=thing)
+
+
+def joined(messages):
+    """Messages one after the other, `; ` between them, as one Message (each shown in the
+    language of the run)."""
+    out = messages[-1] if messages else ""
+    for message in reversed(messages[:-1]):
+        out = M("{first}; {rest}", first=message, rest=out)
+    return out

@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
+from ..findings import M
 from ..notation.parser import parse_event, parse_text
 from ..notation.writer import write_event
 from ..money import fmt
@@ -28,14 +29,15 @@ VOID = "void"         # the status of a hand closed before any move stood: never
 
 class StoreError(Exception):
     """A command the book refuses: unknown table or player, a bet change while a pot is
-    carried, … — one line for the person, exit 2 (usage)."""
+    carried, … — one line for the person, exit 2 (usage). Its argument is the message
+    (a findings.Message: the shell shows it in the language of the run)."""
 
 
 class Refused(Exception):
     """A move the rules forbid: `finding` has the code and the reason; nothing was stored."""
 
     def __init__(self, finding):
-        super().__init__(f"{finding.code} {finding.message}")
+        super().__init__(_refusal(finding))
         self.finding = finding
 
 
@@ -43,8 +45,13 @@ class HandChanged(Exception):
     """Another recorder changed the hand since this one looked: nothing was stored (exit 3)."""
 
     def __init__(self, seq: int):
-        super().__init__(f"the hand changed (now at move {seq}): look and try again")
+        super().__init__(M("the hand changed (now at move {seq}): look and try again", seq=seq))
         self.seq = seq
+
+
+def _refusal(finding):
+    """A finding as a store error says it: its code, then its message."""
+    return M("{code} {message}", code=finding.code, message=finding.message)
 
 
 # ------------------------------------------------------------------ tables
@@ -69,14 +76,14 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
                  options: str = "", sides=()) -> BookTable:
     """A new table; its values are judged as a hand's tags would be (N3, R15, R4.1)."""
     if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
-        raise StoreError(f"there is already a table {name!r} in this book")
+        raise StoreError(M("there is already a table {name!r} in this book", name=name))
     sides = [[game, stake, list(names)] for game, stake, names in sides]
     table = BookTable(name=name, players=" ".join(players), bet=bet, rules=rules,
                       options=options, sides=json.dumps(sides))
     try:
         setup = table_setup(table)
     except SetupError as e:
-        raise StoreError(f"{e.finding.code} {e.finding.message}") from None
+        raise StoreError(_refusal(e.finding)) from None
     table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
     table.sides = json.dumps([[s.game, s.stake, [setup.players[i] for i in s.players]]
                               for s in setup.sides])
@@ -101,12 +108,12 @@ def find_table(session, name: str | None = None) -> BookTable:
     if name is None:
         last = session.get(Setting, LAST_TABLE)
         if last is None:
-            raise StoreError("no table yet in this book: start one with "
-                             "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`")
+            raise StoreError(M("no table yet in this book: start one with "
+                               "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
         name = last.value
     table = session.exec(select(BookTable).where(BookTable.name == name)).first()
     if table is None:
-        raise StoreError(f"there is no table {name!r} in this book (`desmoche-ref table list`)")
+        raise StoreError(M("there is no table {name!r} in this book (`desmoche-ref table list`)", name=name))
     return table
 
 
@@ -120,11 +127,12 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     if number is None:
         hand = last_hand(session, table)
         if hand is None:
-            raise StoreError(f"no hand yet at table {table.name}: start one with `desmoche-ref hand new`")
+            raise StoreError(M("no hand yet at table {table}: start one with `desmoche-ref hand new`",
+                               table=table.name))
         return hand
     hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
     if hand is None:
-        raise StoreError(f"there is no hand {number} at table {table.name}")
+        raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
     return hand
 
 
@@ -142,11 +150,12 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     players = table.players.split()
     if dealer is None:
         if previous is None:
-            raise StoreError("the first hand at a table names its dealer: `hand new --dealer NAME`")
+            raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
         turn = 0 if previous.status == VOID else 1
         dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:
-        raise StoreError(f"{dealer!r} is not seated at table {table.name} ({table.players})")
+        raise StoreError(M("{dealer!r} is not seated at table {table} ({players})", dealer=dealer,
+                           table=table.name, players=table.players))
     carry = (previous.carry_out or 0) if previous is not None else 0
     side_carry = json.loads(previous.side_carry_out or "{}") if previous is not None else {}
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
@@ -156,7 +165,7 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     try:
         hand_setup(hand)
     except SetupError as e:
-        raise StoreError(f"{e.finding.code} {e.finding.message}") from None
+        raise StoreError(_refusal(e.finding)) from None
     return hand
 
 
@@ -166,7 +175,7 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     A previous hand that is not over is refused, never closed half-played: the recorder
     finishes it, or writes `end` where the rules let the hand end there (N5.4)."""
     if table.closed is not None:
-        raise StoreError(f"table {table.name} is closed: start a new table for a new game")
+        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
     previous = last_hand(session, table)
     closed = close_if_over(session, table, previous)
     hand = new_hand_row(table, previous, dealer, sides)
@@ -190,10 +199,11 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
     report, ref = referee(hand, lines)
     if report.status != COMPLETE:
         if ("end", None) in ref.moves():
-            needs = "write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left"
+            needs = M("write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left")
         else:
-            needs = "record the moves left first (`desmoche-ref hand show` says whose turn it is)"
-        raise StoreError(f"hand {hand.number} at table {table.name} is not over: {needs}")
+            needs = M("record the moves left first (`desmoche-ref hand show` says whose turn it is)")
+        raise StoreError(M("hand {number} at table {table} is not over: {needs}", number=hand.number,
+                           table=table.name, needs=needs))
     return close_hand(session, hand, report)
 
 
@@ -201,16 +211,16 @@ def set_bet(session, table: BookTable, bet: int) -> BookTable:
     """A new bet for the table's next hands (R2.2: between hands, everyone agreeing — the
     caller asks; R2.3: never while a pot is carried)."""
     if table.closed is not None:
-        raise StoreError(f"table {table.name} is closed")
+        raise StoreError(M("table {table} is closed", table=table.name))
     hand = last_hand(session, table)
     if hand is not None and hand.closed is None:
-        raise StoreError(f"R2.2 the bet changes only between hands: hand {hand.number} "
-                         f"is still being played")
+        raise StoreError(M("R2.2 the bet changes only between hands: hand {number} is still being played",
+                           number=hand.number))
     if hand is not None and hand.carry_out:
-        raise StoreError(f"R2.3 the bet cannot change while a pot of {fmt(hand.carry_out)} "
-                         f"is carried: it changes once the pot is won")
+        raise StoreError(M("R2.3 the bet cannot change while a pot of {pot} is carried: it changes "
+                           "once the pot is won", pot=fmt(hand.carry_out)))
     if bet == table.bet:
-        raise StoreError(f"the bet at table {table.name} is already {fmt(bet)}")
+        raise StoreError(M("the bet at table {table} is already {bet}", table=table.name, bet=fmt(bet)))
     table.bet = bet
     session.add(table)
     return table
@@ -222,7 +232,7 @@ def close_table(session, table: BookTable) -> dict:
     (closed: (number, HandReport) of the hand it closed, or None;
      refund: {pot: {player: cents}}, empty when nothing was carried)."""
     if table.closed is not None:
-        raise StoreError(f"table {table.name} is already closed")
+        raise StoreError(M("table {table} is already closed", table=table.name))
     hand = last_hand(session, table)
     report = close_if_over(session, table, hand)
     closed = (hand.number, report) if report is not None else None
@@ -300,7 +310,8 @@ def referee(hand: Hand, lines):
     record = parse_text(record_text(hand, lines)).hands[0]
     setup, errors = read_setup(record)
     if errors:  # a hand row's values were judged when stored: only an edit gets here
-        raise StoreError(f"hand {hand.number}: its setup is refused: {errors[0].code} {errors[0].message}")
+        raise StoreError(M("hand {number}: its setup is refused: {refusal}", number=hand.number,
+                           refusal=_refusal(errors[0])))
     ref = Referee(setup)
     return hand_report(record, setup, ref.run(record.events)), ref
 
@@ -314,13 +325,13 @@ def judge_move(hand: Hand, rows, line: str):
     if hash_at >= 0:  # as the reader splits a line (N1.2)
         text, comment = line[:hash_at].strip(), line[hash_at + 1:].rstrip()
     if not text or "\n" in line or "\r" in line:
-        raise StoreError("write one notation line, e.g. `draw Beto 2d` (N4)")
+        raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
     ev = parse_event(text, len(lines) + 1)
     if ev.error is not None:
         raise Refused(ev.error)
     if ev.actor is not None and ev.actor not in hand.players.split():
-        raise StoreError(f"there is no player {ev.actor!r} at this table ({hand.players}); "
-                         f"names are matched exactly")
+        raise StoreError(M("there is no player {player!r} at this table ({players}); names are matched exactly",
+                           player=ev.actor, players=hand.players))
     text = write_event(ev)
     report, ref = referee(hand, lines + [text if comment is None else f"{text} #{comment}"])
     if report.status == INVALID:
@@ -356,7 +367,8 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
     from sqlalchemy.exc import IntegrityError
 
     if hand.closed is not None:
-        raise StoreError(f"hand {hand.number} is closed: `undo` reopens it, `hand new` starts the next")
+        raise StoreError(M("hand {number} is closed: `undo` reopens it, `hand new` starts the next",
+                           number=hand.number))
     row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment, supersedes=supersedes,
                 hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes))
     try:
@@ -438,7 +450,7 @@ def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
     rows = events(session, hand)
     standing = live_events(rows)
     if not standing:
-        raise StoreError(f"hand {hand.number} has no move to undo")
+        raise StoreError(M("hand {number} has no move to undo", number=hand.number))
     if hand.closed is not None:
         reverse_postings(session, hand)
     return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)

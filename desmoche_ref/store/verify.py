@@ -2,13 +2,17 @@
 every hand from its events and checks that its postings are its settlement's, exactly.
 
 Each problem is (table, hand number, seq or None, message); none means the book is sound.
+The messages are findings.Messages: English as `--json` prints them, shown by the shell in
+the language of the run.
 """
 
 from collections import Counter
 
 from sqlmodel import select
 
+from ..findings import M
 from ..referee import COMPLETE, INVALID
+from .db import joined
 from .hands import (UNDO, VOID, chain_hash, event_lines, events, judge, refund_postings,
                     returned, settlement_postings)
 from .models import BookTable, Hand, Posting
@@ -36,22 +40,24 @@ def verify_hand(session, table, hand, counts, last=False) -> list:
     lines = event_lines(rows)
     if hand.status == VOID:
         if lines:
-            found.append((None, "it was closed void (never dealt) but moves of it stand"))
+            found.append((None, M("it was closed void (never dealt) but moves of it stand")))
         return found + posting_problems(session, table, hand, None, counts, last)
     report = judge(hand, lines)
     if hand.closed is None:
         if report.status == INVALID:
             e = report.errors[0]
-            found.append((None, f"its moves no longer stand: {e.code} {e.message}"))
+            found.append((None, M("its moves no longer stand: {code} {message}", code=e.code, message=e.message)))
     elif report.status != hand.status:
-        found.append((None, f"it was closed {hand.status} but its moves make it {report.status}"))
+        found.append((None, M("it was closed {stored} but its moves make it {judged}", stored=M(hand.status),
+                              judged=M(report.status))))
     elif report.status == COMPLETE:
         out = report.as_json()
         stored = (hand.outcome, hand.winners, hand.carry_out)
         judged = (out["outcome"]["kind"], " ".join(out["outcome"]["winners"]),
                   report.settlement.carry_out)
         if stored != judged:
-            found.append((None, f"its outcome was stored as {stored} but its moves give {judged}"))
+            found.append((None, M("its outcome was stored as {stored} but its moves give {judged}",
+                                  stored=stored, judged=judged)))
     found += posting_problems(session, table, hand, report, counts, last)
     return found
 
@@ -63,12 +69,12 @@ def chain_problems(rows) -> list:
     ids = {}
     for n, row in enumerate(rows, 1):
         if row.seq != n:
-            found.append((row.seq, f"move {n} is missing: the moves jump to {row.seq}"))
+            found.append((row.seq, M("move {number} is missing: the moves jump to {seq}", number=n, seq=row.seq)))
         if row.supersedes is not None and (row.supersedes not in ids or row.line != UNDO):
-            found.append((row.seq, "it supersedes a row that is not an earlier move of this hand"))
+            found.append((row.seq, M("it supersedes a row that is not an earlier move of this hand")))
         if chain_hash(previous, row.seq, row.line, row.comment, row.supersedes) != row.hash:
-            found.append((row.seq, f"the stored move {row.line!r} does not match its hash: "
-                                   f"it was changed after it was recorded"))
+            found.append((row.seq, M("the stored move {line!r} does not match its hash: it was changed "
+                                     "after it was recorded", line=row.line)))
         ids[row.id] = row
         previous = row.hash
     return found
@@ -81,7 +87,7 @@ def posting_problems(session, table, hand, report, counts, last) -> list:
     counts["postings"] += len(rows)
     found = []
     if sum(r.amount for r in rows):
-        found.append((None, f"its postings do not sum to zero ({sum(r.amount for r in rows)} cents)"))
+        found.append((None, M("its postings do not sum to zero ({cents} cents)", cents=sum(r.amount for r in rows))))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
     standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
     expected = Counter()
@@ -93,8 +99,9 @@ def posting_problems(session, table, hand, report, counts, last) -> list:
     if standing != expected:
         extra = standing - expected
         missing = expected - standing
-        what = "; ".join([f"unexpected {_say(k)}" for k in extra] + [f"missing {_say(k)}" for k in missing])
-        found.append((None, f"its postings do not match its settlement: {what}"))
+        what = joined([M("unexpected {posting}", posting=_say(k)) for k in extra]
+                      + [M("missing {posting}", posting=_say(k)) for k in missing])
+        found.append((None, M("its postings do not match its settlement: {what}", what=what)))
     return found
 
 
