@@ -21,8 +21,9 @@ LOCALE = os.path.join(os.path.dirname(__file__), "locale")
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def N_(message: str) -> str:
-    """Mark `message` for the catalog; translated where it is shown."""
+def N_(message: str, plural: str | None = None) -> str:
+    """Mark `message` for the catalog (with its `plural`: a plural message that click's
+    ngettext shows); translated where it is shown."""
     return message
 
 

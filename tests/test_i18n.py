@@ -86,6 +86,12 @@ def test_english_never_opens_the_catalog():
         run = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
                              timeout=60, env=CLEAN)
         assert run.returncode == 0 and "catalog" not in run.stderr, (args, run.stderr)
+    # nor when click refuses the command line: its own words stay as it writes them
+    for args in (["check"], ["chek"], ["view", "x.dsm", "--at", "abc"], ["--lang", "fr", "rules"]):
+        run = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
+                             timeout=60, env=CLEAN)
+        assert run.returncode == 2 and "catalog" not in run.stderr, (args, run.stderr)
+        assert run.stderr.splitlines()[-1].startswith("Error: ")
     run = subprocess.run([sys.executable, "-c", probe, "--lang", "es", "rules", "--help"],
                          capture_output=True, text=True, timeout=60, env=CLEAN)
     assert run.returncode == 1 and "the catalog was opened" in run.stderr

@@ -113,7 +113,7 @@ def test_the_help_of_check_view_fmt_and_simulate_in_spanish():
     view = cli("view", "--lang", "es", "--help").stdout.splitlines()
     assert view[:3] == ["Uso: python -m desmoche_ref view [OPCIONES] ARCHIVO", "",
                         "  Muestra la mesa como quedó después de una línea de la anotación."]
-    assert "  --json                Imprime la mesa como JSON." in view
+    assert "  --json             Imprime la mesa como JSON." in view
     fmt = cli("fmt", "--help", **ES).stdout.splitlines()
     assert "  -i, --in-place     Reescribe cada archivo en su forma canónica." in fmt
     simulate = cli("simulate", "--help", **ES).stdout.splitlines()

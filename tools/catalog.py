@@ -26,7 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "desmoche_ref"
 PO = PACKAGE / "locale" / "es" / "LC_MESSAGES" / "desmoche_ref.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": None, "M": None, "ngettext": (1, 2)}  # M: findings.M
+KEYWORDS = {"_": None, "N_": {1: None, 2: (1, 2)}, "M": None, "ngettext": (1, 2)}  # M: findings.M
 
 
 def extract_messages(fileobj, keywords, comment_tags, options):

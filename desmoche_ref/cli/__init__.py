@@ -9,7 +9,7 @@ import importlib
 import click
 
 from ..i18n import N_
-from .lang import Group, _, lang_option
+from .lang import Group, _, as_written, lang_option
 
 # command name -> (module, attribute, one-line help shown by --help, marked N_ for the catalog)
 COMMANDS = {
@@ -57,8 +57,9 @@ class LazyGroup(Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        module, attr, _ = COMMANDS[name]
-        return getattr(importlib.import_module(module), attr)
+        module, attr, _help = COMMANDS[name]
+        with as_written():  # a module declaring its commands in a Spanish run: see as_written
+            return getattr(importlib.import_module(module), attr)
 
     def resolve_command(self, ctx, args):
         name = args[0]
@@ -66,8 +67,11 @@ class LazyGroup(Group):
             import difflib
 
             close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            ctx.fail(f"No such command '{name}'.{hint} (commands: {', '.join(COMMANDS)})")
+            if close:
+                ctx.fail(_("No such command '{name}'. Did you mean '{close}'? (commands: {commands})").format(
+                    name=name, close=close[0], commands=", ".join(COMMANDS)))
+            ctx.fail(_("No such command '{name}'. (commands: {commands})").format(
+                name=name, commands=", ".join(COMMANDS)))
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx, formatter):
@@ -76,9 +80,21 @@ class LazyGroup(Group):
             formatter.write_dl(rows)
 
 
+def _show_version(ctx, param, value):
+    """--version, as click's version_option prints it, in the language of the run (click's
+    fixes its words when the group is declared)."""
+    if value and not ctx.resilient_parsing:
+        from importlib.metadata import version
+
+        click.echo(_("%(prog)s, version %(version)s") % {"prog": ctx.find_root().info_name,
+                                                          "version": version("desmoche-ref")})
+        ctx.exit()
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="desmoche-ref")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help=N_("Show the version and exit."))
 @lang_option
 @click.pass_context
 def main(ctx):

@@ -11,14 +11,21 @@ How a command speaks Spanish (the pattern every command follows):
   are kept; the shell shows it with `render.say(message)`, in the language of the run.
 `python tools/catalog.py` finds every such message for the catalog.
 
-The language lives in the click context (ctx.meta, shared by a group and its command),
-set from `--lang` before any option is handled (so `--help --lang es` is Spanish too);
-without it, DESMOCHE_LANG or the locale decide (desmoche_ref/i18n.py).
+The language of a run is chosen as it starts (`Translated.main`), from `--lang` anywhere
+among its arguments, else DESMOCHE_LANG or the locale (desmoche_ref/i18n.py); the click
+context keeps it too (ctx.meta, shared by a group and its command). Click's own words
+(its errors, "Usage:", "[default: 3]") are looked up in the same catalog: a run that
+chooses Spanish binds click's gettext to ours (`_click_speaks_ours`), so an error click
+raises before `--lang` is parsed, or shows after the context has closed, is Spanish too.
+An English run binds nothing and never opens the catalog.
 """
 
+import contextlib
+import contextvars
 import copy
 import inspect
 import os
+import sys
 
 import click
 
@@ -26,26 +33,79 @@ from .. import i18n
 from ..i18n import N_
 
 KEY = "desmoche_ref.lang"
+# the language of the run in progress (Translated.main); None outside a run
+RUN = contextvars.ContextVar(KEY, default=None)
+# True while click's words are being declared (see as_written)
+_DECLARING = contextvars.ContextVar(KEY + ".declaring", default=False)
 
-# click's own words on a help page, in our catalog
+# Click's own words, in our catalog: the msgids click (8.1 to 8.4) looks up with gettext,
+# exactly as click writes them; where versions differ, each version's. Only those this
+# program can show (click's errors about how a command is declared are for us, in English).
+# -- on a help page
 N_("Usage:")
-N_("[OPTIONS]")
-N_("COMMAND [ARGS]...")
-N_("[COMMAND] [ARGS]...")  # click 8.4.2 and later
 N_("Options")
 N_("Commands")
 N_("Show this message and exit.")
 N_("Show the version and exit.")
+N_("%(prog)s, version %(version)s")
+N_("default: {default}")
+N_("required")
+# click's usage pieces and type names, which click does not look up: we do
+# (collect_usage_pieces, _spoken); a type's name is an option's metavar (INTEGER) and is
+# in its errors ("… is not a valid integer")
+N_("[OPTIONS]")
+N_("COMMAND [ARGS]...")
+N_("[COMMAND] [ARGS]...")  # click 8.4.2 and later
+N_("text")
+N_("integer")
+N_("integer range")
+N_("file")
+N_("directory")
+N_("path")
+# -- its errors
+N_("Error: {message}")
+N_("Try '{command} {option}' for help.")
+N_("Invalid value: {message}")
+N_("Invalid value for {param_hint}: {message}")
+N_("Missing argument")
+N_("Missing option")
+N_("Missing command.")
+N_("No such command {name!r}.")
+N_("No such option: {name}")  # click 8.1 to 8.3
+N_("No such option {name!r}.")  # click 8.4
+# (click formats its plurals with both placeholders, so every Spanish form uses the plural's.)
+# gettext keys a plural by its singular: click 8.1-8.3's plural, "(Possible options:
+# {possibilities})", is this entry too
+N_("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)")
+N_("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})")
+N_("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments.")
+N_("Option {name!r} does not take a value.")
+N_("{value!r} is not {choice}.", "{value!r} is not one of {choices}.")
+N_("{value!r} is not a valid {number_type}.")
+N_("{value} is not in the range {range}.")
+N_("{value!r} does not match the format {format}.", "{value!r} does not match the formats {formats}.")
+N_("{name} {filename!r} does not exist.")
+N_("{name} {filename!r} is a file.")
+N_("{name} '{filename}' is a directory.")  # click 8.1 to 8.1.7
+N_("{name} {filename!r} is a directory.")  # click 8.1.8 and later
+N_("{name} {filename!r} is not readable.")
+N_("{name} {filename!r} is not writable.")
+N_("Could not open file {filename!r}: {message}")
+N_("unknown error")
+N_("Aborted!")
+N_("d")  # a progress bar's days to go (click 8.4): 1d 02:03:04
+N_("Shell completion is not supported for Bash versions older than 4.4.")
+N_("Couldn't detect Bash version, shell completion is not supported.")
 LANG_HELP = N_("The language of the output: es (español) or en (English). "
                "Default: DESMOCHE_LANG, else the locale (LANG=es_NI.UTF-8 is Spanish).")
 
 
 def language(ctx=None) -> str:
-    """The language of this run: the context's, else the environment's."""
+    """The language of this run: the context's, else the run's, else the environment's."""
     ctx = ctx or click.get_current_context(silent=True)
     lang = ctx.meta.get(KEY) if ctx is not None else None
     if lang is None:
-        lang = i18n.choose(None, os.environ)
+        lang = RUN.get() or i18n.choose(None, os.environ)
         if ctx is not None:
             ctx.meta[KEY] = lang
     return lang
@@ -61,15 +121,17 @@ def ngettext(one: str, many: str, n: int) -> str:
 
 
 def _lang_in(args) -> str | None:
-    """The value of a `--lang` among the arguments, before click reads them."""
+    """The value of the last `--lang` among the arguments (click keeps the last), before
+    click reads them."""
+    lang = None
     for k, arg in enumerate(args):
         if arg == "--":
             break
         if arg == "--lang" and k + 1 < len(args):
-            return i18n.language_of(args[k + 1])
-        if arg.startswith("--lang="):
-            return i18n.language_of(arg[len("--lang="):])
-    return None
+            lang = i18n.language_of(args[k + 1])
+        elif arg.startswith("--lang="):
+            lang = i18n.language_of(arg[len("--lang="):])
+    return lang
 
 
 def _set_lang(ctx, param, value):
@@ -82,21 +144,92 @@ lang_option = click.option("--lang", type=click.Choice(i18n.LANGS), expose_value
                            is_eager=True, callback=_set_lang, help=LANG_HELP)
 
 
+def _click_gettext(message: str) -> str:
+    return message if _DECLARING.get() else _(message)
+
+
+def _click_ngettext(one: str, many: str, n: int) -> str:
+    return (one if n == 1 else many) if _DECLARING.get() else ngettext(one, many, n)
+
+
+def _click_speaks_ours() -> None:
+    """Click's modules look their words up with ours, in the language of the run (click calls
+    its `_` as it raises or shows): bound by the first run that chooses Spanish; a later one
+    finds them bound and changes nothing."""
+    import gettext
+
+    import click._termui_impl  # noqa: F401 (loaded by click only when needed: bound now)
+    import click.shell_completion  # noqa: F401
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("click."):
+            if getattr(module, "_", None) is gettext.gettext:
+                module._ = _click_gettext
+            if getattr(module, "ngettext", None) is gettext.ngettext:
+                module.ngettext = _click_ngettext
+
+
+@contextlib.contextmanager
+def as_written():
+    """Click's words given while a command is declared stay as click writes them (a
+    click.Path's name, the help of the help option): they are shown translated with their
+    parameter (`_spoken`), so a later run in another language reads its own."""
+    token = _DECLARING.set(True)
+    try:
+        yield
+    finally:
+        _DECLARING.reset(token)
+
+
+def _spoken(param, say):
+    """A copy of `param` with its words in the language of `say`: help, metavar, its type's
+    name (INTEGER, "… is not a valid integer")."""
+    spoken = copy.copy(param)
+    if getattr(param, "help", None):
+        spoken.help = say(param.help)
+    if param.metavar:
+        spoken.metavar = say(param.metavar)
+    name = inspect.getattr_static(param.type, "name", None)
+    if isinstance(name, str) and say(name) != name:  # not a computed name (click.Tuple's)
+        spoken.type = copy.copy(param.type)
+        spoken.type.name = say(name)
+    return spoken
+
+
 class Translated:
-    """Help pages (and the language) for click commands and groups: every text a help
-    page shows is looked up in the catalog of the chosen language."""
+    """Help pages, errors and the language for click commands and groups: every text click
+    shows is looked up in the catalog of the chosen language."""
 
-    def parse_args(self, ctx, args):
-        lang = _lang_in(args)
-        if lang:
-            ctx.meta[KEY] = lang
-        return super().parse_args(ctx, args)
+    def main(self, args=None, *rest, **kwargs):
+        """Run the command line: the language chosen before click reads an argument."""
+        lang = _lang_in(sys.argv[1:] if args is None else args) or i18n.choose(None, os.environ)
+        if lang != "en":
+            _click_speaks_ours()
+        token = RUN.set(lang)
+        try:
+            return super().main(args, *rest, **kwargs)
+        finally:
+            RUN.reset(token)
 
-    def format_usage(self, ctx, formatter):
-        # the context's language: a usage error prints this after the context has closed
-        say = i18n.translations(language(ctx)).gettext
-        pieces = [say(piece) for piece in self.collect_usage_pieces(ctx)]  # metavars: N_ them
-        formatter.write_usage(ctx.command_path, " ".join(pieces), say("Usage:") + " ")
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        if language(ctx) == "en":
+            return params
+        # made once a run: click finds the parameters it parsed again by identity
+        key = (KEY, "params", id(self))
+        if key not in ctx.meta:
+            say = i18n.translations(language(ctx)).gettext
+            ctx.meta[key] = [_spoken(param, say) for param in params]
+        return ctx.meta[key]
+
+    def get_help_option(self, ctx):
+        with as_written():  # click 8.1.8 and later make it once, in the first run
+            return super().get_help_option(ctx)
+
+    def collect_usage_pieces(self, ctx):
+        # click's [OPTIONS] and COMMAND [ARGS]... (the arguments' metavars come with them)
+        say = i18n.translations(language(ctx)).gettext  # a usage error: the context has closed
+        return [say(piece) for piece in super().collect_usage_pieces(ctx)]
 
     def format_help_text(self, ctx, formatter):
         text = _(inspect.cleandoc(self.help)).partition("\f")[0] if self.help else ""
@@ -109,22 +242,6 @@ class Translated:
         if self.help and not self.short_help:
             return click.utils.make_default_short_help(_(inspect.cleandoc(self.help)), limit)
         return super().get_short_help_str(limit)
-
-    def format_options(self, ctx, formatter):
-        rows = []
-        for param in self.get_params(ctx):
-            if isinstance(param, click.Option) and (param.help or param.metavar):
-                param = copy.copy(param)  # its help and its metavar (N_ them) in the language
-                param.help = param.help and _(param.help)
-                param.metavar = param.metavar and _(param.metavar)
-            row = param.get_help_record(ctx)
-            if row is not None:
-                rows.append(row)
-        if rows:
-            with formatter.section(_("Options")):
-                formatter.write_dl(rows)
-        if isinstance(self, click.Group):
-            self.format_commands(ctx, formatter)
 
 
 class Command(Translated, click.Command):
