@@ -16,21 +16,7 @@ from .book import book_command, db_option, open_book
 from .lang import Command, _, lang_option, ngettext
 
 
-class _Date(click.DateTime):
-    """A day, YYYY-MM-DD; click's own message for one that is not, in the language of the run."""
-
-    def __init__(self):
-        super().__init__(formats=["%Y-%m-%d"])
-
-    def convert(self, value, param, ctx):
-        try:
-            return super().convert(value, param, ctx)
-        except click.BadParameter:
-            self.fail(_("{value!r} does not match the format {format}.").format(
-                value=value, format="'%Y-%m-%d'"), param, ctx)
-
-
-DATE = _Date()
+DATE = click.DateTime(formats=["%Y-%m-%d"])  # a day; click says what is wrong, in the run's language
 
 
 def fail(message: str, status: int = 2):
