@@ -135,3 +135,25 @@ def test_sqlite_and_postgresql_give_identical_standings(tmp_path):
         assert json.loads(outputs[0]) == SAMPLE_STANDINGS
     finally:
         drop()
+
+
+def test_a_live_hand_exported_and_imported_again_is_stored_once(live, tmp_path):
+    """A hand recorded move by move is known by its content as an imported one is
+    (records.content_hash): importing its export into the same book stores nothing, and
+    undoing its `end` reopens it, so that it is not known until it is closed again."""
+    friday = [line for line in (pathlib.Path(__file__).parent / "conformance" / "friday.dsm").read_text().splitlines()
+              if line and not line.startswith("[")]
+    live("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
+         "--side", "oro 5 Ana Beto Carla")
+    live("hand", "new", "--dealer", "Ana")
+    for line in friday + ["end"]:
+        live("rec", line)
+    exported = tmp_path / "friday-live.dsm"
+    live("export", "-o", exported)
+    assert live("import", exported).stdout == (
+        f"{exported}: 0 hands stored, 1 already in the book, 0 rejected (table friday)\n")
+    live("undo")  # the `end`: the hand reopens, its postings reversed, and it is closed again
+    live("rec", "end")
+    assert live("import", exported).stdout.startswith(f"{exported}: 0 hands stored, 1 already")
+    nets = {p["player"]: p["net"] for p in live.json("standings", "--json")["players"]}
+    assert nets == {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}  # the hand counted once

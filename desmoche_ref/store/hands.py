@@ -20,7 +20,7 @@ from ..money import fmt
 from ..referee import COMPLETE, INVALID, hand_report
 from ..settle import pot_account
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
-from .records import chain_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
+from .records import chain_hash, content_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
@@ -419,6 +419,10 @@ def close_hand(session, hand: Hand, report=None):
     out = report.as_json()
     hand.status = out["status"]
     hand.closed = now()
+    # known by its content, as an import of its export would know it (stored once, not twice)
+    hand.content_hash = content_hash(report.setup, report.record.tags, [
+        write_event(ev) if ev.comment is None else f"{write_event(ev)} #{ev.comment}"
+        for ev in report.record.events])
     if out["status"] == COMPLETE:
         hand.outcome = out["outcome"]["kind"]
         hand.winners = " ".join(out["outcome"]["winners"])
@@ -440,6 +444,7 @@ def reverse_postings(session, hand: Hand) -> int:
                             counterparty=r.counterparty, amount=-r.amount, reverses=r.id)
                     for r in standing)
     hand.status, hand.closed, hand.outcome, hand.winners = "open", None, None, None
+    hand.content_hash = None
     hand.carry_out = hand.side_carry_out = None
     return len(standing)
 

@@ -66,7 +66,7 @@ class Hand(SQLModel, table=True):
     side_carry: str = Field(default="{}")            # JSON: {game: cents}
     extra_tags: str = Field(default="[]")            # JSON: [[name, value]] (Event, Date, Result, …)
     source: str = Field(default="live", max_length=10)  # live | import
-    content_hash: str | None = Field(default=None, index=True, max_length=64)  # imported record
+    content_hash: str | None = Field(default=None, index=True, max_length=64)  # records.content_hash, once closed
     status: str = Field(default="open", max_length=12)  # open | complete | incomplete | invalid
     outcome: str | None = Field(default=None, max_length=12)  # win | auto-win | no-winner
     winners: str | None = Field(default=None, max_length=300)
