@@ -15,7 +15,7 @@ import sys
 import click
 
 from ..i18n import N_
-from .lang import Group, _
+from .lang import _
 
 REFUSED, USAGE, CHANGED = 1, 2, 3
 
@@ -30,18 +30,6 @@ def db_option(f):
 def table_option(f):
     return click.option("--table", "table_name", metavar=N_("NAME"),
                         help=N_("The table. Default: the table last used in this book."))(f)
-
-
-class BookGroup(Group):
-    """A group of book commands (db, table, hand): its list of commands under a title in
-    the language of the run too (click writes that title itself, in English)."""
-
-    def format_commands(self, ctx, formatter):
-        names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(map(len, names))
-        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit)) for name in names]
-        with formatter.section(_("Commands")):
-            formatter.write_dl(rows)
 
 
 def error_line(message) -> str:

@@ -4,11 +4,11 @@ import sys
 
 import click
 
-from .book import BookGroup, book_command, db_option
-from .lang import Command, _, lang_option
+from .book import book_command, db_option
+from .lang import Command, Group, _, lang_option
 
 
-@click.group(cls=BookGroup)
+@click.group(cls=Group)
 @lang_option
 def db():
     """The book itself: where it is, and its schema.

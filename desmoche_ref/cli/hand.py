@@ -6,11 +6,11 @@ import sys
 import click
 
 from ..i18n import N_
-from .book import BookGroup, book_command, db_option, open_book, table_and_hand, table_option
-from .lang import Command, _, lang_option, ngettext
+from .book import book_command, db_option, open_book, table_and_hand, table_option
+from .lang import Command, Group, _, lang_option, ngettext
 
 
-@click.group(cls=BookGroup)
+@click.group(cls=Group)
 @lang_option
 def hand():
     """Start a hand, show the table now, list the moves recorded.

@@ -6,11 +6,11 @@ import sys
 import click
 
 from ..i18n import N_
-from .book import USAGE, BookGroup, book_command, db_option, error_line, open_book
-from .lang import Command, _, lang_option
+from .book import USAGE, book_command, db_option, error_line, open_book
+from .lang import Command, Group, _, lang_option
 
 
-@click.group(cls=BookGroup)
+@click.group(cls=Group)
 @lang_option
 def table():
     """The tables of the book: seats, bet, rules, side games.
