@@ -36,6 +36,15 @@ def M(template: str, **args) -> Message:
     return Message(template, args)
 
 
+def joined(messages):
+    """Messages one after the other, `; ` between them, as one Message (each shown in the
+    language of the run)."""
+    out = messages[-1] if messages else ""
+    for message in reversed(messages[:-1]):
+        out = M("{first}; {rest}", first=message, rest=out)
+    return out
+
+
 def render(text, gettext):
     """`text` in the language of `gettext` if it is a Message; any other value as it is."""
     return text.render(gettext) if isinstance(text, Message) else text

@@ -9,7 +9,7 @@ one line for the person, never a traceback.
 import os
 from contextlib import contextmanager
 
-from ..findings import M
+from ..findings import M, joined
 
 SCHEMA_HEAD = "0002"  # the newest migration shipped (a test checks it is Alembic's head)
 ENV_VAR = "DESMOCHE_DB"
@@ -281,12 +281,3 @@ def _difference(d):
         return str(d)
     return M("the book lacks {thing}", thing=thing) if kind.startswith("add") else \
         M("the book has {thing}, the models do not", thing=thing)
-
-
-def joined(messages):
-    """Messages one after the other, `; ` between them, as one Message (each shown in the
-    language of the run)."""
-    out = messages[-1] if messages else ""
-    for message in reversed(messages[:-1]):
-        out = M("{first}; {rest}", first=message, rest=out)
-    return out

@@ -10,9 +10,8 @@ from collections import Counter
 
 from sqlmodel import select
 
-from ..findings import M
+from ..findings import M, joined
 from ..referee import COMPLETE, INVALID
-from .db import joined
 from .hands import (UNDO, VOID, chain_hash, event_lines, events, judge, refund_postings,
                     returned, settlement_postings)
 from .models import BookTable, Hand, Posting
