@@ -14,18 +14,23 @@ _ITEM, _ERROR, _DONE = 0, 1, 2
 
 
 def forked(produce, *args):
-    """The items of `produce(*args)`, computed in a forked child (in this process where
-    fork is not available). An exception in the child is raised here; the child goes when
-    the reading stops (finished, failed or abandoned), and dies with this process."""
+    """The items of `produce(*args)`, computed in a child forked now (before the caller
+    starts any thread of its own: forking a process with threads is unsafe), or in this
+    process where fork is not available. Iterate the result to the end or close it: an
+    exception in the child is raised here; the child goes when the reading stops (finished,
+    failed or abandoned), and dies with this process."""
     if "fork" not in multiprocessing.get_all_start_methods():
-        yield from produce(*args)
-        return
+        return produce(*args)
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     child = context.Process(target=_run, args=(writer, reader, produce, args), daemon=True,
                             name="desmoche-ref-judge")
     child.start()
     writer.close()  # ours: so that a child that dies leaves the pipe at its end (EOFError)
+    return _read(child, reader)
+
+
+def _read(child, reader):
     try:
         while True:
             try:

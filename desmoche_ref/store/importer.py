@@ -17,6 +17,7 @@ is rejected.
 
 import json
 import os
+from contextlib import closing
 from datetime import datetime, timezone
 from typing import NamedTuple
 
@@ -97,9 +98,10 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
     from .forked import ChildGone, forked
 
     rejected, batch, tables = [], [], []
-    with _Writer(book, rejected, path) as writer:
+    judged = forked(_judged, data, path, table)  # forked before the writer's thread starts
+    with closing(judged), _Writer(book, rejected, path) as writer:
         try:
-            for prepared, refused, names, line in forked(_judged, data, path, table):
+            for prepared, refused, names, line in judged:
                 rejected += refused
                 tables += [name for name in names if name not in tables]
                 batch += prepared
