@@ -72,13 +72,6 @@ class _Prepared:
         self.values, self.events, self.transfers = values, events, transfers
         self.hash, self.players, self.pots_before = digest, players, pots_before
 
-    def __getstate__(self):
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setstate__(self, state):
-        for name, value in zip(self.__slots__, state):
-            setattr(self, name, value)
-
 
 def default_table(path: str) -> str:
     """The file's name without its folder and extension (`-` for standard input is `stdin`)."""
@@ -143,9 +136,10 @@ def _judged(data: bytes, path: str, table: str | None):
 
 
 class _Writer:
-    """Stores batches in order on a thread of its own, while the next batch is judged: the
-    database's work (which releases the GIL) overlaps the referee's. A failure stops the
-    import at the next batch and is raised by the caller's thread."""
+    """Stores batches in order on a thread of its own, while the caller's thread keeps
+    reading the judged hands from the judging process (whose pipe would otherwise fill and
+    stop it). A failure stops the import at the next batch and is raised by the caller's
+    thread."""
 
     def __init__(self, book, rejected: list, path: str):
         import queue
