@@ -323,4 +323,4 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
     assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")
-    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0002 (ya estaba al día)\n")
+    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0003 (ya estaba al día)\n")

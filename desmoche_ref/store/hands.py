@@ -19,6 +19,7 @@ from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, INVALID, hand_report
 from ..settle import pot_account
+from .identity import recorder
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import chain_hash, content_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
 
@@ -369,8 +370,9 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
     if hand.closed is not None:
         raise StoreError(M("hand {number} is closed: `undo` reopens it, `hand new` starts the next",
                            number=hand.number))
+    who = recorder(session)
     row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment, supersedes=supersedes,
-                hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes))
+                recorder=who, hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes, who))
     try:
         with session.begin_nested():
             session.add(row)

@@ -30,6 +30,7 @@ from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from ..settle import MAIN_POT, pot_account
 from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
+from .identity import recorder
 from .records import chain_hash, content_hash, enforced_fouls
 
 BATCH = 250            # hands per transaction
@@ -91,7 +92,9 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
     from .forked import ChildGone, forked
 
     rejected, batch, tables = [], [], []
-    judged = forked(_judged, data, path, table)  # forked before the writer's thread starts
+    with book.connect() as conn:
+        who = recorder(conn)
+    judged = forked(_judged, data, path, table, who)  # forked before the writer's thread starts
     with closing(judged), _Writer(book, rejected, path) as writer:
         try:
             for prepared, refused, names, line in judged:
@@ -112,7 +115,7 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
     return Imported(path, writer.stored, writer.known, rejected, tables)
 
 
-def _judged(data: bytes, path: str, table: str | None):
+def _judged(data: bytes, path: str, table: str | None, who: str):
     """The file's hands judged, JUDGED at a time: (the valid hands prepared, the rejected
     ones, the tables named, the last line judged)."""
     fallback = default_table(path)
@@ -127,7 +130,7 @@ def _judged(data: bytes, path: str, table: str | None):
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))
         else:
-            prepared.append(_prepare(number, name, report))
+            prepared.append(_prepare(number, name, report, who))
         if len(prepared) + len(refused) >= JUDGED:
             yield prepared, refused, names, record.line
             prepared, refused, names = [], [], []
@@ -218,7 +221,7 @@ def played_on(record):
     return None
 
 
-def _prepare(number: int, table: str, report) -> _Prepared:
+def _prepare(number: int, table: str, report, who: str) -> _Prepared:
     record, setup = report.record, report.setup
     names = setup.players
     extra = []
@@ -234,9 +237,9 @@ def _prepare(number: int, table: str, report) -> _Prepared:
     events, previous = [], ""
     for seq, ev in enumerate(record.events, 1):
         line = write_event(ev)
-        previous = chain_hash(previous, seq, line, ev.comment, None)
-        events.append((line, ev.comment, previous))
-    lines = [line if comment is None else f"{line} #{comment}" for line, comment, _ in events]
+        previous = chain_hash(previous, seq, line, ev.comment, None, who)
+        events.append((line, ev.comment, previous, who))
+    lines = [line if comment is None else f"{line} #{comment}" for line, comment, _, _ in events]
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
@@ -420,7 +423,7 @@ def _brought_in(p: _Prepared, state: _TableState) -> list:
             for account, cents in p.pots_before.items() if cents > state.pots.get(account, 0)]
 
 
-EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash")
+EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash", "recorder")
 POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty",
                    "amount", "reverses", "created")
 
@@ -439,8 +442,8 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
     main = pot_account(MAIN_POT)
     for p, brought in keep:
         hand_id = ids[p.hash]
-        for seq, (line, comment, chained) in enumerate(p.events, 1):
-            events.append((hand_id, seq, line, comment, when, None, chained))
+        for seq, (line, comment, chained, who) in enumerate(p.events, 1):
+            events.append((hand_id, seq, line, comment, when, None, chained, who))
         table_id = p.values["table_id"]
         moves = [(BROUGHT_IN, None if a == main else a.split(":", 1)[1], OUTSIDE, a, c)
                  for a, c in brought]

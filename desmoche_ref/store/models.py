@@ -88,6 +88,7 @@ class Event(SQLModel, table=True):
     entered: datetime = Field(default_factory=now)
     supersedes: int | None = Field(default=None, foreign_key="event.id")  # an undo's target
     hash: str = Field(max_length=64)                 # sha256 over the previous hash and this row
+    recorder: str | None = Field(default=None, max_length=64)  # who entered it (store/identity.py)
 
 
 class Posting(SQLModel, table=True):

@@ -8,8 +8,12 @@ from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 
 
-def chain_hash(previous: str, seq: int, line: str, comment, supersedes) -> str:
+def chain_hash(previous: str, seq: int, line: str, comment, supersedes, recorder=None) -> str:
+    """The hash of an event row, chained to the previous row's. Rows stored before the book
+    recorded who entered them (schema 0003) have no recorder and keep their hashes."""
     text = f"{previous}\n{seq}\n{line}\n{comment or ''}\n{supersedes or ''}"
+    if recorder is not None:
+        text += f"\n{recorder}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

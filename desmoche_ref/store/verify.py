@@ -71,7 +71,7 @@ def chain_problems(rows) -> list:
             found.append((row.seq, M("move {number} is missing: the moves jump to {seq}", number=n, seq=row.seq)))
         if row.supersedes is not None and (row.supersedes not in ids or row.line != UNDO):
             found.append((row.seq, M("it supersedes a row that is not an earlier move of this hand")))
-        if chain_hash(previous, row.seq, row.line, row.comment, row.supersedes) != row.hash:
+        if chain_hash(previous, row.seq, row.line, row.comment, row.supersedes, row.recorder) != row.hash:
             found.append((row.seq, M("the stored move {line!r} does not match its hash: it was changed "
                                      "after it was recorded", line=row.line)))
         ids[row.id] = row
