@@ -63,11 +63,16 @@ def _refusal(finding):
 
 # ------------------------------------------------------------------ tables
 def player_row(session, name: str) -> Player:
+    """The player's row, made if new — once, even when two commands make it at the same
+    moment (INSERT … ON CONFLICT DO NOTHING, as the importer does)."""
     row = session.exec(select(Player).where(Player.name == name)).first()
     if row is None:
-        row = Player(name=name)
-        session.add(row)
-        session.flush()
+        if session.get_bind().dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        session.execute(insert(Player).values(name=name).on_conflict_do_nothing(index_elements=["name"]))
+        row = session.exec(select(Player).where(Player.name == name)).one()
     return row
 
 
@@ -94,10 +99,16 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
     table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
     table.sides = json.dumps([[s.game, s.stake, [setup.players[i] for i in s.players]]
                               for s in setup.sides])
-    session.add(table)
+    from sqlalchemy.exc import IntegrityError
+
+    try:
+        with session.begin_nested():  # another command may make the same table at this moment
+            session.add(table)
+            session.flush()
+    except IntegrityError:
+        raise StoreError(M("there is already a table {name!r} in this book", name=name)) from None
     for player in players:
         player_row(session, player)
-    session.flush()
     use_table(session, table)
     return table
 
