@@ -114,7 +114,7 @@ def test_friday_typed_at_the_prompt_ends_as_check_ends_it(book_path, tmp_path):
         type_line(child, line)
     child.expect("H1 · over: Carla won · `end` closes the hand >")
     type_line(child, "end")
-    assert "table Friday hand 1 (line 1): Carla wins with ten cards down (line 34)" in child.before
+    assert "table Friday hand 1: Carla wins with ten cards down (move 28)" in child.before
     child.expect("H1 · closed · `new` deals the next >")
     type_line(child, "settle")
     assert re.search(r"total\s+-25\.00\s+-10\.00\s+35\.00", child.before)
@@ -177,7 +177,7 @@ def test_history_carries_over_to_the_next_session(book_path, tmp_path):
     child = spawn(book_path, tmp_path)
     type_line(child, FRIDAY[0])
     type_line(child, "log")
-    assert re.search(r"   1  \d\d:\d\d:\d\d  " + re.escape(FRIDAY[0]), child.before)
+    assert re.search(r"   1  \d\d:\d\d:\d\d[+-]\d\d:\d\d  " + re.escape(FRIDAY[0]), child.before)
     child.sendeof()
     child.expect(pexpect.EOF)
     history = (tmp_path / "data" / "desmoche-ref" / "play-history").read_text()

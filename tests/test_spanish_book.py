@@ -174,7 +174,7 @@ def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
     assert unknown.stderr == "error: no hay ninguna mesa 'zz' en este libro (`desmoche-ref table list`)\n"
     assert es("hand", "new", "--table", "zz", "--lang", "es", status=2).stderr == unknown.stderr
     assert es("hand", "show", status=2).stderr == (
-        "error: todavía no hay manos en la mesa a: empiece una con `desmoche-ref hand new`\n")
+        "error: todavía no hay manos en la mesa a: empiece una con `desmoche-ref hand new --dealer NOMBRE`\n")
     assert es("table", "new", "a", "--players", "Ana Beto", "--bet", "1", status=2).stderr == (
         "error: ya hay una mesa 'a' en este libro\n")
     assert es("table", "new", "c", "--players", "Ana Ana", "--bet", "1", status=2).stderr == (
@@ -184,9 +184,9 @@ def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
     assert es("hand", "new", "--dealer", "Zed", status=2).stderr == (
         "error: 'Zed' no está sentado en la mesa a (Ana Beto)\n")
     es("hand", "new", "--dealer", "Ana")
-    assert es("cut", "Zed", status=2).stderr == (
-        "error: no hay ningún jugador 'Zed' en esta mesa (Ana Beto); los nombres tienen que coincidir "
-        "exactamente\n")
+    assert es("cut", "Zed", status=1).stderr == (  # N3.1, as play and check say it
+        "rechazado: N3.1 'Zed' no es jugador de esta mesa (Ana Beto); los nombres deben coincidir "
+        "exactamente (no se guardó nada)\n")
     assert es("rec", "# solo una nota", status=2).stderr == (
         "error: escriba una línea de la notación, p. ej. `draw Beto 2d` (N4)\n")
     assert es("undo", status=2).stderr == "error: la mano 1 no tiene ninguna jugada que deshacer\n"
@@ -242,7 +242,7 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
                         "`show`; `desmoche-ref end` (o el siguiente `hand new`) la cierra y asienta la liquidación")
     closed = es("end").stdout.splitlines()
     assert closed[:6] == ["jugada 30: end", "mano 1 cerrada y asentada:",
-                          "mesa friday mano 1 (línea 1): Carla gana con diez cartas en la mesa (línea 34)",
+                          "mesa friday mano 1: Carla gana con diez cartas en la mesa (jugada 28)",
                           "  bote 30.00, acumulado que entra 0.00, acumulado que sale 0.00",
                           "  Beto paga a Carla 10.00 de Mico", "  Ana paga a Carla 10.00 de Mico"]
     assert es("verify").stdout == "1 mano, 30 jugadas, 20 asientos: todo en orden\n"

@@ -43,7 +43,8 @@ def neutral(line: str) -> bool:
 
 
 def play(url, text, *args, **env):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", "play", "--db", url, *args],
+    """`play` fed `text`, going on past refused lines (--keep-going): these tests read every refusal."""
+    return subprocess.run([sys.executable, "-m", "desmoche_ref", "play", "--keep-going", "--db", url, *args],
                           input=text, capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env={**CLEAN, "PYTHONPATH": str(ROOT), **env})
 
@@ -95,7 +96,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
         "total                         0.00  0.00   0.00",
         "la mano 1 terminó pero todavía no está saldada en el libro (`fin` o `nueva` la asientan): "
         "Ana -25.00, Beto -10.00, Carla 35.00",
-        "mesa Friday mano 1 (línea 1): Carla gana con diez cartas en la mesa (línea 34)",
+        "mesa Friday mano 1: Carla gana con diez cartas en la mesa (jugada 28)",
         "  bote 30.00, acumulado que entra 0.00, acumulado que sale 0.00",
         "  Beto paga a Carla 10.00 de Mico",
         "  Ana paga a Carla 10.00 de Mico",
@@ -154,8 +155,8 @@ def test_state_and_log_in_spanish(tmp_path):
                        "declarar Ana Beto Carla; pasar Beto; reclamar Ana Carla; tocar Ana Beto Carla; "
                        "robar Carla")
     assert out[12] == "se deshizo: pay Beto 7c"
-    assert re.fullmatch(r"  11  \d\d:\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
-    assert re.fullmatch(r"  10  \d\d:\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
+    assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
+    assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
     assert out[-1] == "15: estado no lleva argumentos (`ayuda` lista los comandos)"
 
 
@@ -178,7 +179,8 @@ def test_the_help_of_play_in_spanish():
     # the same in both: the examples' command lines
     assert [line for line in lines if line in set(english) and line.strip()] == [
         "    desmoche-ref play --table Friday", "    desmoche-ref play --db night.db < moves.txt",
-        "    printf 'new --dealer Ana\\ndr Beto 2d\\n' | desmoche-ref play --table Friday"]
+        "    printf 'new --dealer Ana\\ndr Beto 2d\\n' | desmoche-ref play --table Friday",
+        "    desmoche-ref play --keep-going < night.txt"]
 
 
 def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, monkeypatch):
@@ -195,7 +197,7 @@ def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, 
     assert run_piped(Recorder(book), [line + "\n" for line in lines + ["settle", "nueva", "falta Ana peek"]]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "mano 1 en la mesa T: reparte Dani"
-    assert out[1] == "mesa T mano 1 (línea 1): sin ganador (línea 29): el bote de 20.00 se acumula"
+    assert out[1] == "mesa T mano 1: sin ganador (jugada 25): el bote de 20.00 se acumula"
     assert out[-5:] == [
         "1      Dani        sin ganador  -5.00  -5.00  -5.00  -5.00",
         "total                           -5.00  -5.00  -5.00  -5.00",
