@@ -150,13 +150,14 @@ def print_table(table: str, hand_row, rows, report, ref) -> None:
 @click.option("--all", "everything", is_flag=True,
               help=N_("Every row, corrections included (default: the moves that stand)."))
 @click.option("--json", "as_json", is_flag=True,
-              help=N_('A list of {"seq", "line", "entered", "supersedes", "superseded"}.'))
+              help=N_('A list of {"seq", "line", "entered", "recorder", "supersedes", "superseded"}.'))
 @table_option
 @db_option
 @lang_option
 @book_command
 def hand_log(number, everything, as_json, table_name, db):
-    """The moves of a hand, with the time each was entered.
+    """The moves of a hand, with the time each was entered and who entered it (the
+    database's user on a server, the login name on a SQLite book; `-` before schema 0003).
 
     `undo` rows and the moves they took back show with --all.
 
@@ -176,7 +177,7 @@ def hand_log(number, everything, as_json, table_name, db):
     undone = {r.supersedes: r.seq for r in rows if r.supersedes is not None}
     shown = rows if everything else H.live_events(rows)
     items = [{"seq": r.seq, "line": r.line,
-              "entered": r.entered.isoformat(timespec="seconds"),
+              "entered": r.entered.isoformat(timespec="seconds"), "recorder": r.recorder,
               "supersedes": seq_of.get(r.supersedes), "superseded": undone.get(r.id)} for r in shown]
     if as_json:
         json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
@@ -191,4 +192,4 @@ def hand_log(number, everything, as_json, table_name, db):
         note = (_("  (undoes move {seq})").format(seq=i["supersedes"]) if i["supersedes"] else "") + \
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (f"  #{r.comment}" if r.comment else "")
-        click.echo(f"{i['seq']:>4}  {i['entered']}  {i['line']}{note}")
+        click.echo(f"{i['seq']:>4}  {i['entered']}  {i['recorder'] or '-'}  {i['line']}{note}")
