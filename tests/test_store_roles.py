@@ -187,6 +187,10 @@ def test_a_refused_privilege_midway_leaves_nothing_half_written(owner_url, roles
     assert run.stderr == (f"error: role {clerk} lacks a privilege for this: permission denied for table hand\n")
     assert len(live.json("hand", "log", "--all", "--json")) == 29
     assert balances(owner_url) == {}
+    _sql(owner_url, f'REVOKE INSERT ON event FROM "{clerk}"')  # the importer writes moves by COPY
+    run = live("import", "tests/conformance/closed-win.dsm", "--table", "other", status=2)
+    assert run.stderr == f"error: role {clerk} lacks a privilege for this: permission denied for table event\n"
+    assert live.json("table", "list", "--json")[1]["hands"] == 0  # the table was made, no hand stored
     owner("db", "grant", clerk, "--recorder")  # granting again gives it back
     live("end")
     assert balances(owner_url)["Carla"] == 3500

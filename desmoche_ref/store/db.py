@@ -177,6 +177,13 @@ class Book:
             from .roles import refusal  # a privilege the server refused: the role, what it lacks
 
             raise BookError(refusal(exc, self) or _explain(exc, self.url)) from None
+        except Exception as exc:  # the driver's own (the importer's COPY): only a refused privilege
+            from .roles import refusal
+
+            message = refusal(exc, self)
+            if message is None:
+                raise
+            raise BookError(message) from None
 
 
 def open_book(given: str | None = None, migrate: bool = True) -> Book:

@@ -288,9 +288,9 @@ def refusal(exc, book, schema: bool = False):
 
 
 def _who(book):
-    """(the connected role, RECORDER | READER | None: what it may do to the moves, whether
-    the book's tables exist, its schema version if the role may read it), asked on a
-    connection of its own."""
+    """(the connected role, what it may do to the book — RECORDER, READER, OTHER (it writes
+    some table but may not insert moves) or None —, whether the book's tables exist, its
+    schema version if the role may read it), asked on a connection of its own."""
     from sqlalchemy import text
 
     try:
@@ -300,10 +300,13 @@ def _who(book):
                 {"moves": MOVES, "version": VERSION_TABLE}).one()
             access = version = None
             if moves:
-                may_insert, may_read = conn.execute(text(
-                    "SELECT has_table_privilege(:moves, 'INSERT'), has_table_privilege(:moves, 'SELECT')"),
+                may_insert, may_read, may_write = conn.execute(text(
+                    "SELECT has_table_privilege(:moves, 'INSERT'), has_table_privilege(:moves, 'SELECT'), "
+                    "bool_or(has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE')) FROM pg_class c "
+                    "WHERE c.relkind IN ('r', 'p') AND c.relnamespace = "
+                    "(SELECT relnamespace FROM pg_class WHERE oid = to_regclass(:moves))"),
                     {"moves": MOVES}).one()
-                access = RECORDER if may_insert else READER if may_read else None
+                access = RECORDER if may_insert else OTHER if may_write else READER if may_read else None
             if exists and conn.execute(text("SELECT has_table_privilege(:version, 'SELECT')"),
                                        {"version": VERSION_TABLE}).scalar():
                 version = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
