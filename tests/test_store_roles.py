@@ -120,7 +120,7 @@ def test_a_recorder_records_a_night_through_the_verbs_and_the_server_refuses_it_
         "table friday: the bet is 2.50 from the next hand\n")
     live("hand", "new", "--dealer", "Ana", "--no-sides")  # closed-win.dsm's dealer, again
     for words in moves_of("closed-win.dsm"):
-        live(*words)
+        live("rec", " ".join(words))  # the same moves, as one typed line each
     live("table", "close", "friday")  # closes hand 2 and the table
     assert live("import", "tests/conformance/friday.dsm", "--table", "club").stdout == (
         "tests/conformance/friday.dsm: 1 hand stored, 0 already in the book, 0 rejected (table club)\n")
