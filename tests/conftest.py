@@ -48,6 +48,16 @@ def book_url(request, tmp_path):
         drop()
 
 
+def recorder_of(url: str) -> str:
+    """The name the book records as each move's recorder when written through `url`: the
+    URL's user on PostgreSQL (the tests connect as a named user), the login name on SQLite."""
+    from sqlalchemy.engine import make_url
+
+    from desmoche_ref.store.identity import login_name
+
+    return make_url(url).username if url.startswith("postgresql") else login_name()
+
+
 class Live:
     """The commands on one book, in-process through click's CliRunner (the book named by
     DESMOCHE_DB, as a recorder at the table sets it once)."""

@@ -8,6 +8,8 @@ import shlex
 
 from sqlmodel import select
 
+from conftest import recorder_of
+
 from desmoche_ref.referee import judge_text
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.models import Posting
@@ -127,11 +129,16 @@ def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(li
     assert balances(live.url) == {"Ana": 0, "Beto": 0, "Carla": 0, "pot:main": 0, "pot:oro": 0}
     assert live("undo").stdout.startswith("move 32: undid move 29 (show Beto Qd)\n")
     log = live.json("hand", "log", "--all", "--json")
+    who = recorder_of(live.url)
     assert log[-4:] == [
-        {"seq": 29, "line": "show Beto Qd", "entered": log[-4]["entered"], "supersedes": None, "superseded": 32},
-        {"seq": 30, "line": "end", "entered": log[-3]["entered"], "supersedes": None, "superseded": 31},
-        {"seq": 31, "line": "undo", "entered": log[-2]["entered"], "supersedes": 30, "superseded": None},
-        {"seq": 32, "line": "undo", "entered": log[-1]["entered"], "supersedes": 29, "superseded": None},
+        {"seq": 29, "line": "show Beto Qd", "entered": log[-4]["entered"], "recorder": who, "supersedes": None,
+         "superseded": 32},
+        {"seq": 30, "line": "end", "entered": log[-3]["entered"], "recorder": who, "supersedes": None,
+         "superseded": 31},
+        {"seq": 31, "line": "undo", "entered": log[-2]["entered"], "recorder": who, "supersedes": 30,
+         "superseded": None},
+        {"seq": 32, "line": "undo", "entered": log[-1]["entered"], "recorder": who, "supersedes": 29,
+         "superseded": None},
     ]
     assert [e["seq"] for e in live.json("hand", "log", "--json")] == list(range(1, 29))
     live("show", "Beto", "Qd")
@@ -176,8 +183,9 @@ def test_hand_log_prints_times_and_corrections(live):
     live("undo")
     out = live("hand", "log", "--all").stdout.splitlines()
     assert out[0] == "table friday hand 1: 2 rows"
-    assert out[1].startswith("   1  20") and out[1].endswith("  cut Beto  (undone by move 2)")
-    assert out[2].endswith("  undo  (undoes move 1)")
+    who = recorder_of(live.url)  # who entered each row, between its time and its line
+    assert out[1].startswith("   1  20") and out[1].endswith(f"  {who}  cut Beto  (undone by move 2)")
+    assert out[2].endswith(f"  {who}  undo  (undoes move 1)")
     assert live("hand", "log").stdout == "table friday hand 1: 0 moves\n"
     entered = live.json("hand", "log", "--all", "--json")[0]["entered"]
     assert json.loads(json.dumps(entered)).startswith("20")

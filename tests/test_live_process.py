@@ -12,7 +12,7 @@ import sys
 import pytest
 from sqlalchemy import create_engine, text
 
-from conftest import PG_ENV, Live
+from conftest import PG_ENV, Live, recorder_of
 
 ROOT = pathlib.Path(__file__).parent.parent
 NEW_COMMANDS = ["db", "table", "hand", "rec", "undo", "verify", "cut", "deal", "return", "announce",
@@ -134,12 +134,13 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     subprocess.run(["sqlite3", db, "UPDATE event SET line = 'cambio Ana 4c' WHERE seq = 6"], check=True)
     run = cli("verify", db=db)
     assert run.returncode == 1
+    who = recorder_of(db)  # the move's problem names who entered the move
     assert run.stdout == ("table friday hand 1 move 6: the stored move 'cambio Ana 4c' does not match its "
-                          "hash: it was changed after it was recorded\n"
+                          f"hash: it was changed after it was recorded (entered by {who})\n"
                           "1 hands, 7 moves, 0 postings: 1 problem(s)\n")
     assert live.json("verify", "--json", status=1) == {
         "problems": [{"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
-                      "does not match its hash: it was changed after it was recorded"}],
+                      f"does not match its hash: it was changed after it was recorded (entered by {who})"}],
         "hands": 1, "moves": 7, "postings": 0}
 
 
@@ -161,7 +162,8 @@ def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_ur
     run = cli("verify", db=book_url)
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == ("table night hand 1 move 11: the stored move 'draw Beto Jd' does "
-                                          "not match its hash: it was changed after it was recorded")
+                                          "not match its hash: it was changed after it was recorded "
+                                          f"(entered by {recorder_of(book_url)})")
     engine = create_engine(book_url)
     with engine.begin() as conn:  # put the move back: now only the posting is wrong
         conn.execute(text("UPDATE event SET line = 'draw Beto Jh' WHERE seq = 11"))

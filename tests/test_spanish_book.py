@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 from desmoche_ref.cli import main
 from desmoche_ref.cli.book import book_command
 from desmoche_ref.store.hands import StoreError
+from conftest import recorder_of
 from test_live_entry import friday_table, moves_of
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -306,12 +307,13 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
         conn.execute(text("UPDATE posting SET amount = amount + 1 WHERE id = (SELECT min(id) FROM posting)"))
     engine.dispose()
     broken = es("verify", status=1).stdout.splitlines()
+    who = recorder_of(book_url)  # the move's problem names who entered it, in either language
     assert broken == ["mesa friday mano 1 jugada 8: la jugada guardada 'draw Beto 3d' no coincide con su "
-                      "hash: se cambió después de anotarla",
+                      f"hash: se cambió después de anotarla (la anotó {who})",
                       "1 mano, 30 jugadas, 0 asientos: 1 problema"]
     assert english("verify", status=1).stdout.splitlines()[0] == (
         "table friday hand 1 move 8: the stored move 'draw Beto 3d' does not match its hash: it was "
-        "changed after it was recorded")
+        f"changed after it was recorded (entered by {who})")
     problems = json.loads(es("verify", "--json", status=1).stdout)["problems"]
     assert problems[0]["message"].startswith("the stored move 'draw Beto 3d' does not match its hash")
     engine = create_engine(book_url)

@@ -1,23 +1,26 @@
-"""`desmoche-ref db upgrade|check|path`: where the book lives and its schema (Alembic)."""
+"""`desmoche-ref db upgrade|check|path|grant|revoke|roles`: where the book lives, its schema
+(Alembic), and on a league server who may record into it or read it."""
 
 import sys
 
 import click
 
-from .book import book_command, db_option
+from ..i18n import N_
+from .book import book_command, db_option, open_book
 from .lang import Command, Group, _, lang_option
 
 
 @click.group(cls=Group)
 @lang_option
 def db():
-    """The book itself: where it is, and its schema.
+    """The book itself: where it is, its schema, and who may record or read.
 
     \b
     Examples:
       desmoche-ref db path
       desmoche-ref db upgrade --db league.db
       desmoche-ref db check --db postgresql+psycopg://league@server/desmoche
+      desmoche-ref db grant clerk --recorder
     """
 
 
@@ -88,3 +91,113 @@ def db_check(db):
     text = _("{book}: the schema and the models differ") if found else _("{book}: the schema matches the models")
     click.echo(text.format(book=describe(book.url)))
     sys.exit(1 if found else 0)
+
+
+ACCESS = {"owner": N_("owner"), "recorder": N_("recorder"), "reader": N_("reader"),
+          "other": N_("other: grant it again (--recorder or --reader)")}
+
+
+def _server_book(db):
+    """The PostgreSQL book named by --db (a SQLite book has no roles: exit 2 saying so)."""
+    from ..store.db import resolve_url
+    from ..store.roles import postgres_only
+
+    postgres_only(resolve_url(db))
+    return open_book(db)
+
+
+@db.command("grant", cls=Command)
+@click.argument("role", metavar=N_("ROLE"))
+@click.option("--recorder", is_flag=True,
+              help=N_("ROLE records: every command that stores moves, hands and tables; never an "
+                      "update or delete of a stored move or posting, nor a change of schema."))
+@click.option("--reader", is_flag=True,
+              help=N_("ROLE reads: standings, ledger, settle-up, export, hand show/log, verify, "
+                      "table list, report; nothing it runs can write."))
+@db_option
+@lang_option
+@book_command
+def db_grant(role, recorder, reader, db):
+    """Give an existing role of the PostgreSQL server what a recorder or a reader needs on
+    this book, and nothing more (run by the book's owner).
+
+    The server itself then refuses the role anything else: a recorder may not UPDATE or
+    DELETE a stored move or posting, nor change the schema; a reader may only read.
+    Granting again replaces what the role had; `db upgrade` re-applies every grant to
+    the new schema. On a SQLite book there are no roles: its file's permissions guard it
+    (exit 2).
+
+    \b
+    Examples:
+      psql -d desmoche -c "CREATE ROLE clerk LOGIN PASSWORD 'secret'"
+      desmoche-ref db grant clerk --recorder --db postgresql+psycopg://league@server/desmoche
+      desmoche-ref db grant viewer --reader
+    """
+    from ..store.db import describe
+    from ..store.roles import READER, RECORDER, grant
+    from .render import say
+
+    if recorder == reader:
+        raise click.UsageError(_("say what the role may do: --recorder or --reader (one of them)"))
+    book = _server_book(db)
+    with book.begin() as conn:
+        warnings = grant(conn, role, RECORDER if recorder else READER)
+    text = _("role {role} may record in {book}: it adds moves, hands, tables and postings, and may not "
+             "change or delete a stored move or posting, nor the schema") if recorder else \
+        _("role {role} may read {book}, and nothing else")
+    click.echo(text.format(role=role, book=describe(book.url)))
+    for warning in warnings:
+        click.echo(_("warning: {message}").format(message=say(warning)), err=True)
+
+
+@db.command("revoke", cls=Command)
+@click.argument("role", metavar=N_("ROLE"))
+@db_option
+@lang_option
+@book_command
+def db_revoke(role, db):
+    """Take back what `db grant` gave ROLE on this PostgreSQL book (run by the book's owner).
+
+    \b
+    Examples:
+      desmoche-ref db revoke clerk
+    """
+    from ..store.db import describe
+    from ..store.roles import revoke
+
+    book = _server_book(db)
+    with book.begin() as conn:
+        had = revoke(conn, role)
+    text = _("role {role} may no longer use {book}") if had else \
+        _("role {role} had nothing on {book}: nothing to revoke")
+    click.echo(text.format(role=role, book=describe(book.url)))
+
+
+@db.command("roles", cls=Command)
+@click.option("--json", "as_json", is_flag=True,
+              help=N_('A list of {"role", "access"}: owner, recorder, reader or other.'))
+@db_option
+@lang_option
+@book_command
+def db_roles(as_json, db):
+    """Who may do what to this PostgreSQL book: its owner, then every role given anything on
+    it (a recorder, a reader, or other: privileges not given by `db grant`).
+
+    \b
+    Examples:
+      desmoche-ref db roles
+      desmoche-ref db roles --json
+    """
+    import json
+
+    from ..store.roles import OWNER, granted, owner
+    from .render import simple_table
+
+    book = _server_book(db)
+    with book.connect() as conn:
+        rows = [(owner(conn), OWNER)] + granted(conn)
+    if as_json:
+        json.dump([{"role": r, "access": a} for r, a in rows], sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    click.echo(simple_table([[r, _(ACCESS[a])] for r, a in rows], [_("role"), _("access")]))

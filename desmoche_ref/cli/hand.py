@@ -145,7 +145,7 @@ def print_table(shown) -> None:
 @click.option("--all", "everything", is_flag=True,
               help=N_("Every row, corrections included (default: the moves that stand)."))
 @click.option("--json", "as_json", is_flag=True,
-              help=N_('A list of {"seq", "line", "entered", "supersedes", "superseded"}.'))
+              help=N_('A list of {"seq", "line", "entered", "recorder", "supersedes", "superseded"}.'))
 @click.option("--utc", is_flag=True, help=N_("Times in UTC (default: this machine's local time, with its offset)."))
 @table_option
 @db_option
@@ -153,7 +153,8 @@ def print_table(shown) -> None:
 @book_command
 def hand_log(number, everything, as_json, utc, table_name, db):
     """The moves of a hand, with the time each was entered (this machine's local time and
-    its offset, or UTC with --utc; the book stores UTC).
+    its offset, or UTC with --utc; the book stores UTC) and who entered it (the database's
+    user on a server, the login name on a SQLite book; `-` before schema 0003).
 
     `undo` rows and the moves they took back show with --all.
 
@@ -169,7 +170,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
     shown = TableBook(open_book(db), table_name).view(number)
     rows = shown.log if everything else [r for r in shown.log if r.stands]
     items = [{"seq": r.seq, "line": r.line, "entered": shown_time(r.entered, utc).isoformat(timespec="seconds"),
-              "supersedes": r.supersedes, "superseded": r.superseded} for r in rows]
+              "recorder": r.recorder, "supersedes": r.supersedes, "superseded": r.superseded} for r in rows]
     if as_json:
         json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -183,7 +184,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
         note = (_("  (undoes move {seq})").format(seq=i["supersedes"]) if i["supersedes"] else "") + \
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (f"  #{r.comment}" if r.comment else "")
-        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['line']}{note}")
+        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  {i['line']}{note}")
 
 
 def shown_time(stored, utc: bool = False):

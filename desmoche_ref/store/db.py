@@ -174,7 +174,16 @@ class Book:
 
             if isinstance(exc, IntegrityError):
                 raise
-            raise BookError(_explain(exc, self.url)) from None
+            from .roles import refusal  # a privilege the server refused: the role, what it lacks
+
+            raise BookError(refusal(exc, self) or _explain(exc, self.url)) from None
+        except Exception as exc:  # the driver's own (the importer's COPY): only a refused privilege
+            from .roles import refusal
+
+            message = refusal(exc, self)
+            if message is None:
+                raise
+            raise BookError(message) from None
 
 
 def open_book(given: str | None = None, migrate: bool = True) -> Book:
@@ -209,7 +218,9 @@ def schema_version(book: Book):
             row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
             return row[0] if row else None
     except DBAPIError as exc:
-        raise BookError(_explain(exc, book.url)) from None
+        from .roles import refusal
+
+        raise BookError(refusal(exc, book) or _explain(exc, book.url)) from None
 
 
 def known_revisions() -> set:
@@ -231,13 +242,16 @@ def upgrade(book: Book) -> None:
     from alembic import command
     from sqlalchemy.exc import DBAPIError
 
+    from . import roles
+
     cfg = alembic_config(book)
     try:
         with book.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+            roles.reapply(conn)  # the roles granted before: their privileges on the new schema
     except DBAPIError as exc:
-        raise BookError(_explain(exc, book.url)) from None
+        raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
 
 
 def drift(book: Book) -> list:

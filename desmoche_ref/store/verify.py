@@ -76,7 +76,13 @@ def chain_problems(rows) -> list:
                                      "after it was recorded", line=row.line)))
         ids[row.id] = row
         previous = row.hash
-    return found
+    by = {row.seq: row.recorder for row in rows}
+    return [(seq, _entered_by(message, by.get(seq))) for seq, message in found]
+
+
+def _entered_by(message, recorder):
+    """A move's problem says who entered the move (its row's recorder), when the row names one."""
+    return M("{problem} (entered by {recorder})", problem=message, recorder=recorder) if recorder else message
 
 
 def posting_problems(session, table, hand, report, counts, last) -> list:
