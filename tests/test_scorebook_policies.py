@@ -146,7 +146,7 @@ def test_hand_log_shows_local_time_with_its_offset_and_utc_on_request(live, tmp_
     assert json.loads(utc.stdout)[0]["entered"].endswith("+00:00")
     text = subprocess.run([sys.executable, "-m", "desmoche_ref", "hand", "log"], env=env,
                           capture_output=True, text=True).stdout
-    assert text.splitlines()[1].endswith("-06:00  deal Beto ?x9")
+    assert text.splitlines()[1].endswith("-06:00  " + json.loads(local.stdout)[0]["recorder"] + "  deal Beto ?x9")
 
 
 def test_with_no_hand_the_hint_is_the_command_that_works(live):

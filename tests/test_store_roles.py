@@ -259,7 +259,7 @@ def test_hand_log_and_verify_name_who_entered_each_move(owner_url, roles):
     assert [(e["seq"], e["recorder"]) for e in log] == [(1, ana), (2, beto), (3, ana), (4, beto), (5, ana),
                                                         (6, beto), (7, beto)]
     text_log = first("hand", "log", "--all").stdout.splitlines()
-    assert text_log[2].split()[2:] == [beto, "deal", "Carla", "As", "2h", "3h", "9s", "9c", "5d", "6d", "Kc", "Qh"]
+    assert text_log[2].split()[3:] == [beto, "deal", "Carla", "As", "2h", "3h", "9s", "9c", "5d", "6d", "Kc", "Qh"]
     _sql(owner_url, "UPDATE event SET line = 'cambio Beto Qd' WHERE seq = 5")  # the owner, behind the program
     run = first("verify", status=1)
     assert run.stdout.splitlines()[0] == ("table friday hand 1 move 5: the stored move 'cambio Beto Qd' does not "
