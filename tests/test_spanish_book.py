@@ -18,6 +18,7 @@ from desmoche_ref.cli import main
 from desmoche_ref.cli.book import book_command
 from desmoche_ref.store.hands import StoreError
 from test_live_entry import friday_table, moves_of
+from conftest import verified
 
 ROOT = pathlib.Path(__file__).parent.parent
 CHOOSERS = ("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -245,7 +246,7 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
                           "mesa friday mano 1 (línea 1): Carla gana con diez cartas en la mesa (línea 34)",
                           "  bote 30.00, acumulado que entra 0.00, acumulado que sale 0.00",
                           "  Beto paga a Carla 10.00 de Mico", "  Ana paga a Carla 10.00 de Mico"]
-    assert es("verify").stdout == "1 mano, 30 jugadas, 20 asientos: todo en orden\n"
+    assert verified(es("verify").stdout) == "1 mano, 30 jugadas, 20 asientos: todo en orden\n"
     assert es("undo").stdout == ("jugada 31: se deshizo la jugada 30 (end); la mano 1 está abierta otra "
                                  "vez, sus asientos revertidos\n"
                                  "la mano terminó: Carla gana con diez cartas en la mesa. Pueden seguir "
