@@ -21,7 +21,7 @@ from ..referee import COMPLETE, INVALID, hand_report
 from .identity import recorder
 from .journal import BET, CLOSE, journal_event, journal_hand, journal_table
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
-from .records import (POSTING_FIELDS, chain_hash, content_hash, enforced_fouls, posting_rows,  # noqa: F401
+from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls, posting_rows,  # noqa: F401
                       refund_moves, tagged_text)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
@@ -438,7 +438,8 @@ def reverse_postings(session, hand: Hand) -> int:
     """Reopening a hand: each standing posting is reversed by a new one (nothing deleted)."""
     rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
-    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids]
+    # money carried in from outside came with the hand's setup, not its moves: it stays
+    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids and r.kind != BROUGHT_IN]
     session.add_all(Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account,
                             player_id=r.player_id, kind=r.kind, detail=r.detail,
                             counterparty=r.counterparty, amount=-r.amount, reverses=r.id)

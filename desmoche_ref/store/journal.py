@@ -145,7 +145,7 @@ def backfill(conn) -> int:
     tables = conn.execute(select(card_table).order_by(card_table.c.id)).all()
     for t in tables:
         out.append((TABLE, t.id, table_text(t)))
-        for h in conn.execute(select(hands, column("notes")).where(hands.c.table_id == t.id)
+        for h in conn.execute(select(hands).where(hands.c.table_id == t.id)
                               .order_by(hands.c.number)).all():
             moves = conn.execute(select(ev).where(ev.c.hand_id == h.id).order_by(ev.c.seq)).all()
             if h.source == "import":
