@@ -306,10 +306,11 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
         conn.execute(text("UPDATE event SET line = 'draw Beto 3d' WHERE seq = 8"))
         conn.execute(text("UPDATE posting SET amount = amount + 1 WHERE id = (SELECT min(id) FROM posting)"))
     engine.dispose()
-    broken = es("verify", status=1).stdout.splitlines()
+    broken = verified(es("verify", status=1).stdout).splitlines()
     assert broken == ["mesa friday mano 1 jugada 8: la jugada guardada 'draw Beto 3d' no coincide con su "
                       "hash: se cambió después de anotarla",
-                      "1 mano, 30 jugadas, 0 asientos: 1 problema"]
+                      "mesa friday mano 1 jugada 8: no es lo que el diario dice que se escribió",
+                      "1 mano, 30 jugadas, 0 asientos: 2 problemas"]
     assert english("verify", status=1).stdout.splitlines()[0] == (
         "table friday hand 1 move 8: the stored move 'draw Beto 3d' does not match its hash: it was "
         "changed after it was recorded")
@@ -319,9 +320,9 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     with engine.begin() as conn:
         conn.execute(text("UPDATE event SET line = 'draw Beto 2d' WHERE seq = 8"))
     engine.dispose()
-    postings = es("verify", status=1).stdout.splitlines()
+    postings = verified(es("verify", status=1).stdout).splitlines()
     assert postings[0] == "mesa friday mano 1: sus asientos no suman cero (1 centavos)"
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
     assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")
-    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0003 (ya estaba al día)\n")
+    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0004 (ya estaba al día)\n")
