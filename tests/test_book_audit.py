@@ -165,6 +165,21 @@ def test_the_closed_tag_returns_the_pots_in_check_and_import(live, tmp_path):
             'Closed tag') in live("check", wrong, status=1).stdout.splitlines()
 
 
+def test_check_session_starts_another_night_after_a_closed_tag(live, tmp_path):
+    record = (ROOT / "tests" / "conformance" / "no-winner.dsm").read_text()
+    two = tmp_path / "two.dsm"
+    two.write_text(record.replace('[Dealer "Dani"]', '[Dealer "Dani"]\n[Closed "yes"]') + "\n" + record)
+    session = json.loads(live("check", "--session", "--json", two).stdout)["files"][0]["session"]
+    text_out = live("check", "--session", two).stdout
+    # no R3.1 (Dani deals both) nor R2.3 (the second carries in 20.00): the first closed the table
+    assert "R3.1" not in text_out and "R2.3" not in text_out
+    rows = [line.split() for line in text_out.splitlines()]
+    assert ["returned", "carried", "pot", "(R11.5)", "20.00", "20.00", "20.00", "20.00"] in rows
+    assert text_out.count("brought in from before the record") == 2
+    assert session["refund"] == {p: "20.00" for p in ("Ana", "Beto", "Carla", "Dani")}
+    assert session["problems"] == []
+
+
 def test_a_hand_after_a_closed_tag_is_not_of_that_table(live, tmp_path):
     record = (ROOT / "tests" / "conformance" / "friday.dsm").read_text()
     twice = tmp_path / "twice.dsm"
@@ -180,10 +195,11 @@ def test_a_hand_after_a_closed_tag_is_not_of_that_table(live, tmp_path):
 def test_the_notes_above_a_records_tags_are_kept(live, tmp_path):
     record = (ROOT / "tests" / "conformance" / "friday.dsm").read_text()
     noted = tmp_path / "noted.dsm"
-    noted.write_text("# Friday at the club\n#  Beto paid late\n" + record)
+    noted.write_text("# Friday at the club\n#  Beto paid late\n"
+                     + record.replace('[Dealer "Ana"]', '# Ana deals\n[Dealer "Ana"]'))
     live("import", noted)
     exported = live("export").stdout
-    assert exported.startswith("# Friday at the club\n#  Beto paid late\n[Players ")
+    assert exported.startswith("# Friday at the club\n#  Beto paid late\n# Ana deals\n[Players ")
     assert verified(live("verify").stdout).endswith(": all in order\n")
     # the same hand without its notes is the same hand
     plain = tmp_path / "plain.dsm"

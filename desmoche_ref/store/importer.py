@@ -221,6 +221,13 @@ def _too_long(report, table: str):
     return None
 
 
+def _notes(record):
+    """The comment lines written above the record's tags and among them (the club's notes),
+    one string, or None: export writes them back above the tags (docs/rulings.md)."""
+    lines = list(record.lead) + [line for tag in record.tags for line in tag.lead]
+    return "\n".join(lines) if lines else None
+
+
 def played_on(record):
     """When the hand was played: its Date tag (YYYY-MM-DD, or with dots), else None."""
     value = _tag(record, "Date")
@@ -240,7 +247,7 @@ def _prepare(number: int, table: str, report, who: str) -> _Prepared:
         extra.append(["Result", " ".join(setup.result) or "none"])
     extra += [[t.name, t.value] for t in record.tags if t.name not in KNOWN_TAGS]
     values = dict(
-        notes="\n".join(record.lead) if record.lead else None,
+        notes=_notes(record),
         players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
         options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
         sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),

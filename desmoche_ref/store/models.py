@@ -13,7 +13,8 @@
 - `Journal` rows, one per write, chain the whole book to its head (store/journal.py).
 
 What is written once and what is derived. Events, postings and journal rows are inserted
-and never updated or deleted. Players are inserted only. Two kinds of row are updated in
+and never updated or deleted. Players are inserted only; the `setting` row of the table
+last used is the book's own state (nothing counts it). Two kinds of row are updated in
 place, and only in these columns:
 - a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
   `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
