@@ -303,6 +303,10 @@ def test_a_journal_row_edited(book):
     found = problems(book)
     assert found[0].startswith("the book: journal row ") and found[0].endswith(
         "(table) does not match its hash: the journal was changed")
+    sql(book.url, "UPDATE journal SET text = 'not json' WHERE kind IN ('import', 'event')")
+    found = problems(book)  # one clear line each, never a traceback
+    assert "table north hand 1: its row or its moves are not what the journal says was imported" in found
+    assert "table club hand 1 move 1: it is not what the journal says was written" in found
 
 
 def test_an_edit_whose_hashes_were_recomputed_is_caught_by_the_head(book):

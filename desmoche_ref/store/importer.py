@@ -409,7 +409,9 @@ def _table_state(conn, name: str) -> _TableState:
     t = card_table.c
     query = select(t.id, t.closed).where(t.name == name)
     if conn.dialect.name == "postgresql":
-        query = query.with_for_update()
+        # FOR NO KEY UPDATE: rows a live writer inserts for this table (their foreign key takes
+        # KEY SHARE) never wait on it, so no deadlock with a writer that holds the journal
+        query = query.with_for_update(key_share=True)
     table_id, closed = conn.execute(query).one()
     h = hands.c
     last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)

@@ -108,20 +108,20 @@ def _missing(session, journal, names, seen_hands, seen_events) -> list:
     """What the journal holds and the book does not, and rows of no hand."""
     found = []
     for table_id in sorted(set(journal.tables) - set(names)):
-        name = json.loads(journal.tables[table_id])[0]
+        name = (_values(journal.tables[table_id]) or [f"#{table_id}"])[0]
         found.append((name, None, None, M("the journal holds this table but the book does not: it was deleted")))
     where = {}
     for hand_id in sorted(set(journal.hands) - seen_hands):
-        values = json.loads(journal.hands[hand_id][1])
+        values = _values(journal.hands[hand_id][1]) or [None, None]
         table = names.get(values[0]) or f"#{values[0]}"
         where[hand_id] = (table, values[1])
         found.append((table, values[1], None, M("the journal holds this hand but the book does not: it was "
                                                 "deleted")))
     for event_id in sorted(set(journal.events) - seen_events):
-        hand_id, seq = json.loads(journal.events[event_id])[:2]
+        hand_id, seq = (_values(journal.events[event_id]) or [None, None])[:2]
         if hand_id in where:
             continue  # said with its hand
-        hand = session.get(Hand, hand_id)
+        hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
         table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
         found.append((table, number, seq, M("the journal holds this move but the book does not: it was deleted")))
     for what, model in ((M("moves"), Event), (M("postings"), Posting)):
@@ -171,7 +171,8 @@ class _Hand:
         if kind is None:
             found.append((None, M("it has no journal row: it was not written by the program")))
         elif kind == J.IMPORT:
-            covered = json.loads(text)[-2]
+            covered = (_values(text) or [0, 0])[-2]
+            covered = covered if isinstance(covered, int) else 0
             chained = rows[covered - 1].hash if 0 < covered <= len(rows) else ""
             if J.import_text(hand, covered, chained) != text:
                 found.append((None, M("its row or its moves are not what the journal says was imported")))
@@ -275,6 +276,15 @@ class _Hand:
                           + [M("missing {posting}", posting=_say(k)) for k in missing])
             found.append((None, M("its postings do not match its settlement: {what}", what=what)))
         return found
+
+
+def _values(text: str):
+    """A journal text's values, or None when it is not one (an edit: its hash says so)."""
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return None
+    return values if isinstance(values, list) and len(values) >= 2 else None
 
 
 def _rows(hand, moves) -> list:
