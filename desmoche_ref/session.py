@@ -97,6 +97,7 @@ class Night:
         self.complete_seen = False
         self.last_complete_line = None
         self.tail = []  # the hands a pot still carried runs back through (R11.5)
+        self.opening = 1  # the number of the table's first hand here (a Closed tag starts another)
         self.done = False
 
     def add(self, hand) -> None:
@@ -124,6 +125,9 @@ class Night:
             self.tail = self.tail + [hand] if carries and self.tail else [hand]
         else:
             self.tail = [hand]
+        if s.closed:  # [Closed "yes"]: the table breaks up here; a next hand starts another
+            self._break_up()
+            self.previous, self.complete_seen, self.opening = None, False, self.number + 1
 
     def _follow_pots(self, hand) -> None:
         """Money between complete hands: what came in that the last one did not carry out."""
@@ -133,7 +137,7 @@ class Night:
             cents = came_in.get(pot, 0) - self.carried.get(pot, 0)
             if not cents:
                 continue
-            if not self.complete_seen and self.number == 1:
+            if not self.complete_seen and self.number == self.opening:
                 why = M("brought in from before the record")
             else:
                 found = [M("{code} {message}", code=code, message=message)
@@ -152,13 +156,22 @@ class Night:
             return self.session
         self.done = True
         session = self.session
-        session.refund = returned_carry(self.tail)
+        self._break_up()
         session.final = {p: session.totals[p] + session.refund.get(p, 0) for p in session.players}
-        left = sum(self.carried.values()) - sum(session.refund.values())
+        return session
+
+    def _break_up(self) -> None:
+        """The table breaks up (a Closed tag, or the end of the record): the pots still
+        carried go back as R11.5 says; what they do not account for is unbalanced."""
+        session = self.session
+        refund = returned_carry(self.tail)
+        for p, cents in refund.items():
+            session.refund[p] = session.refund.get(p, 0) + cents
+        left = sum(self.carried.values()) - sum(refund.values())
         if left:
             session.unbalanced.append((self.last_complete_line, "carried pots", -left,
                                        "still carried after the last complete hand"))
-        return session
+        self.carried, self.tail = {}, []
 
     def as_json(self) -> dict:
         return self.finish().as_json()

@@ -93,3 +93,13 @@ def pytest_configure(config):
     import tempfile
 
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="desmoche-test-data-")
+
+
+def verified(out: str) -> str:
+    """`verify`'s output less its last line, which must be the book head (64 hex digits, in
+    English or in Spanish)."""
+    import re
+
+    body, head = out.rstrip("\n").rsplit("\n", 1)
+    assert re.fullmatch(r"(book head|cabeza del libro): [0-9a-f]{64}", head), head
+    return body + "\n"

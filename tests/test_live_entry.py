@@ -13,6 +13,7 @@ from conftest import recorder_of
 from desmoche_ref.referee import judge_text
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.models import Posting
+from conftest import verified
 
 CONFORMANCE = pathlib.Path(__file__).parent / "conformance"
 FRIDAY_NETS = {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
@@ -65,7 +66,7 @@ def test_friday_move_by_move_ends_complete_with_its_nets(live):
     assert "  side game oro: pot 15.00 to Beto with Q♦\n" in closed
     assert closed.endswith("Ana     -25.00\nBeto    -10.00\nCarla    35.00\n\n")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
-    assert live("verify").stdout == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
 
 
 def test_each_move_prints_the_next_state_from_the_referee(live):
@@ -144,7 +145,7 @@ def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(li
     live("show", "Beto", "Qd")
     live("end")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
-    assert live("verify").stdout == "1 hands, 34 moves, 60 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hands, 34 moves, 60 postings: all in order\n"
 
 
 def test_a_stale_move_is_refused_with_exit_3(live):

@@ -12,7 +12,7 @@ import sys
 import pytest
 from sqlalchemy import create_engine, text
 
-from conftest import PG_ENV, Live, recorder_of
+from conftest import PG_ENV, Live, recorder_of, verified
 
 ROOT = pathlib.Path(__file__).parent.parent
 NEW_COMMANDS = ["db", "table", "hand", "rec", "undo", "verify", "cut", "deal", "return", "announce",
@@ -130,18 +130,22 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     refused = cli("draw", "Ana", "4c", db=db)
     assert refused.returncode == 1 and refused.stderr.startswith("refused: R7.1 ")
     assert cli("draw", "Beto", "4c", db=db).returncode == 0
-    assert cli("verify", db=db).stdout == "1 hands, 7 moves, 0 postings: all in order\n"
+    assert verified(cli("verify", db=db).stdout) == "1 hands, 7 moves, 0 postings: all in order\n"
     subprocess.run(["sqlite3", db, "UPDATE event SET line = 'cambio Ana 4c' WHERE seq = 6"], check=True)
     run = cli("verify", db=db)
     assert run.returncode == 1
-    who = recorder_of(db)  # the move's problem names who entered the move
-    assert run.stdout == ("table friday hand 1 move 6: the stored move 'cambio Ana 4c' does not match its "
-                          f"hash: it was changed after it was recorded (entered by {who})\n"
-                          "1 hands, 7 moves, 0 postings: 1 problem(s)\n")
-    assert live.json("verify", "--json", status=1) == {
-        "problems": [{"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
-                      f"does not match its hash: it was changed after it was recorded (entered by {who})"}],
-        "hands": 1, "moves": 7, "postings": 0}
+    who = recorder_of(db)  # the move's problems name who entered the move
+    assert verified(run.stdout) == (
+        "table friday hand 1 move 6: the stored move 'cambio Ana 4c' does not match its "
+        f"hash: it was changed after it was recorded (entered by {who})\n"
+        f"table friday hand 1 move 6: it is not what the journal says was written (entered by {who})\n"
+        "1 hands, 7 moves, 0 postings: 2 problem(s)\n")
+    out = live.json("verify", "--json", status=1)
+    assert out["problems"] == [
+        {"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
+         f"does not match its hash: it was changed after it was recorded (entered by {who})"},
+        {"table": "friday", "hand": 1, "seq": 6, "message": f"it is not what the journal says was written (entered by {who})"}]
+    assert (out["hands"], out["moves"], out["postings"], out["journal"], len(out["head"])) == (1, 7, 0, 9, 64)
 
 
 def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_url):
@@ -168,7 +172,7 @@ def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_ur
     with engine.begin() as conn:  # put the move back: now only the posting is wrong
         conn.execute(text("UPDATE event SET line = 'draw Beto Jh' WHERE seq = 11"))
     engine.dispose()
-    assert cli("verify", db=book_url).stdout == (
+    assert verified(cli("verify", db=book_url).stdout) == (
         "table night hand 1: its postings do not sum to zero (100 cents)\n"
         "table night hand 1: its postings do not match its settlement: unexpected ante Carla -900 "
         "(pot:main); missing ante Carla -1000 (pot:main)\n"

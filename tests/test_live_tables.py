@@ -4,6 +4,7 @@ agreeing and no pot carried (R2.2, R2.3), and a table that breaks up returns wha
 (R11.5). A hand is never closed half-played."""
 
 from test_live_entry import balances, moves_of
+from conftest import verified
 
 NO_WINNER = moves_of("no-winner.dsm")  # Dani deals; the stock runs out with no winner
 
@@ -98,7 +99,7 @@ def test_closing_the_table_returns_the_carried_pot(live):
     assert live("hand", "new", status=2).stderr == (
         "error: table club is closed: start a new table for a new game\n")
     assert live("draw", "Ana", "2d", status=2).stderr == "error: table club is closed\n"
-    assert live("verify").stdout.endswith("all in order\n")
+    assert verified(live("verify").stdout).endswith("all in order\n")
 
 
 def test_table_list_and_use(live):
@@ -151,9 +152,9 @@ def test_a_hand_never_dealt_is_void_and_the_next_takes_its_place(live):
     assert live("hand", "new", "--dealer", "Ana").stdout == (
         "hand 4 at table club: Ana deals; bet 5.00; side games: none; carry in 20.00\n")
     assert live.json("table", "list", "--json")[0]["hands"] == 4
-    assert live("verify").stdout == "4 hands, 27 moves, 8 postings: all in order\n"
+    assert verified(live("verify").stdout) == "4 hands, 27 moves, 8 postings: all in order\n"
     out = live("table", "close", "club").stdout  # hand 4, never dealt, is void too
     assert out == ("table club closed\n"
                    "  the carried main pot is returned (R11.5): Ana 5.00, Beto 5.00, Carla 5.00, Dani 5.00\n")
     assert balances(live.url) == {"Ana": 0, "Beto": 0, "Carla": 0, "Dani": 0, "pot:main": 0}
-    assert live("verify").stdout == "4 hands, 27 moves, 16 postings: all in order\n"
+    assert verified(live("verify").stdout) == "4 hands, 27 moves, 16 postings: all in order\n"

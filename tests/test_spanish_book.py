@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from desmoche_ref.cli import main
 from desmoche_ref.cli.book import book_command
 from desmoche_ref.store.hands import StoreError
-from conftest import recorder_of
+from conftest import recorder_of, verified
 from test_live_entry import friday_table, moves_of
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -246,7 +246,7 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
                           "mesa friday mano 1: Carla gana con diez cartas en la mesa (jugada 28)",
                           "  bote 30.00, acumulado que entra 0.00, acumulado que sale 0.00",
                           "  Beto paga a Carla 10.00 de Mico", "  Ana paga a Carla 10.00 de Mico"]
-    assert es("verify").stdout == "1 mano, 30 jugadas, 20 asientos: todo en orden\n"
+    assert verified(es("verify").stdout) == "1 mano, 30 jugadas, 20 asientos: todo en orden\n"
     assert es("undo").stdout == ("jugada 31: se deshizo la jugada 30 (end); la mano 1 está abierta otra "
                                  "vez, sus asientos revertidos\n"
                                  "la mano terminó: Carla gana con diez cartas en la mesa. Pueden seguir "
@@ -306,11 +306,12 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
         conn.execute(text("UPDATE event SET line = 'draw Beto 3d' WHERE seq = 8"))
         conn.execute(text("UPDATE posting SET amount = amount + 1 WHERE id = (SELECT min(id) FROM posting)"))
     engine.dispose()
-    broken = es("verify", status=1).stdout.splitlines()
-    who = recorder_of(book_url)  # the move's problem names who entered it, in either language
+    broken = verified(es("verify", status=1).stdout).splitlines()
+    who = recorder_of(book_url)  # the move's problems name who entered it, in either language
     assert broken == ["mesa friday mano 1 jugada 8: la jugada guardada 'draw Beto 3d' no coincide con su "
                       f"hash: se cambió después de anotarla (la anotó {who})",
-                      "1 mano, 30 jugadas, 0 asientos: 1 problema"]
+                      f"mesa friday mano 1 jugada 8: no es lo que el diario dice que se escribió (la anotó {who})",
+                      "1 mano, 30 jugadas, 0 asientos: 2 problemas"]
     assert english("verify", status=1).stdout.splitlines()[0] == (
         "table friday hand 1 move 8: the stored move 'draw Beto 3d' does not match its hash: it was "
         f"changed after it was recorded (entered by {who})")
@@ -320,9 +321,9 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     with engine.begin() as conn:
         conn.execute(text("UPDATE event SET line = 'draw Beto 2d' WHERE seq = 8"))
     engine.dispose()
-    postings = es("verify", status=1).stdout.splitlines()
+    postings = verified(es("verify", status=1).stdout).splitlines()
     assert postings[0] == "mesa friday mano 1: sus asientos no suman cero (1 centavos)"
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
     assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")
-    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0003 (ya estaba al día)\n")
+    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0004 (ya estaba al día)\n")

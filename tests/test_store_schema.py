@@ -52,7 +52,7 @@ def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(book_url, li
     old.engine.dispose()
     live("import", "tests/conformance/friday.dsm")
     book = open_book(book_url)
-    assert schema_version(book) == SCHEMA_HEAD == "0003"
+    assert schema_version(book) == SCHEMA_HEAD == "0004"
     assert drift(book) == []
     with book.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM event")).scalar() == 29  # friday's moves

@@ -152,7 +152,11 @@ def export(table, hand, out, db):
     """Write the book's hands as canonical .dsm records (N7).
 
     `check` judges the output exactly as the book did: the same status, outcome and nets.
-    Hands come by table, then in playing order.
+    Hands come by table, then in playing order; a hand never dealt (void) is left out, a
+    closed table's last hand carries [Closed "yes"], and the notes written above a record's
+    tags are written back. Importing the export into a new book gives the same hands,
+    standings, ledger totals, settle-up and tables. With -o, the book head is printed too
+    (keep it: `verify --head` proves the book unchanged up to it).
 
     \b
     Examples:
@@ -160,11 +164,13 @@ def export(table, hand, out, db):
       desmoche-ref export --table 3 | desmoche-ref check -
       desmoche-ref export --table 3 --hand 2
     """
+    from ..store.journal import head
     from ..store.league import export_hands
 
     book = open_book(db)
     with book.connect() as session:
         texts = [text for _table_name, _number, text in export_hands(session, table, hand)]
+        book_head = head(session)
     text = "\n".join(texts)
     if out:
         from .files import write_atomically
@@ -175,6 +181,8 @@ def export(table, hand, out, db):
             fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
         click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", len(texts)).format(
             path=out, count=len(texts)), err=True)
+        if book_head:  # what `verify --head` proves later (on standard output only the records)
+            click.echo(_("book head: {head}").format(head=book_head), err=True)
     else:
         sys.stdout.write(text)
     if not texts:

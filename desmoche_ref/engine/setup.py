@@ -10,7 +10,7 @@ from ..options import PRESETS, RuleOptions, parse_options
 
 NAME = re.compile(r"[^\W\d_][\w.-]*")
 DEFAULT_OPTIONS = RuleOptions()  # immutable: one for every hand that sets none
-SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result")
+SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result", "Closed")
 
 
 class SideEntry:
@@ -35,7 +35,7 @@ class Setup:
     """The table a hand is played at, from its tags (N3)."""
 
     __slots__ = ("players", "dealer", "rules", "options", "bet", "carry", "sides", "side_carry",
-                 "result")
+                 "result", "closed")
 
     def __init__(self):
         self.players = []
@@ -47,6 +47,7 @@ class Setup:
         self.sides = []       # SideEntry
         self.side_carry = {}  # game -> cents
         self.result = None    # winners' names; [] for `none`
+        self.closed = False   # [Closed "yes"]: the table breaks up after this hand (R11.5)
 
     @classmethod
     def from_values(cls, players, dealer, bet=0, carry=0, rules="desmoche", options="", sides=(),
@@ -72,7 +73,9 @@ class Setup:
         return setup
 
     def tags(self) -> list:
-        """(name, value) of the N3 tags that state this setup, in N3's order (defaults left out)."""
+        """(name, value) of the N3 tags that state this setup, in N3's order (defaults left out).
+        `Closed` is not among them: it says what the table did after the hand, not how the hand
+        was played (a stored hand's table says it; league.export_hands writes it back)."""
         names = self.players
         out = [("Players", " ".join(names)), ("Dealer", names[self.dealer])]
         if self.rules != "desmoche":
@@ -130,6 +133,7 @@ def read_setup(hand):
     if "SideCarry" in first:
         _read_side_carry(s, hand.tags_named("SideCarry"), errors)
     _read_result(s, first.get("Result"), errors)
+    _read_closed(s, first.get("Closed"), errors)
     errors.sort(key=lambda e: e.line)
     return s, errors
 
@@ -265,3 +269,13 @@ def _read_result(s, result, errors):
                                                    name=bad[:24])))
     else:
         s.result = names
+
+
+def _read_closed(s, closed, errors):
+    if closed is None:
+        return
+    if closed.value.strip().lower() == "yes":
+        s.closed = True
+    else:
+        errors.append(error(closed.line, "N3", M('the Closed tag says the table broke up after this hand: '
+                                                 '[Closed "yes"], or no Closed tag')))

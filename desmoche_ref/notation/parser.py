@@ -7,7 +7,8 @@ from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_un
 from ..findings import M, error
 from .model import Event, HandRecord, RecordFile, Tag
 
-KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result")
+KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",
+              "Closed")
 _TAG_CASE = {t.lower(): t for t in KNOWN_TAGS}
 _TAG_RE = re.compile(r'\[\s*([^\W\d_][\w.-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#(.*))?$')
 

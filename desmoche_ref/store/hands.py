@@ -20,8 +20,10 @@ from ..money import fmt
 from ..referee import COMPLETE, hand_report
 from ..settle import pot_account
 from .identity import recorder
+from .journal import BET, CLOSE, journal_event, journal_hand, journal_table
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
-from .records import chain_hash, content_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
+from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls, posting_rows,  # noqa: F401
+                      refund_moves, tagged_text)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
@@ -109,6 +111,7 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
         raise StoreError(M("there is already a table {name!r} in this book", name=name)) from None
     for player in players:
         player_row(session, player)
+    journal_table(session, table)
     use_table(session, table)
     return table
 
@@ -199,6 +202,7 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     hand = new_hand_row(table, previous, dealer, sides)
     session.add(hand)
     session.flush()
+    journal_hand(session, hand)
     return closed, hand
 
 
@@ -241,6 +245,7 @@ def set_bet(session, table: BookTable, bet: int) -> BookTable:
         raise StoreError(M("the bet at table {table} is already {bet}", table=table.name, bet=fmt(bet)))
     table.bet = bet
     session.add(table)
+    journal_table(session, table, BET)
     return table
 
 
@@ -259,6 +264,7 @@ def close_table(session, table: BookTable) -> dict:
         session.add_all(refund_postings(hand, refund, player_ids(session, hand)))
     table.closed = now()
     session.add(table)
+    journal_table(session, table, CLOSE)
     return closed, refund
 
 
@@ -281,14 +287,13 @@ def returned(session, table: BookTable) -> dict:
 
 
 def refund_postings(hand: Hand, refund: dict, ids: dict) -> list:
-    rows = []
-    for pot, shares in refund.items():
-        for name, cents in shares.items():
-            for account, other, amount in ((pot_account(pot), name, -cents), (name, pot_account(pot), cents)):
-                rows.append(Posting(hand_id=hand.id, table_id=hand.table_id, account=account,
-                                    player_id=ids.get(account), kind="refund", detail=pot,
-                                    counterparty=other, amount=amount))
-    return rows
+    """The Posting rows (unstored) of R11.5's returns on the table's last hand: kind `refund`."""
+    return _postings(hand, refund_moves(refund), ids)
+
+
+def _postings(hand: Hand, moves, ids: dict) -> list:
+    return [Posting(**dict(zip(POSTING_FIELDS, row)))
+            for row in posting_rows(hand.id, hand.table_id, moves, ids)]
 
 
 # ------------------------------------------------------------------ events
@@ -369,6 +374,7 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
             session.flush()
     except IntegrityError:
         raise HandChanged(current_seq(session, hand)) from None
+    journal_event(session, row)
     return row
 
 
@@ -396,14 +402,7 @@ def post_settlement(session, hand: Hand, report) -> list:
 
 def settlement_postings(hand: Hand, report, ids: dict) -> list:
     """The Posting rows (unstored) of a complete hand's settlement: two per transfer."""
-    rows = []
-    for t in report.settlement.transfers:
-        for account, other, amount in ((t.payer, t.payee, -t.cents), (t.payee, t.payer, t.cents)):
-            rows.append(Posting(hand_id=hand.id, table_id=hand.table_id, account=account,
-                                player_id=ids.get(account), kind=t.kind, detail=t.detail,
-                                counterparty=other, amount=amount))
-    assert sum(r.amount for r in rows) == 0
-    return rows
+    return _postings(hand, report.settlement.transfers, ids)
 
 
 def posting_key(row) -> tuple:
@@ -483,7 +482,8 @@ def reverse_postings(session, hand: Hand) -> int:
     """Reopening a hand: each standing posting is reversed by a new one (nothing deleted)."""
     rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
-    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids]
+    # money carried in from outside came with the hand's setup, not its moves: it stays
+    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids and r.kind != BROUGHT_IN]
     session.add_all(Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account,
                             player_id=r.player_id, kind=r.kind, detail=r.detail,
                             counterparty=r.counterparty, amount=-r.amount, reverses=r.id)

@@ -12,7 +12,14 @@ its Table tag, so a record imported twice (or re-imported from an export, or und
 in beyond what the book's pot holds came from hands the book never saw, and enters the book
 as `brought-in` postings from the `outside` account, so every hand still sums to zero. A
 record that carries in less than the book's pot holds contradicts the book (R2.3, R4.6) and
-is rejected.
+is rejected. A hand tagged `[Closed "yes"]` is its table's last: the table is closed after
+it, the pots it carries out returned as R11.5 says (`refund` postings, as `table close`
+posts them), and a later hand for that table is rejected.
+
+Every stored hand is one `import` row of the book's journal (store/journal.py), each table
+it changes one `follow` row. Batches of concurrent imports are serialised (PostgreSQL: an
+advisory lock held by each batch's transaction; SQLite: the book's write lock), so two
+imports of the same record store it once.
 """
 
 import json
@@ -21,23 +28,24 @@ from contextlib import closing
 from datetime import datetime, timezone
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, func, insert, select, update
+from sqlalchemy import DateTime, func, insert, select, text as sql, update
 
 from ..findings import M
 from ..money import fmt
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
-from ..settle import MAIN_POT, pot_account
-from .league import BROUGHT_IN, OUTSIDE, card_table, hand as hands, player as players_t
 from .identity import recorder
-from .records import chain_hash, content_hash, enforced_fouls
+from .journal import FOLLOW, IMPORT, TABLE, append as journal_append, import_text, table_text
+from .league import card_table, hand as hands, player as players_t
+from .records import brought_in_moves, chain_hash, content_hash, enforced_fouls, pot_map, posting_rows
 
 BATCH = 250            # hands per transaction
 JUDGED = 25            # hands per message from the judging process to the writing one
 MAX_NAME = 64          # Player.name
 MAX_TABLE = 100        # BookTable.name
 MAX_TEXT = 500         # Event.line, Event.comment
+IMPORT_LOCK = 0x696D706F7274  # "import": the PostgreSQL advisory lock of the content-hash dedupe
 
 
 class Rejected(NamedTuple):
@@ -66,12 +74,14 @@ class _Prepared:
     process and sent to the writing one, so it holds plain values only."""
 
     __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "players",
-                 "pots_before")
+                 "pots_before", "closes")
 
-    def __init__(self, number, line, table, values, events, transfers, digest, players, pots_before):
+    def __init__(self, number, line, table, values, events, transfers, digest, players, pots_before,
+                 closes=False):
         self.number, self.line, self.table = number, line, table
         self.values, self.events, self.transfers = values, events, transfers
         self.hash, self.players, self.pots_before = digest, players, pots_before
+        self.closes = closes  # its Closed tag: the table breaks up after it (R11.5)
 
 
 def default_table(path: str) -> str:
@@ -150,6 +160,7 @@ class _Writer:
         self.book, self.rejected, self.path = book, rejected, path
         self.stored = self.known = 0
         self.ensured = set()  # the players and tables known to be in the book
+        self.closed = set()   # the tables this import closed (a hand's Closed tag)
         self.error = None
         self.queue = queue.Queue(maxsize=2)
 
@@ -177,7 +188,7 @@ class _Writer:
                 continue  # drain: the caller stops at its next put
             try:
                 _ensure_rows(self.book, batch, self.ensured)
-                stored, known = _write(self.book, batch, self.rejected, self.path)
+                stored, known = _write(self.book, batch, self.rejected, self.path, self.closed)
                 self.stored += stored
                 self.known += known
             except BaseException as e:  # raised again in the caller's thread
@@ -210,6 +221,13 @@ def _too_long(report, table: str):
     return None
 
 
+def _notes(record):
+    """The comment lines written above the record's tags and among them (the club's notes),
+    one string, or None: export writes them back above the tags (docs/rulings.md)."""
+    lines = list(record.lead) + [line for tag in record.tags for line in tag.lead]
+    return "\n".join(lines) if lines else None
+
+
 def played_on(record):
     """When the hand was played: its Date tag (YYYY-MM-DD, or with dots), else None."""
     value = _tag(record, "Date")
@@ -229,6 +247,7 @@ def _prepare(number: int, table: str, report, who: str) -> _Prepared:
         extra.append(["Result", " ".join(setup.result) or "none"])
     extra += [[t.name, t.value] for t in record.tags if t.name not in KNOWN_TAGS]
     values = dict(
+        notes=_notes(record),
         players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
         options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
         sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
@@ -254,25 +273,29 @@ def _prepare(number: int, table: str, report, who: str) -> _Prepared:
         transfers = st.transfers
     when = played_on(record)
     values["opened"] = when
-    pots_before = _pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
+    pots_before = pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
     return _Prepared(number, record.line, table, values, events, transfers, digest, tuple(names),
-                     pots_before)
+                     pots_before, setup.closed)
 
 
 # ------------------------------------------------------------------ writing
 class _TableState:
-    """A table as the next hand finds it: its id, last number and what its pots hold."""
+    """A table as the next hand finds it: its id, name, last number, what its pots hold,
+    whether it is closed (and by which hand of this batch)."""
 
-    __slots__ = ("id", "number", "pots", "last")
+    __slots__ = ("id", "name", "number", "pots", "last", "closed", "closer")
 
-    def __init__(self, table_id: int, number: int, pots: dict, last):
-        self.id, self.number, self.pots, self.last = table_id, number, pots, last
+    def __init__(self, table_id: int, name: str, number: int, pots: dict, last, closed: bool):
+        self.id, self.name, self.number, self.pots, self.last = table_id, name, number, pots, last
+        self.closed, self.closer = closed, None
 
 
-def _write(book, batch: list, rejected: list, path: str):
+def _write(book, batch: list, rejected: list, path: str, closed_here: set):
     """Store a batch in one transaction: (hands stored, hands already in the book)."""
     stamp = _now()
     with book.begin() as conn:
+        if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
+            conn.execute(sql(f"SELECT pg_advisory_xact_lock({IMPORT_LOCK})"))
         states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
         digests = [p.hash for p in batch]
         seen = set(conn.execute(select(hands.c.content_hash).where(hands.c.content_hash.in_(digests))).scalars())
@@ -284,6 +307,13 @@ def _write(book, batch: list, rejected: list, path: str):
                 known += 1
                 continue
             state = states[p.table]
+            if state.closed:
+                if state.closer is None and p.table not in closed_here:
+                    raise _refused(M("table {table} is closed: import into another --table", table=p.table))
+                rejected.append(Rejected(path, p.number, p.line, p.table, [(p.line, "N3", M(
+                    "table {table} was closed by an earlier hand's Closed tag: this hand is not "
+                    "of that table (import it into another --table)", table=p.table))]))
+                continue
             problem = _continuity(p, state)
             if problem:
                 rejected.append(Rejected(path, p.number, p.line, p.table, [problem]))
@@ -292,15 +322,21 @@ def _write(book, batch: list, rejected: list, path: str):
             state.number += 1
             p.values.update(table_id=state.id, number=state.number, content_hash=p.hash,
                             opened=p.values["opened"] or stamp, closed=stamp)
-            keep.append((p, _brought_in(p, state)))
+            keep.append((p, brought_in_moves(p.pots_before, state.pots)))
             if p.values["status"] == COMPLETE:
                 state.pots = _pots_after(p)
             state.last = p
+            if p.closes:
+                state.closed, state.closer = True, p
         if keep:
             _insert(conn, keep, players, stamp)
             for name, state in states.items():
                 if state.last is not None:
                     _follow(conn, state)
+            for name, state in states.items():
+                if state.closer is not None:
+                    _close(conn, state)
+                    closed_here.add(name)
     return len(keep), known
 
 
@@ -334,12 +370,17 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
         if names:
             conn.execute(ins(players_t).on_conflict_do_nothing(index_elements=["name"]),
                             [{"name": n} for n in names])
+        made = []
         for name in sorted(firsts):
             p = firsts[name]
-            conn.execute(ins(card_table).on_conflict_do_nothing(index_elements=["name"]),
-                            [dict(name=name, players=p.values["players"], bet=p.values["bet"],
-                                  rules=p.values["rules"], options=p.values["options"],
-                                  sides=p.values["sides"], created=_now(), closed=None)])
+            row = _Values(name=name, players=p.values["players"], bet=p.values["bet"],
+                          rules=p.values["rules"], options=p.values["options"],
+                          sides=p.values["sides"], created=_now(), closed=None)
+            new = conn.execute(ins(card_table).values(row).on_conflict_do_nothing(index_elements=["name"])
+                               .returning(card_table.c.id)).scalar()
+            if new is not None:  # not made by another import meanwhile
+                made.append((TABLE, new, table_text(row)))
+        journal_append(conn, made)
     ensured.update(names)
     ensured.update(("table", name) for name in firsts)
 
@@ -368,10 +409,10 @@ def _table_state(conn, name: str) -> _TableState:
     t = card_table.c
     query = select(t.id, t.closed).where(t.name == name)
     if conn.dialect.name == "postgresql":
-        query = query.with_for_update()
+        # FOR NO KEY UPDATE: rows a live writer inserts for this table (their foreign key takes
+        # KEY SHARE) never wait on it, so no deadlock with a writer that holds the journal
+        query = query.with_for_update(key_share=True)
     table_id, closed = conn.execute(query).one()
-    if closed is not None:
-        raise _refused(M("table {table} is closed: import into another --table", table=name))
     h = hands.c
     last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)
                            .order_by(h.number.desc()).limit(1)).first()
@@ -382,21 +423,13 @@ def _table_state(conn, name: str) -> _TableState:
     won = conn.execute(select(h.carry_out, h.side_carry_out).where(
         h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
     if won is not None:
-        pots = _pot_map(won[0], json.loads(won[1] or "{}"))
-    return _TableState(table_id, last[0] if last else 0, pots, None)
-
-
-def _pot_map(main: int, sides: dict) -> dict:
-    """Account -> cents of the pots: the main pot's and each side game's (those not empty)."""
-    pots = {pot_account(MAIN_POT): main or 0}
-    for game, cents in sides.items():
-        pots[pot_account(game)] = cents
-    return {a: c for a, c in pots.items() if c}
+        pots = pot_map(won[0], json.loads(won[1] or "{}"))
+    return _TableState(table_id, name, last[0] if last else 0, pots, None, closed is not None)
 
 
 def _pots_after(p: _Prepared) -> dict:
     """What the pots hold after a complete hand (what the book's pot accounts hold then)."""
-    return _pot_map(p.values["carry_out"], json.loads(p.values["side_carry_out"] or "{}"))
+    return pot_map(p.values["carry_out"], json.loads(p.values["side_carry_out"] or "{}"))
 
 
 def _continuity(p: _Prepared, state: _TableState):
@@ -406,7 +439,7 @@ def _continuity(p: _Prepared, state: _TableState):
         carried = wants.get(account, 0)
         if carried < held:
             game = account.split(":", 1)[1]
-            if game == MAIN_POT:
+            if game == "main":
                 return (p.line, "R2.3", M("Carry is {carry} but table {table}'s pot holds {held} from its "
                                           "hand {number}: the pot carries (write [Carry \"{held}\"], or "
                                           "import into another --table)", carry=fmt(carried), table=p.table,
@@ -415,12 +448,6 @@ def _continuity(p: _Prepared, state: _TableState):
                                       "{held} from its hand {number}", game=game, carry=fmt(carried),
                                       table=p.table, held=fmt(held), number=state.number))
     return None
-
-
-def _brought_in(p: _Prepared, state: _TableState) -> list:
-    """(pot account, cents) the record carries in beyond what the book's pots hold."""
-    return [(account, cents - state.pots.get(account, 0))
-            for account, cents in p.pots_before.items() if cents > state.pots.get(account, 0)]
 
 
 EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash", "recorder")
@@ -436,25 +463,20 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
     # The hands' ids are taken first and the rows inserted with them: an INSERT … RETURNING
     # of many rows cost SQLite more than every other insert of the import (bench/bench_import.py)
     ids = dict(zip((p.hash for p, _ in keep), _new_ids(conn, len(keep))))
-    conn.execute(insert(hands), [dict(p.values, id=ids[p.hash]) for p, _ in keep])
+    rows = [_Values(p.values, id=ids[p.hash]) for p, _ in keep]
+    conn.execute(insert(hands), rows)
     when = _stamp(conn, stamp)
-    events, postings = [], []
-    main = pot_account(MAIN_POT)
-    for p, brought in keep:
-        hand_id = ids[p.hash]
+    events, postings, journal = [], [], []
+    for (p, brought), row in zip(keep, rows):
+        hand_id = row["id"]
         for seq, (line, comment, chained, who) in enumerate(p.events, 1):
             events.append((hand_id, seq, line, comment, when, None, chained, who))
-        table_id = p.values["table_id"]
-        moves = [(BROUGHT_IN, None if a == main else a.split(":", 1)[1], OUTSIDE, a, c)
-                 for a, c in brought]
-        moves += p.transfers
-        for kind, detail, payer, payee, cents in moves:
-            postings.append((hand_id, table_id, payer, players.get(payer), kind, detail, payee,
-                             -cents, None, when))
-            postings.append((hand_id, table_id, payee, players.get(payee), kind, detail, payer,
-                             cents, None, when))
+        postings += [posting + (None, when) for posting in
+                     posting_rows(hand_id, row["table_id"], brought + list(p.transfers), players)]
+        journal.append((IMPORT, hand_id, import_text(row, len(p.events), p.events[-1][2] if p.events else "")))
     _executemany(conn, "event", EVENT_COLUMNS, events)
     _executemany(conn, "posting", POSTING_COLUMNS, postings)
+    journal_append(conn, journal)
 
 
 def _new_ids(conn, count: int) -> list:
@@ -494,4 +516,27 @@ def _follow(conn, state: _TableState) -> None:
     v = state.last.values
     conn.execute(update(card_table).where(card_table.c.id == state.id).values(
         players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"], sides=v["sides"]))
+    journal_append(conn, [(FOLLOW, state.id, table_text(_Values(
+        name=state.name, players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"],
+        sides=v["sides"], closed=None)))])
+
+
+def _close(conn, state: _TableState) -> None:
+    """The table breaks up after the hand its Closed tag is on: as `table close` does it
+    (store/hands.py close_table: the R11.5 refunds posted, the table closed, journaled)."""
+    from sqlmodel import Session
+
+    from .hands import close_table
+    from .models import BookTable
+
+    with Session(bind=conn, join_transaction_mode="create_savepoint") as session:
+        close_table(session, session.get(BookTable, state.id))
+        session.commit()  # the savepoint: the batch's transaction commits it
+
+
+class _Values(dict):
+    """A row's values as a dict (to insert) whose keys read as attributes (journal.py's texts)."""
+
+    __slots__ = ()
+    __getattr__ = dict.__getitem__
 

@@ -18,9 +18,8 @@ from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_
 
 from ..findings import M
 from ..money import fmt
+from .records import BROUGHT_IN, OUTSIDE  # noqa: F401 (carried-in money: importer.py)
 
-OUTSIDE = "outside"       # the account carried-in money came from (importer.py)
-BROUGHT_IN = "brought-in"  # the kind of those postings
 COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
 MAIN_POT = "main"          # the main pot's name (settle.MAIN_POT; its account is pot:main)
 
@@ -31,7 +30,7 @@ _WHEN = DateTime(timezone=True)
 posting = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind",
                                          "detail", "counterparty", "amount", "reverses")))
 hand = table("hand", *map(column, ("id", "table_id", "number", "players", "dealer", "rules", "options",
-                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "source",
+                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "notes", "source",
                                    "content_hash", "status", "outcome", "winners", "fouls",
                                    "carry_out", "side_carry_out")),
              column("opened", _WHEN), column("closed", _WHEN))
@@ -242,21 +241,32 @@ def ledger(session, player=None, table=None, hand_number=None):
 # ------------------------------------------------------------------ export
 def export_hands(session, table=None, hand_number=None):
     """(table name, number, record text) of each stored hand, by table and number, as a
-    record `check` judges exactly as the book did (its tags, then its live lines)."""
-    from .hands import event_lines, hand_setup, tagged_text
+    record `check` judges exactly as the book did (its notes, its tags, then its live lines).
+
+    A void hand (closed before any move: no moves, no postings) is not written. A closed
+    table's last hand written carries `[Closed "yes"]` (N3): importing it closes the table
+    and returns its carried pots as `table close` did (docs/rulings.md)."""
+    from .hands import VOID, event_lines, hand_setup, tagged_text
 
     h, e = hand.c, event.c
-    query = select(hand, card_table.c.name.label("table_name")).join(card_table, card_table.c.id == h.table_id)
+    query = (select(hand, card_table.c.name.label("table_name"), card_table.c.closed.label("table_closed"))
+             .join(card_table, card_table.c.id == h.table_id).where(h.status != VOID))
+    last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID)
+            .group_by(h.table_id))
     if table is not None:
         query = query.where(h.table_id == table_id(session, table))
     if hand_number is not None:
         query = query.where(h.number == hand_number)
+    lasts = {t: n for t, n in session.execute(last).all()}
     for row in session.execute(query.order_by(card_table.c.name, h.number)).all():
         rows = session.execute(select(event).where(e.hand_id == row.id).order_by(e.seq)).all()
         extra = [tuple(t) for t in json.loads(row.extra_tags)]
         if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
             extra.append(("Table", row.table_name))
-        yield row.table_name, row.number, tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
+        if row.table_closed is not None and lasts.get(row.table_id) == row.number:
+            extra.append(("Closed", "yes"))
+        notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
+        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
 
 
 # ------------------------------------------------------------------- audit

@@ -4,11 +4,32 @@
   order, bet, rules, options and its default side games.
 - A `Hand` holds the setup it is judged by (the values of its N3 tags) and its verdict once
   closed; its moves are `Event` rows, append-only: a correction is a new row that
-  supersedes an older one, nothing is updated in place or deleted. Each event carries a
-  hash chained to the previous event of its hand, so an edit behind the program's back shows.
+  supersedes an older one. Each event carries a hash chained to the previous event of its
+  hand, so an edit behind the program's back shows.
 - `Posting` rows are the double entry: every settlement is a set of postings in integer
-  cents across accounts (a player, or a pot of the table: `pot:main`, `pot:oro`, …) that
-  sums to zero. A reopened hand's postings are reversed by new postings, never deleted.
+  cents across accounts (a player, a pot of the table: `pot:main`, `pot:oro`, …, or
+  `outside`, where carried-in money from hands the book never saw came from) that sums to
+  zero. A reopened hand's postings are reversed by new postings in the same hand.
+- `Journal` rows, one per write, chain the whole book to its head (store/journal.py).
+
+What is written once and what is derived. Events, postings and journal rows are inserted
+and never updated or deleted. Players are inserted only; the `setting` row of the table
+last used is the book's own state (nothing counts it). Two kinds of row are updated in
+place, and only in these columns:
+- a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
+  `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
+  live moves: `verify` re-judges the moves and recomputes every one of them (`closed` as
+  set or not; `fouls` as standings count it, on a complete hand). Every other column of a
+  hand (`table_id`, `number`, its setup, `extra_tags`, `notes`, `source`, `opened`) is
+  written once, when the hand is opened or imported, and its journal row holds it;
+- a table, on a bet change (`bet`), on close (`closed`) and on import (`players`, `bet`,
+  `rules`, `options`, `sides` become its last imported hand's: what its next hand is dealt
+  with); each such write appends the table's new state to the journal, and `verify` checks
+  that the table is the last state journaled (`closed` as set or not; `created` is not
+  audited).
+`verify` also recomputes every posting from the moves (settlement, carried-in money, R11.5
+refunds on a closed table's last hand; reversals only as exact negations within their own
+hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
 
 from datetime import datetime, timezone
@@ -65,6 +86,7 @@ class Hand(SQLModel, table=True):
     sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
     side_carry: str = Field(default="{}")            # JSON: {game: cents}
     extra_tags: str = Field(default="[]")            # JSON: [[name, value]] (Event, Date, Result, …)
+    notes: str | None = None                         # the comment lines written above its tags, "\n"-joined
     source: str = Field(default="live", max_length=10)  # live | import
     content_hash: str | None = Field(default=None, index=True, max_length=64)  # records.content_hash, once closed
     status: str = Field(default="open", max_length=12)  # open | complete | incomplete | invalid
@@ -107,3 +129,14 @@ class Posting(SQLModel, table=True):
     amount: int = Field(sa_type=BigInteger)  # cents, + into the account
     reverses: int | None = Field(default=None, foreign_key="posting.id")
     created: datetime = Field(default_factory=now)
+
+
+class Journal(SQLModel, table=True):
+    """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
+
+    __tablename__ = "journal"
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=12)                 # table, bet, close, follow, hand, event, import
+    subject: int                                     # the id of the row it covers (table, hand or event)
+    text: str                                        # the canonical text of what was written
+    hash: str = Field(max_length=64)                 # sha256 over the previous row's hash and this row

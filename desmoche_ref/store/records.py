@@ -1,11 +1,20 @@
 """What the book stores of a hand besides its columns, ORM-free: the record text it exports,
-the hash chain of its events, the fouls its standings count. The importer and the league's
-reports use these without loading the models (start-up: bench/bench_import.py)."""
+the hash chain of its events, the fouls its standings count, and its postings' rows (the one
+builder of the double entry: live closes, table closes and imports all post through
+`posting_rows`). The importer and the league's reports use these without loading the models
+(start-up: bench/bench_import.py)."""
 
 import hashlib
 
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
+from ..settle import MAIN_POT, pot_account
+
+OUTSIDE = "outside"        # the account carried-in money came from (importer.py)
+BROUGHT_IN = "brought-in"  # the kind of those postings
+REFUND = "refund"          # the kind of R11.5's returns when a table breaks up
+# a posting row as posting_rows gives it (the posting table's columns, less id, reverses, created)
+POSTING_FIELDS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty", "amount")
 
 
 def chain_hash(previous: str, seq: int, line: str, comment, supersedes, recorder=None) -> str:
@@ -35,3 +44,37 @@ def content_hash(setup, tags, lines) -> str:
 def enforced_fouls(report) -> str:
     """The Hand.fouls column: one name per foul that stood (a forgiven one never happened, R14.3)."""
     return " ".join(f.player for f in report.fouls if f.enforced)
+
+
+def posting_rows(hand_id: int, table_id: int, moves, ids: dict) -> list:
+    """The double entry of a hand's movements of money: two rows (POSTING_FIELDS tuples) per
+    (kind, detail, payer, payee, cents) — the payer's −cents, then the payee's +cents — each
+    naming the other as counterparty; `ids` maps a player's name to its id (a pot has none)."""
+    rows = []
+    for kind, detail, payer, payee, cents in moves:
+        rows.append((hand_id, table_id, payer, ids.get(payer), kind, detail, payee, -cents))
+        rows.append((hand_id, table_id, payee, ids.get(payee), kind, detail, payer, cents))
+    return rows
+
+
+def refund_moves(refund: dict) -> list:
+    """R11.5's returns, {pot: {player: cents}}, as movements out of each pot."""
+    return [(REFUND, pot, pot_account(pot), name, cents)
+            for pot, shares in refund.items() for name, cents in shares.items()]
+
+
+def pot_map(main, sides: dict) -> dict:
+    """Account -> cents of the pots: the main pot's and each side game's (those not empty)."""
+    pots = {pot_account(MAIN_POT): main or 0}
+    for game, cents in sides.items():
+        pots[pot_account(game)] = cents
+    return {a: c for a, c in pots.items() if c}
+
+
+def brought_in_moves(carried: dict, held: dict) -> list:
+    """What a hand carries in (`carried`, a pot_map) beyond what the book's pots hold (`held`),
+    as movements from `outside` into each pot: money from hands the book never saw."""
+    main = pot_account(MAIN_POT)
+    return [(BROUGHT_IN, None if account == main else account.split(":", 1)[1], OUTSIDE, account,
+             cents - held.get(account, 0))
+            for account, cents in carried.items() if cents > held.get(account, 0)]

@@ -1,64 +1,296 @@
-"""`verify`: is the book what the program wrote? Recomputes every hand's hash chain, re-judges
-every hand from its events and checks that its postings are its settlement's, exactly.
+"""`verify`: is the book what the program wrote? Every stored value that money or standings
+depend on is recomputed and compared:
 
-Each problem is (table, hand number, seq or None, message); none means the book is sound.
-The messages are findings.Messages: English as `--json` prints them, shown by the shell in
-the language of the run.
+- the journal (store/journal.py): its chain of hashes to the book head, every row's text
+  recomputed from the rows it covers, every table, hand and move covered by its row, and
+  nothing the journal holds missing from the book (a deleted hand or move);
+- every table's state (its seats, stakes and whether it is closed) as last journaled;
+- hand numbers 1, 2, … without a gap at every table;
+- every hand's event chain, and its moves re-judged: its verdict columns (status, outcome,
+  winners, fouls, carry out, side carries out, content hash) recomputed (models.py says
+  which columns are derived);
+- every posting recomputed: the settlement of a complete hand, what a hand carries in
+  beyond what the book's pots hold (`brought-in` from `outside`), the R11.5 refunds on a
+  closed table's last hand — on the posting's own hand and table, a player's posting on its
+  player; a reversal only as the exact negation of a posting of its own hand.
+
+Each problem is (table or None, hand number or None, seq or None, message); none means the
+book is sound. The messages are findings.Messages: English as `--json` prints them, shown
+by the shell in the language of the run.
 """
 
+import json
 from collections import Counter
 
+from sqlalchemy import func
 from sqlmodel import select
 
 from ..findings import M, joined
 from ..referee import COMPLETE, INVALID
-from .hands import (UNDO, VOID, chain_hash, event_lines, events, judge, refund_postings,
-                    returned, settlement_postings)
-from .models import BookTable, Hand, Posting
+from . import journal as J
+from .hands import (UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge,
+                    refund_postings, returned, settlement_postings)
+from .models import BookTable, Event, Hand, Player, Posting
+from .records import brought_in_moves, pot_map, posting_rows
+from ..notation.writer import write_event
 
 
-def verify_book(session):
-    """(problems, counts): every problem found, and how many hands, events, postings were read."""
+class _Journal:
+    """The journal as verify reads it: what it says each table, hand and move is."""
+
+    def __init__(self, session, problems):
+        self.tables, self.hands, self.events = {}, {}, {}
+        self.hashes, self.head, self.count = set(), "", 0
+        previous = ""
+        for row in J.rows(session):
+            self.count += 1
+            if J.chain(previous, row.kind, row.subject, row.text) != row.hash:
+                problems.append((None, None, None, M("journal row {id} ({kind}) does not match its hash: the "
+                                                     "journal was changed", id=row.id, kind=row.kind)))
+            previous = row.hash
+            self.hashes.add(row.hash)
+            if row.kind in J.TABLE_KINDS:
+                self.tables[row.subject] = row.text
+            elif row.kind in (J.HAND, J.IMPORT):
+                if row.subject in self.hands:
+                    problems.append((None, None, None, M("journal row {id}: hand row {subject} is journaled "
+                                                         "twice", id=row.id, subject=row.subject)))
+                self.hands[row.subject] = (row.kind, row.text)
+            elif row.kind == J.EVENT:
+                self.events[row.subject] = row.text
+            else:
+                problems.append((None, None, None, M("journal row {id} is of an unknown kind {kind!r}",
+                                                     id=row.id, kind=row.kind)))
+        self.head = previous
+
+
+def verify_book(session, head: str | None = None):
+    """(problems, counts, book head): every problem found, how many hands, events, postings
+    and journal rows were read, and the book head. With `head`, also that it is a hash of
+    the book's journal (the history up to it unchanged)."""
     problems = []
     counts = Counter()
-    for table in session.exec(select(BookTable).order_by(BookTable.name)):
+    journal = _Journal(session, problems)
+    counts["journal"] = journal.count
+    if head is not None and head.strip().lower() not in journal.hashes:
+        problems.append((None, None, None, M("{head} is not a head of this book's journal: the history up "
+                                             "to it was changed, or it is another book's", head=head)))
+    ids = {p.name: p.id for p in session.exec(select(Player))}
+    tables = list(session.exec(select(BookTable).order_by(BookTable.name)))
+    names = {t.id: t.name for t in tables}
+    seen_hands, seen_events = set(), set()
+    for table in tables:
+        stated = journal.tables.get(table.id)
+        if stated is None:
+            problems.append((table.name, None, None, M("it has no journal row: it was not written by the program")))
+        elif stated != J.table_text(table):
+            problems.append((table.name, None, None, M("its row is not what the journal says was written: "
+                                                       "{stored} instead of {journaled}",
+                                                       stored=J.table_text(table), journaled=stated)))
         hands = list(session.exec(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
-        for hand in hands:
+        held = {}  # what the book's pots hold before each hand (importer.py's rule)
+        for n, hand in enumerate(hands, 1):
             counts["hands"] += 1
-            found = verify_hand(session, table, hand, counts, last=hand is hands[-1])
+            seen_hands.add(hand.id)
+            if hand.number != n:
+                problems.append((table.name, hand.number, None, M("hand {number} is missing: the hands jump "
+                                                                  "to {seq}", number=n, seq=hand.number)))
+            found = _Hand(session, table, hand, counts, journal, ids, seen_events).check(
+                last=hand is hands[-1], held=held)
             problems += [(table.name, hand.number, seq, message) for seq, message in found]
-    return problems, counts
+            if hand.status == COMPLETE:
+                held = pot_map(hand.carry_out, json.loads(hand.side_carry_out or "{}"))
+    problems += _missing(session, journal, names, seen_hands, seen_events)
+    return problems, counts, journal.head
 
 
-def verify_hand(session, table, hand, counts, last=False) -> list:
-    rows = events(session, hand)
-    counts["events"] += len(rows)
-    found = chain_problems(rows)
-    if found:
-        return found  # the events cannot be trusted: judging them would mislead
-    lines = event_lines(rows)
-    if hand.status == VOID:
-        if lines:
-            found.append((None, M("it was closed void (never dealt) but moves of it stand")))
-        return found + posting_problems(session, table, hand, None, counts, last)
-    report = judge(hand, lines)
-    if hand.closed is None:
-        if report.status == INVALID:
-            e = report.errors[0]
-            found.append((None, M("its moves no longer stand: {code} {message}", code=e.code, message=e.message)))
-    elif report.status != hand.status:
-        found.append((None, M("it was closed {stored} but its moves make it {judged}", stored=M(hand.status),
-                              judged=M(report.status))))
-    elif report.status == COMPLETE:
-        out = report.as_json()
-        stored = (hand.outcome, hand.winners, hand.carry_out)
-        judged = (out["outcome"]["kind"], " ".join(out["outcome"]["winners"]),
-                  report.settlement.carry_out)
-        if stored != judged:
-            found.append((None, M("its outcome was stored as {stored} but its moves give {judged}",
-                                  stored=stored, judged=judged)))
-    found += posting_problems(session, table, hand, report, counts, last)
+def _missing(session, journal, names, seen_hands, seen_events) -> list:
+    """What the journal holds and the book does not, and rows of no hand."""
+    found = []
+    for table_id in sorted(set(journal.tables) - set(names)):
+        name = (_values(journal.tables[table_id]) or [f"#{table_id}"])[0]
+        found.append((name, None, None, M("the journal holds this table but the book does not: it was deleted")))
+    where = {}
+    for hand_id in sorted(set(journal.hands) - seen_hands):
+        values = _values(journal.hands[hand_id][1]) or [None, None]
+        table = names.get(values[0]) or f"#{values[0]}"
+        where[hand_id] = (table, values[1])
+        found.append((table, values[1], None, M("the journal holds this hand but the book does not: it was "
+                                                "deleted")))
+    for event_id in sorted(set(journal.events) - seen_events):
+        hand_id, seq = (_values(journal.events[event_id]) or [None, None])[:2]
+        if hand_id in where:
+            continue  # said with its hand
+        hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
+        table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
+        found.append((table, number, seq, M("the journal holds this move but the book does not: it was deleted")))
+    for what, model in ((M("moves"), Event), (M("postings"), Posting)):
+        count = session.exec(select(func.count()).select_from(model).where(
+            model.hand_id.not_in(select(Hand.id)))).one()
+        if count:
+            found.append((None, None, None, M("{count} {what} belong to no hand of the book", count=count,
+                                              what=what)))
     return found
+
+
+class _Hand:
+    """One hand's audit: its journal rows, its event chain, its verdict columns, its postings."""
+
+    def __init__(self, session, table, hand, counts, journal, ids, seen_events):
+        self.session, self.table, self.hand, self.counts = session, table, hand, counts
+        self.journal, self.ids, self.seen_events = journal, ids, seen_events
+
+    def check(self, last: bool, held: dict) -> list:
+        hand = self.hand
+        rows = events(self.session, hand)
+        self.counts["events"] += len(rows)
+        chained = chain_problems(rows)
+        found = chained + self.journaled(rows)
+        if chained:
+            return found  # the events cannot be trusted: judging them would mislead
+        if hand.closed is None and not last:
+            found.append((None, M("it is open but a later hand follows it")))
+        lines = event_lines(rows)
+        report = None
+        if hand.status == VOID:
+            if lines:
+                found.append((None, M("it was closed void (never dealt) but moves of it stand")))
+            expected = ("void", None, None, hand.carry_in, hand.side_carry, None, True)
+            found += self.derived(expected, None)
+        else:
+            report = judge(hand, lines)
+            found += self.verdict(report)
+        return found + self.postings(report, last, held)
+
+    def journaled(self, rows) -> list:
+        """The hand's setup and its moves as the journal says they were written."""
+        hand = self.hand
+        kind, text = self.journal.hands.get(hand.id, (None, None))
+        covered = 0
+        found = []
+        if kind is None:
+            found.append((None, M("it has no journal row: it was not written by the program")))
+        elif kind == J.IMPORT:
+            covered = (_values(text) or [0, 0])[-2]
+            covered = covered if isinstance(covered, int) else 0
+            chained = rows[covered - 1].hash if 0 < covered <= len(rows) else ""
+            if J.import_text(hand, covered, chained) != text:
+                found.append((None, M("its row or its moves are not what the journal says was imported")))
+        elif J.hand_text(hand) != text:
+            found.append((None, M("its row is not what the journal says was written: {stored} instead of "
+                                  "{journaled}", stored=J.hand_text(hand), journaled=text)))
+        for row in rows:
+            self.seen_events.add(row.id)
+            if row.seq <= covered:
+                continue
+            said = self.journal.events.get(row.id)
+            if said is None:
+                found.append((row.seq, _entered_by(M("it has no journal row: it was not written by the program"),
+                                                   row.recorder)))
+            elif said != J.event_text(row):
+                found.append((row.seq, _entered_by(M("it is not what the journal says was written"), row.recorder)))
+        return found
+
+    def verdict(self, report) -> list:
+        """The verdict columns as the moves give them."""
+        hand = self.hand
+        found = []
+        if hand.closed is None:
+            if report.status == INVALID:
+                e = report.errors[0]
+                found.append((None, M("its moves no longer stand: {code} {message}", code=e.code,
+                                      message=e.message)))
+            return found + self.derived(("open", None, None, None, None, None, False), report)
+        if report.status != hand.status:
+            return [(None, M("it was closed {stored} but its moves make it {judged}", stored=M(hand.status),
+                             judged=M(report.status)))]
+        digest = content_hash(report.setup, report.record.tags, [
+            write_event(ev) if ev.comment is None else f"{write_event(ev)} #{ev.comment}"
+            for ev in report.record.events])
+        if report.status != COMPLETE:
+            return self.derived((report.status, None, None, None, None, digest, True), report)
+        out = report.as_json()
+        st = report.settlement
+        return self.derived((COMPLETE, out["outcome"]["kind"], " ".join(out["outcome"]["winners"]),
+                             st.carry_out, json.dumps({p.game: p.carry_out for p in st.side_games}),
+                             digest, True), report)
+
+    def derived(self, expected, report) -> list:
+        """The derived columns against what they must be (models.py lists them)."""
+        hand = self.hand
+        stored = (hand.status, hand.outcome, hand.winners, hand.carry_out, hand.side_carry_out,
+                  hand.content_hash, hand.closed is not None)
+        names = ("status", "outcome", "winners", "carry_out", "side_carry_out", "content_hash", "closed")
+        found = [(None, M("its {column} was stored as {stored} but its moves give {judged}", column=name,
+                          stored=repr(s), judged=repr(e)))
+                 for name, s, e in zip(names, stored, expected) if s != e]
+        if report is not None and expected[0] == COMPLETE and hand.fouls != enforced_fouls(report):
+            found.append((None, M("its fouls were stored as {stored!r} but its moves give {judged!r}",
+                                  stored=hand.fouls, judged=enforced_fouls(report))))
+        return found
+
+    def postings(self, report, last: bool, held: dict) -> list:
+        """The hand's standing postings must be exactly what the program posts for it: its
+        settlement's, what it carries in beyond the book's pots, and on the last hand of a
+        closed table the R11.5 refund; every posting on its hand's table and its player, every
+        reversal the exact negation of a posting of this hand, and all of them balancing."""
+        hand, table = self.hand, self.table
+        rows = list(self.session.exec(select(Posting).where(Posting.hand_id == hand.id)))
+        self.counts["postings"] += len(rows)
+        found = []
+        if sum(r.amount for r in rows):
+            found.append((None, M("its postings do not sum to zero ({cents} cents)", cents=sum(r.amount for r in rows))))
+        by_id = {r.id: r for r in rows}
+        seated = hand.players.split()
+        targets = Counter()
+        for r in rows:
+            if r.table_id != hand.table_id:
+                found.append((None, M("posting {id} ({posting}) is of another table's hand", id=r.id, posting=_say(_key(r)))))
+            if r.player_id != (self.ids.get(r.account) if r.account in seated else None):
+                found.append((None, M("posting {id} ({posting}) is not on its account's player", id=r.id,
+                                      posting=_say(_key(r)))))
+            if r.reverses is None:
+                continue
+            target = by_id.get(r.reverses)
+            targets[r.reverses] += 1
+            if target is None or target.reverses is not None or _key(target)[:-1] != _key(r)[:-1] \
+                    or target.amount != -r.amount or target.player_id != r.player_id:
+                found.append((None, M("posting {id} ({posting}) reverses posting {target}, which is not a "
+                                      "posting of this hand it negates", id=r.id, posting=_say(_key(r)),
+                                      target=r.reverses)))
+        for target, times in targets.items():
+            if times > 1:
+                found.append((None, M("posting {target} is reversed {times} times", target=target, times=times)))
+        standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in targets)
+        expected = Counter()
+        if hand.status != VOID:
+            carried = pot_map(hand.carry_in, json.loads(hand.side_carry))
+            expected.update(_key(r) for r in _rows(hand, brought_in_moves(carried, held)))
+        if hand.closed is not None and report is not None and report.status == COMPLETE:
+            expected.update(_key(r) for r in settlement_postings(hand, report, {}))
+        if last and table.closed is not None:
+            expected.update(_key(r) for r in refund_postings(hand, returned(self.session, table), {}))
+        if standing != expected:
+            extra = standing - expected
+            missing = expected - standing
+            what = joined([M("unexpected {posting}", posting=_say(k)) for k in extra]
+                          + [M("missing {posting}", posting=_say(k)) for k in missing])
+            found.append((None, M("its postings do not match its settlement: {what}", what=what)))
+        return found
+
+
+def _values(text: str):
+    """A journal text's values, or None when it is not one (an edit: its hash says so)."""
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return None
+    return values if isinstance(values, list) and len(values) >= 2 else None
+
+
+def _rows(hand, moves) -> list:
+    return [Posting(hand_id=h, table_id=t, account=a, player_id=p, kind=k, detail=d, counterparty=c, amount=m)
+            for h, t, a, p, k, d, c, m in posting_rows(hand.id, hand.table_id, moves, {})]
 
 
 def chain_problems(rows) -> list:
@@ -83,31 +315,6 @@ def chain_problems(rows) -> list:
 def _entered_by(message, recorder):
     """A move's problem says who entered the move (its row's recorder), when the row names one."""
     return M("{problem} (entered by {recorder})", problem=message, recorder=recorder) if recorder else message
-
-
-def posting_problems(session, table, hand, report, counts, last) -> list:
-    """The hand's standing postings must be exactly its settlement's (and, on the last hand of
-    a closed table, the R11.5 refund), and every posting must balance."""
-    rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
-    counts["postings"] += len(rows)
-    found = []
-    if sum(r.amount for r in rows):
-        found.append((None, M("its postings do not sum to zero ({cents} cents)", cents=sum(r.amount for r in rows))))
-    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
-    standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
-    expected = Counter()
-    if hand.closed is not None and report is not None and report.status == COMPLETE:
-        expected.update(_key(r) for r in settlement_postings(hand, report, {}))
-    if last and table.closed is not None:
-        refund = returned(session, table)
-        expected.update(_key(r) for r in refund_postings(hand, refund, {}))
-    if standing != expected:
-        extra = standing - expected
-        missing = expected - standing
-        what = joined([M("unexpected {posting}", posting=_say(k)) for k in extra]
-                      + [M("missing {posting}", posting=_say(k)) for k in missing])
-        found.append((None, M("its postings do not match its settlement: {what}", what=what)))
-    return found
 
 
 def _key(row):
