@@ -14,7 +14,7 @@ import sys
 import pytest
 from sqlalchemy import create_engine, text
 
-from conftest import PG_ENV, Live, _fresh_pg_database, verified
+from conftest import PG_ENV, Live, _fresh_pg_database, recorder_of, verified
 from test_live_entry import friday_table, moves_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -306,7 +306,8 @@ def test_a_journal_row_edited(book):
     sql(book.url, "UPDATE journal SET text = 'not json' WHERE kind IN ('import', 'event')")
     found = problems(book)  # one clear line each, never a traceback
     assert "table north hand 1: its row or its moves are not what the journal says was imported" in found
-    assert "table club hand 1 move 1: it is not what the journal says was written" in found
+    assert ("table club hand 1 move 1: it is not what the journal says was written (entered by "
+            f"{recorder_of(book.url)})") in found
 
 
 def test_an_edit_whose_hashes_were_recomputed_is_caught_by_the_head(book):
