@@ -103,7 +103,7 @@ def hand_show(number, as_json, record, table_name, db):
     """
     from ..store import hands as H
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.read() as s:
         table, hand_row = table_and_hand(s, table_name, number)
         rows = H.events(s, hand_row)
@@ -168,7 +168,7 @@ def hand_log(number, everything, as_json, table_name, db):
     """
     from ..store import hands as H
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.read() as s:
         table, hand_row = table_and_hand(s, table_name, number)
         rows = H.events(s, hand_row)

@@ -89,7 +89,7 @@ def table_list(as_json, db):
     from ..store import hands as H
     from ..store.models import BookTable, Hand, Setting
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.read() as s:
         current = s.get(Setting, H.LAST_TABLE)
         counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())

@@ -31,7 +31,7 @@ def verify(as_json, db):
     from ..store.verify import verify_book
     from .render import say
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.read() as s:
         problems, counts = verify_book(s)
     if as_json:
