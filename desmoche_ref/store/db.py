@@ -146,7 +146,7 @@ def make_engine(url: str, readonly: bool = False):
             if not os.path.isdir(folder):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
-        target = _readonly_sqlite(path) if readonly and path else url
+        target = (_readonly_sqlite(path) if readonly and path else None) or url
         try:
             engine = create_engine(target, connect_args={"timeout": 30})
         except NoSuchModuleError as e:
@@ -166,18 +166,22 @@ def make_engine(url: str, readonly: bool = False):
 
 
 def _readonly_sqlite(path: str):
-    """The URL that opens a SQLite file for reading only. While a writer has the book open
-    (its -wal file is there) SQLite reads the live book read-only; when none has, and this
-    process may not write the file or its folder, the file is read as it is (`immutable`):
-    SQLite then makes no -wal or -shm file beside it, which it could not, or which would
-    stand in its owner's way."""
+    """The URL that opens a SQLite book for reading only, for a process that may not write
+    it (or its folder). While a writer has the book open (its -wal file holds moves) SQLite
+    reads the live book read-only; when none has, the file is read as it is (`immutable`):
+    SQLite then makes no -wal or -shm file beside it, which it could not, or which would stand
+    in its owner's way. A process that may write the book opens it as usual with every change
+    refused (`query_only`, `_sqlite_pragmas`): so SQLite tidies its -wal and -shm away on
+    close, which a `mode=ro` connection cannot. None for that case."""
     from urllib.parse import quote
 
     from sqlalchemy.engine import URL
 
+    if os.access(path, os.W_OK) and os.access(os.path.dirname(path), os.W_OK):
+        return None
     query = {"mode": "ro", "uri": "true"}
-    if not os.path.exists(path + "-wal") and not (
-            os.access(path, os.W_OK) and os.access(os.path.dirname(path), os.W_OK)):
+    wal = path + "-wal"
+    if not (os.path.exists(wal) and os.path.getsize(wal) > 0):
         query["immutable"] = "1"
     return URL.create("sqlite", database="file:" + quote(path), query=query)
 
@@ -185,7 +189,8 @@ def _readonly_sqlite(path: str):
 def _sqlite_pragmas(engine, event, readonly: bool = False):
     """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
     begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read.
-    A read-only connection leaves the journal mode as the book has it (setting it writes)."""
+    A read-only connection leaves the journal mode as the book has it (setting it writes),
+    and refuses every change (`query_only`, whichever way the file was opened)."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record):
@@ -193,7 +198,9 @@ def _sqlite_pragmas(engine, event, readonly: bool = False):
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
-        if not readonly:
+        if readonly:
+            cur.execute("PRAGMA query_only=ON")
+        else:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.close()
 
