@@ -142,6 +142,17 @@ def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared
                          f"ahí, no escribir\n")
 
 
+def test_no_book_is_made_in_a_read_only_folder(reader, shared):
+    path = os.path.join(shared, "book.db")
+    for args in (["standings"], ["import", FRIDAY]):
+        got = reader(*args, "--db", path)
+        assert (got.returncode, got.stdout, got.stderr) == (
+            2, "", f"error: cannot make the book {path}: the folder {shared} is read-only\n")
+    es = reader("standings", "--db", path, lang="es")
+    assert es.stderr == f"error: no se puede crear el libro {path}: la carpeta {shared} es de solo lectura\n"
+    assert os.listdir(shared) == []
+
+
 def test_a_reader_in_a_shared_folder_leaves_nothing_in_the_owners_way(reader, shared):
     """In a folder anyone may write, a reader's SQLite would leave a -wal and a -shm of its
     own that the book's owner could not write: read-only, it leaves none."""
@@ -250,13 +261,28 @@ def test_a_read_of_a_book_not_made_yet_makes_it(book_url, live):
     assert _version(book_url) == schema_head()
 
 
-def test_a_user_the_server_lets_read_only(book_url, live, tmp_path):
+@pytest.fixture
+def pg_server():
+    server = os.environ.get(PG_ENV)
+    if not server:
+        pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset; `.ci/postgres start DIR` starts one)")
+    return server
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A new PostgreSQL database's URL (dropped after)."""
+    url, drop = _fresh_pg_database(pg_server)
+    yield url
+    drop()
+
+
+def test_a_user_the_server_lets_read_only(pg_url, tmp_path):
     """PostgreSQL: a role granted SELECT only reads the league and is told it cannot write."""
-    if not book_url.startswith("postgresql"):
-        pytest.skip("a PostgreSQL role")
     import psycopg
     from sqlalchemy.engine import make_url
 
+    book_url, live = pg_url, Live(pg_url)
     live("import", FRIDAY)
     url = make_url(book_url)
     role = "reader_" + url.database[-12:]
@@ -374,13 +400,10 @@ def test_a_malformed_port_is_one_line_and_shows_no_password():
                              "its port 'notaport' is not a number\n")
 
 
-def test_no_error_shows_a_password():
-    server = os.environ.get(PG_ENV)
-    if not server:
-        pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset)")
+def test_no_error_shows_a_password(pg_server):
     from sqlalchemy.engine import make_url
 
-    url = make_url(server)
+    url = make_url(pg_server)
     base = f"postgresql://{url.username}:hunter2@{url.host}:{url.port}/no_such_book"
     got = run("standings", "--db", base + "?password=hunter3")
     assert one_line(got) == (f"error: cannot open postgresql+psycopg://{url.username}:***@{url.host}:{url.port}"
@@ -447,7 +470,11 @@ def test_a_book_that_lost_its_version_and_differs_is_not_stamped(book_url, live)
 
 def test_db_check_and_stamp_of_an_empty_book(book_url, live):
     if book_url.startswith("sqlite"):
-        sqlite3.connect(book_url[len("sqlite:///"):]).close()  # an empty file
+        path = book_url[len("sqlite:///"):]
+        assert one_line(live("db", "check", status=2)) == (
+            f"error: there is no book at {path}: nothing is recorded there yet\n")
+        assert not os.path.exists(path)  # db check makes nothing
+        sqlite3.connect(path).close()  # an empty file
     assert live("db", "check", status=1).stdout == (
         f"{book_url}: no schema yet: `desmoche-ref db upgrade` makes the book\n")
     assert one_line(live("db", "stamp", status=2)) == (
@@ -494,12 +521,9 @@ def _race(url, count):
     return errors
 
 
-def test_first_uses_of_a_new_postgresql_book_at_once_all_work():
-    server = os.environ.get(PG_ENV)
-    if not server:
-        pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset)")
+def test_first_uses_of_a_new_postgresql_book_at_once_all_work(pg_server):
     for _round in range(4):
-        url, drop = _fresh_pg_database(server)
+        url, drop = _fresh_pg_database(pg_server)
         try:
             assert _race(url, 6) == [None] * 6
             assert _version(url) == schema_head()
@@ -514,19 +538,12 @@ def test_first_uses_of_a_new_sqlite_book_at_once_all_work(tmp_path):
         assert _version(url) == schema_head()
 
 
-def test_two_db_upgrades_at_once_say_what_each_found():
+def test_two_db_upgrades_at_once_say_what_each_found(pg_url):
     """Two processes upgrading one new PostgreSQL book: one makes it, the other finds it made."""
-    server = os.environ.get(PG_ENV)
-    if not server:
-        pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset)")
-    url, drop = _fresh_pg_database(server)
-    try:
-        env = dict(os.environ, PYTHONPATH=ROOT, DESMOCHE_DB=url)
-        procs = [subprocess.Popen([sys.executable, "-m", "desmoche_ref", "db", "upgrade"], env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
-        outs = sorted(p.communicate(timeout=120) + (p.returncode,) for p in procs)
-        assert [o[1:] for o in outs] == [("", 0), ("", 0)]
-        assert sorted(o[0].split(": ", 1)[1] for o in outs) == sorted([
-            f"schema {schema_head()} (already up to date)\n", f"schema {schema_head()} (was empty)\n"])
-    finally:
-        drop()
+    env = dict(os.environ, PYTHONPATH=ROOT, DESMOCHE_DB=pg_url)
+    procs = [subprocess.Popen([sys.executable, "-m", "desmoche_ref", "db", "upgrade"], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outs = sorted(p.communicate(timeout=120) + (p.returncode,) for p in procs)
+    assert [o[1:] for o in outs] == [("", 0), ("", 0)]
+    assert sorted(o[0].split(": ", 1)[1] for o in outs) == sorted([
+        f"schema {schema_head()} (already up to date)\n", f"schema {schema_head()} (was empty)\n"])

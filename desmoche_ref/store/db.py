@@ -359,8 +359,11 @@ def _make_book_file(path: str, default: bool) -> None:
     history too)."""
     folder = os.path.dirname(path)
     if default:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        os.chmod(folder, 0o700)
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            os.chmod(folder, 0o700)
+        except OSError:
+            pass  # a folder that cannot be made or is not ours: the file's own error says why
     try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:  # another command made it a moment ago
@@ -368,9 +371,11 @@ def _make_book_file(path: str, default: bool) -> None:
     except OSError as e:
         if not os.path.isdir(folder):
             return  # make_engine says the folder does not exist
-        reason = _cannot_write("sqlite:///" + path)
-        raise BookError(reason or M("cannot make the book {path}: {reason}", path=path,
-                                    reason=e.strerror or str(e))) from None
+        if not os.access(folder, os.W_OK):
+            raise BookError(M("cannot make the book {path}: the folder {folder} is read-only",
+                              path=path, folder=folder)) from None
+        raise BookError(M("cannot make the book {path}: {reason}", path=path,
+                          reason=e.strerror or str(e))) from None
 
 
 def check_known(book: Book, version) -> None:
