@@ -426,12 +426,17 @@ def _revisions():
     for name in os.listdir(folder):
         if not name.endswith(".py"):
             continue
+        found = {}
         with open(os.path.join(folder, name), encoding="utf-8") as f:
-            source = f.read()
-        revision = re.search(r"^revision\s*(?::[^=\n]*)?=\s*['\"]([^'\"]+)['\"]", source, re.M)
-        down = re.search(r"^down_revision\s*(?::[^=\n]*)?=\s*['\"]([^'\"]+)['\"]", source, re.M)
-        if revision:
-            revises[revision.group(1)] = down.group(1) if down else None
+            for line in f:  # `revision = '0002'`, `down_revision = '0001'` (or None)
+                key, equals, value = line.partition("=")
+                key = key.split(":")[0].strip()
+                if equals and key in ("revision", "down_revision") and not line[0].isspace():
+                    found[key] = value.strip().strip("'\"") if value.strip() != "None" else None
+                if len(found) == 2:
+                    break
+        if found.get("revision"):
+            revises[found["revision"]] = found.get("down_revision")
     heads = set(revises) - set(revises.values())
     if len(heads) != 1:
         raise RuntimeError(f"the migrations have {len(heads)} heads: {sorted(heads)}")
