@@ -239,7 +239,7 @@ def _version(url):
 
 def test_a_read_does_not_migrate_it_says_the_book_needs_an_upgrade(book_url, live):
     _at_first_schema(book_url)
-    name = book_url  # the test books' URLs have no password
+    name = book_url  # no password in the test books' URLs: shown as given
     for args in READS:
         assert one_line(run(*args, env={"DESMOCHE_DB": book_url})) == (
             f"error: the book {name} needs `desmoche-ref db upgrade` before it can be read "
