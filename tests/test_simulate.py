@@ -117,11 +117,15 @@ def test_cli_new_file_honours_the_umask(tmp_path, umask, mode):
 
 
 def test_cli_rewritten_file_keeps_its_mode(tmp_path):
+    """An existing FILE is written over only with --force, and keeps its mode."""
     out = tmp_path / "night.dsm"
     out.write_text("old\n")
     out.chmod(0o640)
+    refused = CliRunner().invoke(main, ["simulate", "--hands", "1", "-o", str(out)])
+    assert (refused.exit_code, refused.stderr) == (2, f"error: {out} exists: --force writes over it\n")
+    assert out.read_text() == "old\n"
     run = subprocess.run([sys.executable, "-m", "desmoche_ref", "simulate", "--hands", "1",
-                          "-o", str(out)], capture_output=True, text=True, timeout=60)
+                          "-o", str(out), "--force"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert stat.S_IMODE(out.stat().st_mode) == 0o640
     assert out.read_text() == simulate_session(1)

@@ -27,7 +27,7 @@ ES = {"LANG": "es_NI.UTF-8"}
 FRIDAY = moves_of("friday.dsm")
 NO_WINNER = moves_of("no-winner.dsm")  # Dani deals; the stock runs out with no winner
 
-BOOK_COMMANDS = ["db", "db path", "db upgrade", "db check", "table", "table new", "table list",
+BOOK_COMMANDS = ["db", "db path", "db upgrade", "db check", "db stamp", "table", "table new", "table list",
                  "table use", "table bet", "table close", "hand", "hand new", "hand show", "hand log",
                  "cut", "deal", "return", "announce", "cambio", "declare", "draw", "claim", "knock",
                  "meld", "add", "pay", "pass", "show", "foul", "forgive", "end", "rec", "undo", "verify"]

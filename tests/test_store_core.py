@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import select
 
 from desmoche_ref.store import hands as H
-from desmoche_ref.store.db import SCHEMA_HEAD, alembic_config, open_book, schema_version
+from desmoche_ref.store.db import alembic_config, open_book, schema_head, schema_version
 from desmoche_ref.store.models import Event, Posting
 from desmoche_ref.store.tablebook import Refused, TableBook, create_table
 
@@ -22,12 +22,12 @@ def friday_lines():
 def test_schema_head_is_alembics_head():
     from alembic.script import ScriptDirectory
 
-    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == SCHEMA_HEAD
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == schema_head()
 
 
 def test_friday_recorded_move_by_move(book_url):
     book = open_book(book_url)
-    assert schema_version(book) == SCHEMA_HEAD
+    assert schema_version(book) == schema_head()
     create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
                  sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
     TableBook(book).new_hand(dealer="Ana")

@@ -25,7 +25,7 @@ from desmoche_ref.cli import main
 from desmoche_ref.play.script import night_script
 from desmoche_ref.referee import judge_text
 from desmoche_ref.session import check_session
-from desmoche_ref.store.db import SCHEMA_HEAD, Book, alembic_config, make_engine, schema_version
+from desmoche_ref.store.db import Book, alembic_config, make_engine, schema_head, schema_version
 from test_live_entry import FRIDAY_NETS, balances, friday_table, moves_of
 from test_play_session import ends, play_process, simulated_night
 
@@ -298,10 +298,10 @@ def test_a_book_its_owner_upgrades_works_for_both_roles(owner_url, roles):
     for role, live in ((clerk, recorder), (viewer, reader)):
         run = live("table", "list", status=2)
         assert run.stderr == (f"error: role {role} may not change the book's schema: the book is at schema "
-                              f"0002, this program needs {SCHEMA_HEAD}; its owner runs `desmoche-ref db upgrade`\n")
+                              f"0002, this program needs {schema_head()}; its owner runs `desmoche-ref db upgrade`\n")
     assert schema_version(Book(owner_url, make_engine(owner_url))) == "0002"
     owner = Live(owner_url)
-    assert owner("db", "upgrade").stdout.endswith(f": schema {SCHEMA_HEAD} (was 0002)\n")
+    assert owner("db", "upgrade").stdout.endswith(f": schema {schema_head()} (was 0002)\n")
     assert owner.json("db", "roles", "--json") == [
         {"role": OWNER, "access": "owner"}, {"role": clerk, "access": "recorder"},
         {"role": viewer, "access": "reader"}]

@@ -75,10 +75,12 @@ def book_command(f):
 _OPEN = []  # the books this command opened: closed when it ends (CliRunner runs many)
 
 
-def open_book(db):
+def open_book(db, readonly: bool = False):
+    """The book, closed when the command ends; `readonly` for the commands that only read
+    (store.db.open_book: nothing written, not even a migration)."""
     from ..store.db import open_book
 
-    book = open_book(db)
+    book = open_book(db, readonly=readonly)
     _OPEN.append(book)
     return book
 

@@ -1,5 +1,5 @@
-"""`desmoche-ref db upgrade|check|path|grant|revoke|roles`: where the book lives, its schema
-(Alembic), and on a league server who may record into it or read it."""
+"""`desmoche-ref db upgrade|check|stamp|path|grant|revoke|roles`: where the book lives, its
+schema (Alembic), and on a league server who may record into it or read it."""
 
 import sys
 
@@ -21,6 +21,7 @@ def db():
       desmoche-ref db upgrade --db league.db
       desmoche-ref db check --db postgresql+psycopg://league@server/desmoche
       desmoche-ref db grant clerk --recorder
+      desmoche-ref db stamp --db league.db
     """
 
 
@@ -53,19 +54,17 @@ def db_upgrade(db):
       desmoche-ref db upgrade
       desmoche-ref db upgrade --db postgresql+psycopg://league@server/desmoche
     """
-    from ..store.db import SCHEMA_HEAD, describe, open_book, schema_version, upgrade
+    from ..store.db import describe, open_book, schema_head, upgrade
 
     book = open_book(db, migrate=False)
-    before = schema_version(book)
-    if before != SCHEMA_HEAD:
-        upgrade(book)
-    if before == SCHEMA_HEAD:
+    before = upgrade(book)  # the revision found under the upgrade's lock
+    if before == schema_head():
         text = _("{book}: schema {schema} (already up to date)")
     elif before:
         text = _("{book}: schema {schema} (was {before})")
     else:
         text = _("{book}: schema {schema} (was empty)")
-    click.echo(text.format(book=describe(book.url), schema=SCHEMA_HEAD, before=before))
+    click.echo(text.format(book=describe(book.url), schema=schema_head(), before=before))
 
 
 @db.command("check", cls=Command)
@@ -75,21 +74,43 @@ def db_upgrade(db):
 def db_check(db):
     """Check that the book's schema is exactly what this program's models describe.
 
-    Exit 1 when they differ (the differences are listed).
+    Reads only: exit 1 when the schema differs (the differences are listed), when the book
+    needs `db upgrade`, or when its schema version is missing (it says whether `db stamp`
+    repairs that).
 
     \b
     Examples:
       desmoche-ref db check
+      desmoche-ref db check --db league.db
     """
-    from ..store.db import describe, drift, open_book
+    from ..store.db import Unstamped, check_known, connect_book, describe, drift, schema_head, schema_version
     from .render import say
 
-    book = open_book(db)
+    book = connect_book(db, readonly=True)
+    name, head = describe(book.url), schema_head()
+    try:
+        version = schema_version(book)
+    except Unstamped:
+        found = drift(book)
+        for line in found:
+            click.echo(say(line))
+        text = _("{book}: the tables are not schema {schema}'s and no schema version is recorded: "
+                 "`db stamp` cannot repair the book") if found else \
+            _("{book}: the tables are schema {schema}'s but the schema version is missing: "
+              "`desmoche-ref db stamp` records it")
+        click.echo(text.format(book=name, schema=head))
+        sys.exit(1)
+    check_known(book, version)
+    if version != head:
+        text = _("{book}: no schema yet: `desmoche-ref db upgrade` makes the book") if version is None else \
+            _("{book}: schema {version}, this program's is {schema}: `desmoche-ref db upgrade` brings it up")
+        click.echo(text.format(book=name, version=version, schema=head))
+        sys.exit(1)
     found = drift(book)
     for line in found:
         click.echo(say(line))
     text = _("{book}: the schema and the models differ") if found else _("{book}: the schema matches the models")
-    click.echo(text.format(book=describe(book.url)))
+    click.echo(text.format(book=name))
     sys.exit(1 if found else 0)
 
 
@@ -201,3 +222,44 @@ def db_roles(as_json, db):
         sys.stdout.write("\n")
         return
     click.echo(simple_table([[r, _(ACCESS[a])] for r, a in rows], [_("role"), _("access")]))
+
+
+@db.command("stamp", cls=Command)
+@db_option
+@lang_option
+@book_command
+def db_stamp(db):
+    """Record the schema version of a book that lost it (its alembic_version row), when its
+    tables are exactly this program's schema; `db check` says when this is the repair.
+
+    Exit 1, nothing written, when the tables differ from the schema (they are listed).
+
+    \b
+    Examples:
+      desmoche-ref db check --db league.db
+      desmoche-ref db stamp --db league.db
+    """
+    from ..findings import M
+    from ..store.db import BookError, Unstamped, connect_book, describe, drift, schema_head, schema_version, stamp
+    from .render import say
+
+    book = connect_book(db)
+    name, head = describe(book.url), schema_head()
+    try:
+        version = schema_version(book)
+    except Unstamped:
+        found = drift(book)
+        for line in found:
+            click.echo(say(line))
+        if found:
+            click.echo(_("{book}: the tables are not schema {schema}'s: nothing recorded").format(
+                book=name, schema=head))
+            sys.exit(1)
+        stamp(book)
+        click.echo(_("{book}: schema {schema} recorded (the tables are its own)").format(book=name, schema=head))
+        return
+    if version is None:
+        raise BookError(M("{book} has no tables: nothing to stamp (`desmoche-ref db upgrade` makes the book)",
+                          book=name))
+    raise BookError(M("{book} records its schema already ({version}): nothing to stamp", book=name,
+                      version=version))

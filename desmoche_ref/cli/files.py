@@ -85,8 +85,11 @@ def encoding_hint(path: str, lines) -> str | None:
              "try --encoding {encoding}").format(path=path, encoding=lines.looks_like)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace a file's contents all at once: a failure never leaves half a file."""
+def write_atomically(path: str, text: str, replace: bool = True) -> None:
+    """Write a file all at once: a failure never leaves half a file (the text goes to a
+    temporary file beside it, renamed into place). A new file gets the mode any command
+    gives one, 0666 less the umask; a file written over keeps its own. `replace=False`
+    never writes over a file, even one made a moment ago (FileExistsError)."""
     import tempfile  # only here: it costs ~10 ms of start-up (shutil, random, bz2, lzma)
 
     folder = os.path.dirname(os.path.abspath(path))
@@ -94,10 +97,78 @@ def write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o777)
-        os.replace(tmp, path)
+            f.flush()
+            existing = os.path.exists(path)
+            os.fchmod(f.fileno(), os.stat(path).st_mode & 0o7777 if existing else 0o666 & ~_umask())
+            os.fsync(f.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)  # fails if the file is there: nothing written over
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links
+                if os.path.exists(path):
+                    raise FileExistsError(path) from None
+                os.replace(tmp, path)
+            else:
+                os.unlink(tmp)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class OutputRefused(Exception):
+    """An output file the command will not write (its argument: the message, in the run's
+    language)."""
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def write_output(path: str, text: str, force: bool = False, book_file: str | None = None) -> None:
+    """Write `-o FILE` for the user, atomically (`write_atomically`), as `check_output`
+    allows. OutputRefused or OSError otherwise."""
+    check_output(path, force, book_file)
+    try:
+        write_atomically(path, text, replace=force)
+    except FileExistsError:  # made while the text was written
+        raise OutputRefused(_("{path} exists: --force writes over it").format(path=path)) from None
+
+
+def check_output(path: str, force: bool = False, book_file: str | None = None) -> None:
+    """OutputRefused unless `-o FILE` may be written: never over the book (`book_file`,
+    compared as the same file, not by name) nor over any SQLite database; an existing file
+    only with `force`. A command checks before its work, and writing checks again."""
+    if os.path.exists(path):
+        if book_file and any(_same(path, book_file + end) for end in ("", "-wal", "-shm", "-journal")):
+            raise OutputRefused(_("{path} is the book itself: the records go to another file").format(path=path))
+        if _is_sqlite(path):
+            raise OutputRefused(_("{path} is a SQLite database (a book?): it is never written over").format(
+                path=path))
+        if not force:
+            raise OutputRefused(_("{path} exists: --force writes over it").format(path=path))
+
+
+def _same(path: str, other: str) -> bool:
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False

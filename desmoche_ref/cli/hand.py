@@ -100,7 +100,7 @@ def hand_show(number, as_json, record, table_name, db):
     """
     from ..store.tablebook import TableBook
 
-    shown = TableBook(open_book(db), table_name).view(number)
+    shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     if record:
         click.echo(shown.record, nl=False)
         return
@@ -167,7 +167,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
     """
     from ..store.tablebook import TableBook
 
-    shown = TableBook(open_book(db), table_name).view(number)
+    shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     rows = shown.log if everything else [r for r in shown.log if r.stands]
     items = [{"seq": r.seq, "line": r.line, "entered": shown_time(r.entered, utc).isoformat(timespec="seconds"),
               "recorder": r.recorder, "supersedes": r.supersedes, "superseded": r.superseded} for r in rows]

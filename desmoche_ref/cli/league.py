@@ -145,10 +145,11 @@ def _import_one(book, data: bytes, path: str, table):
 @click.option("--hand", type=int, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
 @click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar=N_("FILE"),
               help=N_("Write to FILE instead of standard output."))
+@click.option("--force", is_flag=True, help=N_("Write over FILE if it exists (never over the book)."))
 @db_option
 @lang_option
 @book_command
-def export(table, hand, out, db):
+def export(table, hand, out, force, db):
     """Write the book's hands as canonical .dsm records (N7).
 
     `check` judges the output exactly as the book did: the same status, outcome and nets.
@@ -156,27 +157,38 @@ def export(table, hand, out, db):
     closed table's last hand carries [Closed "yes"], and the notes written above a record's
     tags are written back. Importing the export into a new book gives the same hands,
     standings, ledger totals, settle-up and tables. With -o, the book head is printed too
-    (keep it: `verify --head` proves the book unchanged up to it).
+    (keep it: `verify --head` proves the book unchanged up to it). `-o FILE` is written
+    whole or not at all, with the mode the umask gives a new file; an existing FILE only
+    with --force, and never the book (or any SQLite database).
 
     \b
     Examples:
       desmoche-ref export -o season.dsm
       desmoche-ref export --table 3 | desmoche-ref check -
       desmoche-ref export --table 3 --hand 2
+      desmoche-ref export -o season.dsm --force
     """
     from ..store.journal import head
+    from ..store.db import sqlite_path
     from ..store.league import export_hands
+    from .files import OutputRefused, check_output, write_output
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
+    book_file = sqlite_path(book.url)
+    if out:
+        try:
+            check_output(out, force, book_file)  # before the book is read
+        except OutputRefused as e:
+            fail(str(e))
     with book.connect() as session:
         texts = [text for _table_name, _number, text in export_hands(session, table, hand)]
         book_head = head(session)
     text = "\n".join(texts)
     if out:
-        from .files import write_atomically
-
         try:
-            write_atomically(out, text)
+            write_output(out, text, force, book_file)
+        except OutputRefused as e:
+            fail(str(e))
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
         click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", len(texts)).format(
@@ -233,7 +245,7 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     from ..store.league import standings as compute
 
     _check_format(fmt_name)
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.connect() as session:
         table_ = compute(session, _selection(table, player, since, until))
     if as_json:
@@ -313,7 +325,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
     """
     from ..store.league import ledger as entries
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.connect() as session:
         rows = list(entries(session, player, table, hand))
     if as_json:
@@ -346,7 +358,7 @@ def settle_up(table, since, until, as_json, db):
     from ..settleup import settle_up as clear
     from ..store.league import POT_PARTY, balances
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.connect() as session:
         owed = balances(session, _selection(table, None, since, until))
     transfers = clear(owed)

@@ -1,12 +1,11 @@
 """`desmoche-ref simulate`: write a session of bot-played hands (issue 4)."""
 
-import os
 import sys
 
 import click
 
 from ..i18n import N_
-from .files import write_atomically
+from .files import OutputRefused, check_output, write_output
 from .lang import Command, _, lang_option
 from .render import say
 
@@ -26,8 +25,9 @@ from .render import say
                       "no varied presets or options."))
 @click.option("--out", "-o", "out", metavar=N_("FILE"), default=None,
               help=N_("Write the session to FILE instead of standard output."))
+@click.option("--force", is_flag=True, help=N_("Write over FILE if it exists."))
 @lang_option
-def simulate(hands, players, seed, options, plain, out):
+def simulate(hands, players, seed, options, plain, out, force):
     """Write a session of bot-played hands as a .dsm record.
 
     The hands follow each other at one table: the dealer rotates (R3.1) and pots
@@ -35,6 +35,9 @@ def simulate(hands, players, seed, options, plain, out):
     across hands, with fouls (some forgiven), contested claims and a few closed
     records, so that the referee has every rule to judge. The bots choose among
     the moves the referee allows: every line is judged as it is written.
+
+    `--out FILE` is written whole or not at all, with the mode the umask gives a new
+    file; an existing FILE only with --force, and never a SQLite database (a book).
 
     \b
     Examples:
@@ -50,6 +53,8 @@ def simulate(hands, players, seed, options, plain, out):
             reason = parse_options(preset, options)[1]
             if reason:
                 raise click.BadParameter(say(reason), param_hint="--options")
+    if out is not None:
+        _refused(check_output, out, force)  # before the hands are played
     if sys.stderr.isatty():
         with click.progressbar(length=hands, label=_("Simulating"), file=sys.stderr) as bar:
             text = simulate_session(hands, players, seed, options, vary=not plain,
@@ -60,16 +65,15 @@ def simulate(hands, players, seed, options, plain, out):
         click.echo(text, nl=False)
         return
     try:
-        created = not os.path.exists(out)
-        write_atomically(out, text)
-        if created:  # a new file gets the usual mode, not the temporary file's 0600
-            os.chmod(out, 0o666 & ~_umask())
+        _refused(write_output, out, text, force)
     except OSError as e:
         raise click.ClickException(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
 
 
-def _umask() -> int:
-    """The process's umask (reading it means setting it: put back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _refused(write, *args):
+    """`write(*args)`; an output it refuses is one line and exit 2."""
+    try:
+        write(*args)
+    except OutputRefused as e:
+        click.echo(_("error: {message}").format(message=e), err=True)
+        sys.exit(2)

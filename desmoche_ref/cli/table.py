@@ -87,7 +87,7 @@ def table_list(as_json, db):
     rows = [{"name": t.name, "players": t.players, "bet": fmt(t.bet), "rules": t.rules,
              "options": t.options, "sides": [[g, fmt(st), n] for g, st, n in t.sides],
              "hands": t.hands, "closed": t.closed, "in_use": t.in_use}
-            for t in list_tables(open_book(db))]
+            for t in list_tables(open_book(db, readonly=True))]
     if as_json:
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -41,7 +41,7 @@ def verify(head, as_json, db):
     from ..store.verify import verify_book
     from .render import say
 
-    book = open_book(db)
+    book = open_book(db, readonly=True)
     with book.read() as s:
         problems, counts, book_head = verify_book(s, head)
     if as_json:

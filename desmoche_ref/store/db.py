@@ -3,22 +3,35 @@
 `--db URL` or `DESMOCHE_DB` names the book: a SQLAlchemy URL, or a plain file path meaning
 SQLite. By default one SQLite file in the user's data directory (platformdirs), so moves
 typed from any folder reach the same book. Every failure to open a book is a `BookError`:
-one line for the person, never a traceback.
+one line for the person, never a traceback, never a password (`describe`).
+
+A SQLite book the program makes is private: the file 0600, the default book's folder 0700.
+The read commands open the book read-only (`open_book(readonly=True)`): no migration, no
+write of any kind, so a person who may read the book but not write it reads it.
 """
 
+import functools
 import os
+import re
 from contextlib import contextmanager
 
 from ..findings import M, joined
 
-SCHEMA_HEAD = "0004"  # the newest migration shipped (a test checks it is Alembic's head)
 ENV_VAR = "DESMOCHE_DB"
+# The book's own tables (a test checks they are the models'): a database holding all of them
+# but no schema version is a book whose alembic_version row was lost (`db check`, `db stamp`)
+BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting"})
+_LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
 
 
 class BookError(Exception):
     """The book cannot be opened or used: a bad URL, a missing folder, a server that is
     down or refuses, a file that is not a book, a book from a newer program. Its argument
     is the message (a findings.Message, shown in the language of the run)."""
+
+
+class Unstamped(BookError):
+    """The book's tables are there but not its schema version (its alembic_version row)."""
 
 
 def default_path() -> str:
@@ -28,63 +41,156 @@ def default_path() -> str:
 
 
 def resolve_url(given: str | None = None) -> str:
-    """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB, else the default."""
+    """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB (unset or empty: not
+    given), else the default. BookError for an empty `--db`, a malformed URL, or a SQLite
+    database in memory (a book there keeps nothing)."""
+    if given is not None and not given.strip():
+        raise BookError(M("--db is empty: name the book (a file path, sqlite:///PATH or "
+                          "postgresql+psycopg://USER@HOST/DB)"))
     value = given or os.environ.get(ENV_VAR) or ""
     if not value:
         return "sqlite:///" + default_path()
     if "://" not in value:  # a plain path: SQLite
+        if value == ":memory:":
+            raise BookError(_in_memory(value))
         return "sqlite:///" + os.path.abspath(os.path.expanduser(value))
     if value.startswith("postgresql://") or value.startswith("postgres://"):
         value = "postgresql+psycopg://" + value.split("://", 1)[1]  # psycopg 3, not psycopg2
+    parsed = _parse(value)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database in ("", ":memory:") or database.startswith("file::memory:") or \
+                parsed.query.get("mode") == "memory":
+            raise BookError(_in_memory(value))
     return value
 
 
-def describe(url: str) -> str:
-    """The URL without its password, for messages."""
+def _in_memory(value: str):
+    return M("{book} is a database in memory: nothing in it would be kept; name a file "
+             "(--db PATH)", book=describe(value))
+
+
+def _parse(url: str):
+    """The URL parsed (SQLAlchemy's URL), or a BookError saying what is wrong with it."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url
+        return make_url(url)
+    except ArgumentError:
+        raise BookError(M("{url!r} is not a database URL (sqlite:///PATH, "
+                          "postgresql+psycopg://USER@HOST/DB, or a file path)", url=describe(url))) from None
+    except ValueError:  # SQLAlchemy's int() of the port
+        port = re.search(r"@[^/?#]*:([^/?#@]*)", url)
+        raise BookError(M("{url!r} is not a database URL: its port {port!r} is not a number",
+                          url=describe(url), port=port.group(1) if port else "")) from None
 
 
-def make_engine(url: str):
-    from sqlalchemy import create_engine, event
+def describe(url: str) -> str:
+    """The URL without its password (in the user part, or a `password=` parameter), for
+    messages and `db path`."""
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     try:
         parsed = make_url(url)
-    except ArgumentError:
-        raise BookError(M("{url!r} is not a database URL (sqlite:///PATH, "
-                          "postgresql+psycopg://USER@HOST/DB, or a file path)", url=url)) from None
+        text = parsed.render_as_string(hide_password=True) if parsed.password else url  # as given
+    except Exception:  # malformed: masked by pattern
+        text = re.sub(r"(://[^/?#@:]*:)[^/?#@]*@", r"\1***@", url)
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", text)
+
+
+def _scrub(text: str, url: str) -> str:
+    """A driver's message with any password of the URL in it masked."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return text
+    for secret in (parsed.password, parsed.query.get("password")):
+        if isinstance(secret, str) and secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def sqlite_path(url: str) -> str | None:
+    """The absolute path of a SQLite book's file, None for another database."""
+    from urllib.parse import unquote
+
+    if not url.startswith("sqlite"):
+        return None
+    parsed = _parse(url)
+    path = parsed.database or ""
+    if parsed.query.get("uri") in ("true", "1") and path.startswith("file:"):
+        path = unquote(path[len("file:"):].split("?", 1)[0])
+        if path.startswith("//"):  # file://HOST/PATH: the host is empty or localhost
+            path = "/" + path[2:].split("/", 1)[-1]
+    return os.path.abspath(path) if path else None
+
+
+def make_engine(url: str, readonly: bool = False):
+    """The engine of a book; `readonly`: its connections can only read (SQLite `mode=ro`,
+    PostgreSQL read-only transactions)."""
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import NoSuchModuleError
+
+    parsed = _parse(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
         raise BookError(M("unknown database {backend!r} in {book}: the book is SQLite or PostgreSQL",
                           backend=backend, book=describe(url)))
     if backend == "sqlite":
-        path = parsed.database or ""
-        if path and path != ":memory:":
-            folder = os.path.dirname(os.path.abspath(path))
+        path = sqlite_path(url)
+        if path:
+            folder = os.path.dirname(path)
             if not os.path.isdir(folder):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
+        target = (_readonly_sqlite(path) if readonly and path else None) or url
         try:
-            engine = create_engine(url, connect_args={"timeout": 30})
+            engine = create_engine(target, connect_args={"timeout": 30})
         except NoSuchModuleError as e:
             raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
-        _sqlite_pragmas(engine, event)
+        _sqlite_pragmas(engine, event, readonly)
         return engine
     try:
-        return create_engine(url, connect_args={"connect_timeout": 10})
+        engine = create_engine(url, connect_args={"connect_timeout": 10})
     except (NoSuchModuleError, ModuleNotFoundError) as e:
-        raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
+        raise BookError(M("cannot open {book}: {reason}", book=describe(url),
+                          reason=_scrub(str(e), url))) from None
+    if readonly:
+        @event.listens_for(engine, "connect")
+        def _read_only(dbapi_conn, _record):
+            dbapi_conn.read_only = True  # psycopg: every transaction BEGINs READ ONLY
+    return engine
 
 
-def _sqlite_pragmas(engine, event):
+def _readonly_sqlite(path: str):
+    """The URL that opens a SQLite book for reading only, for a process that may not write
+    it (or its folder). While a writer has the book open (its -wal file holds moves) SQLite
+    reads the live book read-only; when none has, the file is read as it is (`immutable`):
+    SQLite then makes no -wal or -shm file beside it, which it could not, or which would stand
+    in its owner's way. A process that may write the book opens it as usual with every change
+    refused (`query_only`, `_sqlite_pragmas`): so SQLite tidies its -wal and -shm away on
+    close, which a `mode=ro` connection cannot. None for that case."""
+    from urllib.parse import quote
+
+    from sqlalchemy.engine import URL
+
+    if os.access(path, os.W_OK) and os.access(os.path.dirname(path), os.W_OK):
+        return None
+    query = {"mode": "ro", "uri": "true"}
+    wal = path + "-wal"
+    if not (os.path.exists(wal) and os.path.getsize(wal) > 0):
+        query["immutable"] = "1"
+    return URL.create("sqlite", database="file:" + quote(path), query=query)
+
+
+def _sqlite_pragmas(engine, event, readonly: bool = False):
     """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
-    begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read."""
+    begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read.
+    A read-only connection leaves the journal mode as the book has it (setting it writes),
+    and refuses every change (`query_only`, whichever way the file was opened)."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record):
@@ -92,7 +198,10 @@ def _sqlite_pragmas(engine, event):
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA journal_mode=WAL")
+        if readonly:
+            cur.execute("PRAGMA query_only=ON")
+        else:
+            cur.execute("PRAGMA journal_mode=WAL")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -101,12 +210,16 @@ def _sqlite_pragmas(engine, event):
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def _explain(exc, url: str):
+def _explain(exc, url: str, readonly: bool = False):
     """One line for a failure to reach or read the book (a Message; the driver's own words
-    inside it stay as the driver wrote them)."""
+    inside it stay as the driver wrote them, any password masked)."""
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    first = text[0] if text else type(exc).__name__
+    first = _scrub(text[0], url) if text else type(exc).__name__
     book = describe(url)
+    if not readonly and ("readonly database" in first or "unable to open database file" in first):
+        cannot_write = _cannot_write(url)
+        if cannot_write is not None:
+            return cannot_write
     if "file is not a database" in first or "file is encrypted" in first:
         return M("{book} is not a book: the file is not a SQLite database", book=book)
     if "unable to open database file" in first:
@@ -115,19 +228,38 @@ def _explain(exc, url: str):
         return M("cannot open {book}: the server refused the user or password", book=book)
     if "does not exist" in first and ("database" in first or "role" in first):
         return M("cannot open {book}: {reason}", book=book, reason=first.split('FATAL:')[-1].strip())
+    if "permission denied for" in first:  # PostgreSQL: a user granted reading only
+        return M("cannot write the book {book}: the server lets this user read it, not write it "
+                 "({reason})", book=book, reason=first)
     if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
         return M("cannot reach the database server for {book}: is it running? ({reason})", book=book,
                  reason=first)
     return M("cannot use the book {book}: {reason}", book=book, reason=first)
 
 
+def _cannot_write(url: str):
+    """Why this process cannot write a SQLite book (a Message), or None if it can."""
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return M("the book {path} is read-only: it can be read (standings, ledger, export, verify, …), "
+                 "not written", path=path)
+    folder = os.path.dirname(path)
+    if not os.access(folder, os.W_OK):
+        return M("the folder {folder} is read-only: the book {path} can be read there, not written",
+                 folder=folder, path=path)
+    return None
+
+
 class Book:
     """An open book: its engine and the sessions that read and write it."""
 
-    def __init__(self, url: str, engine):
+    def __init__(self, url: str, engine, readonly: bool = False):
         self.url = url
         self.engine = engine
         self.dialect = engine.dialect.name
+        self.readonly = readonly
 
     @contextmanager
     def read(self):
@@ -176,7 +308,7 @@ class Book:
                 raise
             from .roles import refusal  # a privilege the server refused: the role, what it lacks
 
-            raise BookError(refusal(exc, self) or _explain(exc, self.url)) from None
+            raise BookError(refusal(exc, self) or _explain(exc, self.url, self.readonly)) from None
         except Exception as exc:  # the driver's own (the importer's COPY): only a refused privilege
             from .roles import refusal
 
@@ -186,59 +318,191 @@ class Book:
             raise BookError(message) from None
 
 
-def open_book(given: str | None = None, migrate: bool = True) -> Book:
-    """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date."""
-    url = resolve_url(given)
-    if url == "sqlite:///" + default_path():  # zero setup: the data folder is made on first use
-        os.makedirs(os.path.dirname(default_path()), exist_ok=True)
-    book = Book(url, make_engine(url))
+def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False) -> Book:
+    """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date.
+
+    `readonly`: for the commands that only read. Nothing is written, not even a migration
+    (a book of an older schema says it needs `desmoche-ref db upgrade`). A book that does not
+    exist yet (no file, an empty database) is made as any first use makes it."""
+    if readonly:
+        path = sqlite_path(resolve_url(given))
+        if path and not os.path.exists(path):  # nothing to read yet: first use makes the book
+            return open_book(given)
+        book = connect_book(given, readonly=True)
+        version = schema_version(book)
+        if version == schema_head():
+            return book
+        book.engine.dispose()
+        if version is None:  # nothing to read yet: first use makes the book
+            return open_book(given)
+        check_known(book, version)
+        raise BookError(M("the book {book} needs `desmoche-ref db upgrade` before it can be read "
+                          "(its schema is {version}, this program's {head})", book=describe(book.url),
+                          version=version, head=schema_head()))
+    book = connect_book(given)
     version = schema_version(book)
-    if version == SCHEMA_HEAD:
+    if version == schema_head():
         return book
-    if version is not None and version not in known_revisions():
-        raise BookError(M("the book {book} was written by a newer desmoche-ref (schema {version}): "
-                          "upgrade the program", book=describe(url), version=version))
+    check_known(book, version)
     if migrate:
         upgrade(book)
     return book
 
 
+def connect_book(given: str | None = None, readonly: bool = False) -> Book:
+    """The book named, its schema not looked at (`open_book` looks). A SQLite book that does
+    not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`,
+    which makes nothing."""
+    url = resolve_url(given)
+    path = sqlite_path(url)
+    if path and not os.path.exists(path):
+        if readonly:
+            raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+        _make_book_file(path, url == "sqlite:///" + default_path())
+    return Book(url, make_engine(url, readonly=readonly), readonly=readonly)
+
+
+def _make_book_file(path: str, default: bool) -> None:
+    """An empty SQLite file (a valid empty database) readable by its owner only; the default
+    book's folder made on first use, and kept to its owner (it holds the table session's
+    history too)."""
+    folder = os.path.dirname(path)
+    if default:
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            os.chmod(folder, 0o700)
+        except OSError:
+            pass  # a folder that cannot be made or is not ours: the file's own error says why
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:  # another command made it a moment ago
+        pass
+    except OSError as e:
+        if not os.path.isdir(folder):
+            return  # make_engine says the folder does not exist
+        if not os.access(folder, os.W_OK):
+            raise BookError(M("cannot make the book {path}: the folder {folder} is read-only",
+                              path=path, folder=folder)) from None
+        raise BookError(M("cannot make the book {path}: {reason}", path=path,
+                          reason=e.strerror or str(e))) from None
+
+
+def check_known(book: Book, version) -> None:
+    """BookError if the book's schema is newer than this program's."""
+    if version is not None and version not in known_revisions():
+        raise BookError(M("the book {book} was written by a newer desmoche-ref (schema {version}): "
+                          "upgrade the program", book=describe(book.url), version=version))
+
+
 def schema_version(book: Book):
-    """The book's Alembic revision, or None for an empty database; BookError if unreadable."""
-    from sqlalchemy import text
+    """The book's Alembic revision, or None for an empty database; `Unstamped` for a book
+    whose tables are there without their version; BookError if unreadable. The tables are
+    listed in one query, so a book another command is making is seen whole or not at all."""
+    from sqlalchemy import inspect, text
     from sqlalchemy.exc import DBAPIError
 
     try:
         with book.engine.connect() as conn:
-            if not book.engine.dialect.has_table(conn, "alembic_version"):
-                if book.engine.dialect.has_table(conn, "hand"):
-                    raise BookError(M("{book} holds tables but no schema version: it is not a book "
-                                      "of this program", book=describe(book.url)))
-                return None
-            row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
-            return row[0] if row else None
+            names = set(inspect(conn).get_table_names())
+            version = None
+            if "alembic_version" in names:
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+                version = row[0] if row else None
     except DBAPIError as exc:
         from .roles import refusal
 
-        raise BookError(refusal(exc, book) or _explain(exc, book.url)) from None
+        raise BookError(refusal(exc, book) or _explain(exc, book.url, book.readonly)) from None
+    if version is None and names & BOOK_TABLES and not BOOK_TABLES <= names:
+        raise BookError(M("{book} holds tables but no schema version: it is not a book of this program",
+                          book=describe(book.url)))
+    if version is None and BOOK_TABLES <= names:
+        raise Unstamped(M("the book {book} has its tables but no schema version (its alembic_version "
+                          "row is missing): `desmoche-ref db check` says whether the tables are this "
+                          "program's and how to repair the book", book=describe(book.url)))
+    return version
 
 
-def known_revisions() -> set:
-    return {f"{n:04d}" for n in range(1, int(SCHEMA_HEAD) + 1)}
+def _migrations() -> str:
+    return os.path.join(os.path.dirname(__file__), "migrations")
+
+
+@functools.cache
+def _revisions():
+    """(the head, every revision) of the migrations shipped, read from Alembic's script
+    directory: each versions/*.py names its `revision` and `down_revision`, and the head is
+    the revision no other revises. Read as text, once a process: importing Alembic would
+    cost every command's start-up (a test checks this is Alembic's own head)."""
+    folder = os.path.join(_migrations(), "versions")
+    revises = {}
+    for name in os.listdir(folder):
+        if not name.endswith(".py"):
+            continue
+        found = {}
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for line in f:  # `revision = '0002'`, `down_revision = '0001'` (or None)
+                key, equals, value = line.partition("=")
+                key = key.split(":")[0].strip()
+                if equals and key in ("revision", "down_revision") and not line[0].isspace():
+                    found[key] = value.strip().strip("'\"") if value.strip() != "None" else None
+                if len(found) == 2:
+                    break
+        if found.get("revision"):
+            revises[found["revision"]] = found.get("down_revision")
+    heads = set(revises) - set(revises.values())
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations have {len(heads)} heads: {sorted(heads)}")
+    return heads.pop(), frozenset(revises)
+
+
+def schema_head() -> str:
+    """The newest schema revision this program ships."""
+    return _revisions()[0]
+
+
+def known_revisions() -> frozenset:
+    return _revisions()[1]
 
 
 def alembic_config(book: Book | None = None):
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", os.path.join(os.path.dirname(__file__), "migrations"))
+    cfg.set_main_option("script_location", _migrations())
     if book is not None:
         cfg.set_main_option("sqlalchemy.url", book.url.replace("%", "%%"))
     return cfg
 
 
-def upgrade(book: Book) -> None:
-    """Bring the schema to the newest revision (one transaction per migration)."""
+def upgrade(book: Book):
+    """Bring the schema to the newest revision, in one transaction; the revision found
+    before (None: an empty book). Commands upgrading one book at once queue: on PostgreSQL
+    for an advisory lock, on SQLite for the write lock (BEGIN IMMEDIATE); the later finds the
+    book upgraded and does nothing."""
+    from alembic import command
+    from alembic.migration import MigrationContext
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from . import roles
+
+    cfg = alembic_config(book)
+    try:
+        with book.engine.execution_options(book_write=True).begin() as conn:
+            if book.dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+            before = MigrationContext.configure(conn).get_current_revision()
+            if before != schema_head():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                roles.reapply(conn)  # the roles granted before: their privileges on the new schema
+    except DBAPIError as exc:
+        raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
+    return before
+
+
+def stamp(book: Book) -> None:
+    """Record the newest schema revision in a book whose tables are exactly the models'
+    but whose alembic_version row is missing (`db stamp`)."""
     from alembic import command
     from sqlalchemy.exc import DBAPIError
 
@@ -246,10 +510,9 @@ def upgrade(book: Book) -> None:
 
     cfg = alembic_config(book)
     try:
-        with book.engine.begin() as conn:
+        with book.engine.execution_options(book_write=True).begin() as conn:
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
-            roles.reapply(conn)  # the roles granted before: their privileges on the new schema
+            command.stamp(cfg, "head")
     except DBAPIError as exc:
         raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
 
@@ -269,7 +532,7 @@ def drift(book: Book) -> list:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
             diffs = compare_metadata(context, SQLModel.metadata)
     except DBAPIError as exc:
-        raise BookError(_explain(exc, book.url)) from None
+        raise BookError(_explain(exc, book.url, book.readonly)) from None
     return [_difference(d) for d in diffs]
 
 

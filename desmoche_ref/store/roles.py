@@ -272,11 +272,11 @@ def refusal(exc, book, schema: bool = False):
         return M("role {role} may not change the book's schema: its owner runs `desmoche-ref db upgrade`",
                  role=role)
     if schema:
-        from .db import SCHEMA_HEAD
+        from .db import schema_head
 
         return M("role {role} may not change the book's schema: the book is at schema {version}, this "
                  "program needs {head}; its owner runs `desmoche-ref db upgrade`", role=role,
-                 version=version, head=SCHEMA_HEAD)
+                 version=version, head=schema_head())
     if access == READER:
         return M("role {role} may only read this book", role=role)
     if access is None:
