@@ -13,7 +13,8 @@ from sqlmodel import select
 
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
-from ..findings import M
+from ..findings import M, error
+from ..limits import checked_table, nfc, too_long, unknown
 from ..notation.parser import parse_event, parse_text
 from ..notation.writer import write_event
 from ..money import fmt
@@ -76,6 +77,9 @@ def table_setup(table: BookTable, dealer: str | None = None, sides=None) -> Setu
 def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
                  options: str = "", sides=()) -> BookTable:
     """A new table; its values are judged as a hand's tags would be (N3, R15, R4.1)."""
+    name, players, problem = checked_table(name, players)
+    if problem:
+        raise StoreError(problem)
     if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
         raise StoreError(M("there is already a table {name!r} in this book", name=name))
     sides = [[game, stake, list(names)] for game, stake, names in sides]
@@ -112,9 +116,10 @@ def find_table(session, name: str | None = None) -> BookTable:
             raise StoreError(M("no table yet in this book: start one with "
                                "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
         name = last.value
-    table = session.exec(select(BookTable).where(BookTable.name == name)).first()
+    table = session.exec(select(BookTable).where(BookTable.name == nfc(name).strip())).first()
     if table is None:
-        raise StoreError(M("there is no table {name!r} in this book (`desmoche-ref table list`)", name=name))
+        raise StoreError(unknown(M("there is no table {name!r} in this book (`desmoche-ref table list`)",
+                                   name=name), name, table_names(session)))
     return table
 
 
@@ -148,7 +153,7 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
     pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6). A void
     hand was never dealt: the same player deals again."""
-    players = table.players.split()
+    players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:
         if previous is None:
             raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
@@ -334,7 +339,10 @@ def judge_move(hand: Hand, rows, line: str):
         raise StoreError(M("there is no player {player!r} at this table ({players}); names are matched exactly",
                            player=ev.actor, players=hand.players))
     text = write_event(ev)
-    report, ref = referee(hand, lines + [text if comment is None else f"{text} #{comment}"])
+    kept = text if comment is None else f"{text} #{comment}"
+    if too_long(len(kept)):  # N1.5, for the line as the book keeps it
+        raise Refused(error(len(lines) + 1, "N1.5", too_long(len(kept))))
+    report, ref = referee(hand, lines + [kept])
     if report.status == INVALID:
         raise Refused(report.errors[0])
     return text, comment, report, ref
