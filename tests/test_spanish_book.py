@@ -129,9 +129,10 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     new = cli("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
               "--side", "oro 5 Ana Beto Carla", db=book_url, **ES)
     assert (new.returncode, new.stderr) == (0, "")
-    assert new.stdout == ("mesa friday: Ana Beto Carla, apuesta 10.00, desmoche, opciones todo, juego "
-                          "secundario oro 5.00 (Ana Beto Carla) — siguiente: `desmoche-ref hand new "
-                          "--dealer NOMBRE`\n")
+    assert new.stdout == ("mesa friday: lugares 1 Ana · 2 Beto · 3 Carla, apuesta 10.00, desmoche, opciones "
+                          "todo, juego secundario oro 5.00 (Ana Beto Carla) — siguiente: `desmoche-ref hand "
+                          "new --dealer NOMBRE`\n(un nombre por lugar: un nombre con espacio se escribe con _, "
+                          "como José_María)\n")
     assert es("hand", "new", "--dealer", "Ana", "--lang", "es").stdout == (
         "mano 1 en la mesa friday: reparte Ana; apuesta 10.00; juegos secundarios: oro 5.00 (Ana Beto Carla)\n")
     assert es(*FRIDAY[0]).stdout == ("jugada 1: deal Beto 2s 3s 4h 7c 8d Th Jc Qd Ks\n"
@@ -323,4 +324,4 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
     assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")
-    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0003 (ya estaba al día)\n")
+    assert es("db", "upgrade", "--lang", "es").stdout.endswith(": esquema 0004 (ya estaba al día)\n")
