@@ -37,17 +37,15 @@ OPENING = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines(
 
 def new_book(url: str, knocks: int) -> None:
     """A book with table `bench` and one hand: friday's first 8 moves (2d on offer), then knocks."""
-    from desmoche_ref.store import hands as H
     from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.tablebook import TableBook, create_table
 
     book = open_book(url)
-    with book.write() as s:
-        table = H.create_table(s, "bench", ["Ana", "Beto", "Carla"], 1000)
-        H.open_hand(s, table, dealer="Ana")
-    with book.write() as s:
-        hand = H.find_hand(s, H.find_table(s))
-        for line in OPENING + ["knock Carla"] * knocks:
-            H.append(s, hand, line)
+    create_table(book, "bench", ["Ana", "Beto", "Carla"], 1000)
+    table = TableBook(book, "bench")
+    table.new_hand(dealer="Ana")
+    for line in OPENING + ["knock Carla"] * knocks:
+        table.record(line)
     book.engine.dispose()
 
 
@@ -84,25 +82,18 @@ def startup(runs: int) -> None:
 
 
 def recorder(url: str, player: str, moves: int, results) -> None:
-    """One recorder: `moves` accepted moves, each stored only on the seq it looked at."""
-    from desmoche_ref.store import hands as H
+    """One recorder: `moves` accepted moves, each stored only on the seq it looked at (a
+    single-shot verb's way: look, judge, store expecting what it saw)."""
     from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.tablebook import HandChanged, TableBook
 
     book = open_book(url)
     accepted, changed = [], 0
     while len(accepted) < moves:
-        with book.read() as s:
-            hand = H.find_hand(s, H.find_table(s))
-            rows = H.events(s, hand)
-        seen = rows[-1].seq if rows else 0
-        text, comment, _, _ = H.judge_move(hand, rows, f"knock {player}")
+        table = TableBook(book)
         try:
-            with book.write() as s:
-                hand = H.find_hand(s, H.find_table(s))
-                H.expect(s, hand, seen)
-                row = H.insert_event(s, hand, text, comment, seen, rows[-1].hash if rows else "")
-            accepted.append(row.seq)
-        except H.HandChanged:
+            accepted.append(table.record(f"knock {player}", table.seq).seq)
+        except HandChanged:
             changed += 1
     book.engine.dispose()
     results.put((player, accepted, changed))

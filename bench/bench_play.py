@@ -60,11 +60,11 @@ def in_process(lines, setup, options: str, folder: str, synchronous=None):
     import io
     from contextlib import redirect_stdout
 
-    from desmoche_ref.cli.play import REFUSED, Recorder, handle
+    from desmoche_ref.cli.play import REFUSED, handle, open_table
 
     book = new_book(os.path.join(folder, f"in-process-{synchronous}.db"), setup, options, synchronous)
     start = time.perf_counter()
-    recorder = Recorder(book, "bench")
+    recorder = open_table(book, "bench")
     opened = (time.perf_counter() - start) * 1000
     moves, cpu, news = [], [], []
     with redirect_stdout(io.StringIO()):  # the settlements each `new` prints

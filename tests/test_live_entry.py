@@ -188,8 +188,8 @@ def test_the_next_hand_closes_a_hand_that_is_over_and_prints_its_settlement(live
     for w in moves_of("friday.dsm"):
         live(*w)
     out = live("hand", "new").stdout
-    assert out.startswith("hand 1 closed and posted:\ntable friday hand 1 (line 1): Carla wins with ten "
-                          "cards down (line 34)\n  pot 30.00, carry in 0.00, carry out 0.00\n")
+    assert out.startswith("hand 1 closed and posted:\ntable friday hand 1: Carla wins with ten "
+                          "cards down (move 28)\n  pot 30.00, carry in 0.00, carry out 0.00\n")
     assert out.endswith("Carla    35.00\n\nhand 2 at table friday: Beto deals; bet 10.00; "
                         "side games: oro 5.00 (Ana Beto Carla)\n")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}

@@ -199,7 +199,7 @@ def test_show_is_the_verb_and_view_reads_files(tmp_path):
     assert cli("table", "new", "t", "--players", "Ana Beto Carla", "--bet", "10", db=db).returncode == 0
     assert cli("hand", "new", "--dealer", "Ana", db=db).returncode == 0
     run = cli("show", str(record), "Qd", db=db)
-    assert run.returncode == 2 and run.stdout == "", run.stderr
-    assert run.stderr.count("\n") == 1 and str(record) in run.stderr
+    assert run.returncode == 1 and run.stdout == "", run.stderr  # N3.1: not a player, whoever types it
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("refused: N3.1 ") and "nothing stored" in run.stderr
     viewed = cli("view", record, "--at", "24", env={"NO_COLOR": "1"})
     assert viewed.returncode == 0 and viewed.stdout.startswith(f"{record} hand 1 (line 1), after line 24")

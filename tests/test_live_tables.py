@@ -21,7 +21,7 @@ def test_the_deal_rotates_and_the_carried_pot_comes_in(live):
     assert early.stderr == ("error: hand 1 at table club is not over: write `desmoche-ref end` if "
                             "the hand ends here (N5.4), or record the moves left\n")
     out = live("end").stdout
-    assert "no winner (line 30): the pot of 20.00 carries" in out
+    assert "no winner (move 25): the pot of 20.00 carries" in out
     new = live("hand", "new").stdout
     assert new == ("hand 2 at table club: Ana deals; bet 5.00; side games: oro 1.00 (Ana Beto); "
                    "carry in 20.00; oro carry in 2.00\n")
@@ -126,8 +126,9 @@ def test_unknown_table_player_and_values_are_usage_errors(live):
     assert live("hand", "new", status=2).stderr == (
         "error: the first hand at a table names its dealer: `hand new --dealer NAME`\n")
     live("hand", "new", "--dealer", "Ana")
-    assert live("cut", "Zed", status=2).stderr == (
-        "error: there is no player 'Zed' at this table (Ana Beto); names are matched exactly\n")
+    assert live("cut", "Zed", status=1).stderr == (
+        "refused: N3.1 'Zed' is not a player at this table (Ana Beto); names are matched exactly "
+        "(nothing stored)\n")
     assert live("rec", "# only a note", status=2).stderr == (
         "error: write one notation line, e.g. `draw Beto 2d` (N4)\n")
     assert live("table", "new", "c", "--players", "Ana Ana", "--bet", "1", status=2).stderr.startswith("error: N3")

@@ -12,7 +12,7 @@ import sys
 import pytest
 from sqlmodel import select
 
-from desmoche_ref.cli.play import CHANGED, OK, REFUSED, Recorder, handle, run_piped
+from desmoche_ref.cli.play import CHANGED, OK, REFUSED, handle, open_table as Recorder, run_piped
 from desmoche_ref.engine.setup import read_setup
 from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.play.script import night_script
@@ -48,10 +48,11 @@ def plain_cards(text: str) -> str:
     return SUIT_CARD.sub(lambda m: ("T" if m[1] == "10" else m[1]) + "shdc"["♠♥♦♣".index(m[2])], text)
 
 
-def pipe(book, lines, capsys, table=None):
-    """(exit status, printed lines) of `play` fed these lines, in this process."""
+def pipe(book, lines, capsys, table=None, keep_going=True):
+    """(exit status, printed lines) of `play` fed these lines, in this process (by default
+    going on past a refused line, as `--keep-going` does)."""
     capsys.readouterr()
-    status = run_piped(Recorder(book, table), [line + "\n" for line in lines])
+    status = run_piped(Recorder(book, table), [line + "\n" for line in lines], keep_going)
     return status, plain_cards(capsys.readouterr().out).splitlines()
 
 
@@ -87,7 +88,7 @@ def stored_lines(book, number=1) -> list:
 
 FRIDAY_EVENTS_BYTES = [(line + "\n").encode("utf-8") for line in friday_events()]
 FRIDAY_CLOSING = [
-    "table Friday hand 1 (line 1): Carla wins with ten cards down (line 34)",
+    "table Friday hand 1: Carla wins with ten cards down (move 28)",
     "  pot 30.00, carry in 0.00, carry out 0.00",
     "  bonus mico: Beto pays Carla 10.00",
     "  bonus mico: Ana pays Carla 10.00",
@@ -203,16 +204,15 @@ def test_undo_after_end_reopens_the_hand_and_reverses_its_postings(book_url, cap
 
 
 def test_a_closed_hand_takes_only_what_follows_an_end_and_new_deals_the_next(book_url, capsys):
-    """N4.4: after the end only `show` and `end` follow. A `show` on the closed hand is stored
-    and the hand settled again (its postings reversed, then posted anew)."""
+    """N4.4: after the end only `show` and `end` follow. A `show` on the closed hand is stored;
+    its settlement does not change, so its postings stand as they were (none reversed)."""
     book = table_book(book_url)
     status, out = pipe(book, ["new --dealer Ana"] + friday_events() + [
         "end", "draw Beto 4c", "show Ana Jh", "new --side 'escalera 2.50 Ana Carla'", "state"], capsys)
     assert status == 1
     at = 1 + len(FRIDAY_CLOSING)
-    assert out[at] == "32: N4.4 the hand is over (line 34): only show and end may follow"
-    assert out[at + 1:at + 1 + len(FRIDAY_CLOSING)] == FRIDAY_CLOSING
-    at += 1 + len(FRIDAY_CLOSING)
+    assert out[at] == "32: N4.4 the hand is over (line 28): only show and end may follow"
+    at += 1
     assert out[at:at + 2] == [
         "hand 2 at table Friday: Beto deals; side games: escalera 2.50 Ana Carla",
         "table Friday, hand 2 · dealer Beto · bet 10.00 · carry in 0.00 · todo=on strict=off "
@@ -418,7 +418,7 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_rest_goes_on(book_url, capsy
     capsys.readouterr()
     recorder = Recorder(book)
     status = run_piped(recorder, [b"new --dealer Ana\n", b"draw Beto \xff\n", b"# a comment\n",
-                                  b"\n", FRIDAY_EVENTS_BYTES[0]])
+                                  b"\n", FRIDAY_EVENTS_BYTES[0]], keep_going=True)
     assert status == 1
     assert capsys.readouterr().out.splitlines() == [
         "hand 1 at table Friday: Ana deals; side games: oro 5.00 Ana Beto Carla",
@@ -461,4 +461,25 @@ def test_a_simulated_night_on_postgresql_too(book_url, capsys):
     status, out = pipe(book, lines + ([] if ends(night) else ["end"]), capsys)
     assert status == 0
     assert [h[3] for h in book_hands(book)] == [h.as_json()["net"] for h in checked.hands]
+    book.engine.dispose()
+
+
+def test_piped_input_stops_at_the_first_refused_line(book_url, capsys):
+    """Without --keep-going a refused deal line stops the input: the `declare` and `end` after
+    it were written for a hand that went otherwise, and are not stored (exit 1, saying how
+    many lines were done and which to correct)."""
+    book = table_book(book_url)
+    status, out = pipe(book, ["new --dealer Ana", "deal Beto 2s 3s", "deal Beto 2s", "declare Carla peladilla",
+                              "end"], capsys, keep_going=False)
+    assert status == 1
+    assert out[1] == "3: N2.4 2s is in Beto's hand"
+    assert out[2] == ("stopped at line 3: 2 lines before it were done; correct line 3 and send the lines "
+                      "from it again (--keep-going goes on past a refused line)")
+    assert len(out) == 3
+    assert stored_lines(book) == ["deal Beto 2s 3s"]
+    run = play_process(book.url, "deal Carla 2h\nknock Zed\ndeal Carla 3h\n", "--table", "Friday")
+    assert run.returncode == 1 and run.stdout.splitlines()[-1].startswith("stopped at line 2: 1 line before")
+    assert stored_lines(book) == ["deal Beto 2s 3s", "deal Carla 2h"]
+    run = play_process(book.url, "knock Zed\ndeal Carla 3h\n", "--table", "Friday", "--keep-going")
+    assert run.returncode == 1 and stored_lines(book) == ["deal Beto 2s 3s", "deal Carla 2h", "deal Carla 3h"]
     book.engine.dispose()

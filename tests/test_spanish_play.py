@@ -183,7 +183,7 @@ def test_the_help_of_play_in_spanish():
 
 def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, monkeypatch):
     """In this process (the shell's language from the environment, as without --lang)."""
-    from desmoche_ref.cli.play import CHANGED, OK, Recorder, handle, run_piped
+    from desmoche_ref.cli.play import CHANGED, OK, handle, open_table as Recorder, run_piped
     from desmoche_ref.play.script import night_script
 
     monkeypatch.setenv("DESMOCHE_LANG", "es")

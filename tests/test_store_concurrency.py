@@ -1,7 +1,7 @@
 """Two recorders at once, on SQLite and PostgreSQL, as two real processes: each looks at the
-hand, judges its move and stores it expecting the seq it saw. Nothing is lost or duplicated:
-the log holds every accepted move once, in seq order with no gap; the slower recorder is told
-"the hand changed" and stores nothing."""
+hand, judges its move and stores it expecting the seq it saw (store/tablebook.py). Nothing is
+lost or duplicated: the log holds every accepted move once, in seq order with no gap; the
+slower recorder is told "the hand changed" and stores nothing."""
 
 import pathlib
 import subprocess
@@ -11,25 +11,47 @@ import pytest
 
 from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import open_book
+from desmoche_ref.store.tablebook import HandChanged, TableBook, create_table
 
 ROOT = pathlib.Path(__file__).parent.parent
 MOVES = 15
+FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"
+OPENING = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
+           if line.split("#")[0].strip() and not line.startswith("[")][:8]  # to `draw Beto 2d`
+
+RECORDER = """\
+import sys
+from desmoche_ref.store.db import open_book
+from desmoche_ref.store.tablebook import HandChanged, TableBook
+
+book = open_book(sys.argv[1])
+accepted = []
+while len(accepted) < int(sys.argv[3]):
+    table = TableBook(book)
+    try:
+        accepted.append(table.record("knock " + sys.argv[2], table.seq).seq)
+    except HandChanged:
+        pass
+print(" ".join(map(str, accepted)))
+"""
+
+
+def new_book(url: str):
+    """Table `bench`, one hand at friday's 8th move (2d on offer: anyone may knock)."""
+    book = open_book(url)
+    create_table(book, "bench", ["Ana", "Beto", "Carla"], 1000)
+    table = TableBook(book, "bench")
+    table.new_hand(dealer="Ana")
+    for line in OPENING:
+        table.record(line)
+    return book
 
 
 def test_two_processes_append_to_one_hand(book_url):
-    sys.path.insert(0, str(ROOT / "bench"))
-    from bench_live import OPENING, new_book
-
-    new_book(book_url, 0)
-    script = ("import queue, sys\n"
-              f"sys.path.insert(0, {str(ROOT / 'bench')!r})\n"
-              "from bench_live import recorder\n"
-              "q = queue.Queue()\n"
-              f"recorder({book_url!r}, sys.argv[1], {MOVES}, q)\n"
-              "player, accepted, changed = q.get()\n"
-              "print(' '.join(map(str, accepted)))\n")
-    procs = [subprocess.Popen([sys.executable, "-c", script, p], stdout=subprocess.PIPE, text=True,
-                              env={"PYTHONPATH": str(ROOT)}) for p in ("Ana", "Carla")]
+    new_book(book_url).engine.dispose()
+    procs = [subprocess.Popen([sys.executable, "-c", RECORDER, book_url, p, str(MOVES)],
+                              stdout=subprocess.PIPE, text=True, env={"PYTHONPATH": str(ROOT)})
+             for p in ("Ana", "Carla")]
     accepted = {p: list(map(int, proc.communicate(timeout=300)[0].split()))
                 for p, proc in zip(("Ana", "Carla"), procs)}
     assert all(proc.returncode == 0 for proc in procs)
@@ -43,30 +65,17 @@ def test_two_processes_append_to_one_hand(book_url):
 
 
 def test_the_slower_recorder_stores_nothing(book_url):
-    sys.path.insert(0, str(ROOT / "bench"))
-    from bench_live import new_book
-
-    new_book(book_url, 0)
-    book = open_book(book_url)
-    with book.read() as s:  # both recorders look at move 8
-        hand = H.find_hand(s, H.find_table(s))
-        rows = H.events(s, hand)
-    first = H.judge_move(hand, rows, "knock Ana")
-    second = H.judge_move(hand, rows, "claim Carla")
-    with book.write() as s:
-        hand = H.find_hand(s, H.find_table(s))
-        H.expect(s, hand, 8)
-        H.insert_event(s, hand, first[0], first[1], 8, rows[-1].hash)
-    with pytest.raises(H.HandChanged) as changed:
-        with book.write() as s:
-            hand = H.find_hand(s, H.find_table(s))
-            H.expect(s, hand, 8)
-            H.insert_event(s, hand, second[0], second[1], 8, rows[-1].hash)
+    book = new_book(book_url)
+    first, second = TableBook(book), TableBook(book)  # both look at move 8
+    assert first.record("knock Ana").seq == 9
+    with pytest.raises(HandChanged) as changed:
+        second.record("claim Carla")
     assert str(changed.value) == "the hand changed (now at move 9): look and try again"
-    with pytest.raises(H.HandChanged):  # the (hand, seq) key stops a writer that skips the check
+    assert second.seq == 9  # it read the hand again
+    with pytest.raises(HandChanged):  # the (hand, seq) key stops a writer that skips the check
         with book.write() as s:
             hand = H.find_hand(s, H.find_table(s))
-            H.insert_event(s, hand, second[0], second[1], 8, rows[-1].hash)
+            H.insert_event(s, hand, "claim Carla", None, 8, "")
     with book.read() as s:
         assert [r.line for r in H.events(s, H.find_hand(s, H.find_table(s)))][-2:] == ["draw Beto 2d", "knock Ana"]
     book.engine.dispose()

@@ -9,6 +9,7 @@ from sqlmodel import select
 from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import SCHEMA_HEAD, alembic_config, open_book, schema_version
 from desmoche_ref.store.models import Event, Posting
+from desmoche_ref.store.tablebook import Refused, TableBook, create_table
 
 FRIDAY = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"
 
@@ -27,23 +28,19 @@ def test_schema_head_is_alembics_head():
 def test_friday_recorded_move_by_move(book_url):
     book = open_book(book_url)
     assert schema_version(book) == SCHEMA_HEAD
-    with book.write() as s:
-        table = H.create_table(s, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                               sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        H.open_hand(s, table, dealer="Ana")
+    create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
+                 sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+    TableBook(book).new_hand(dealer="Ana")
     for number, line in enumerate(friday_lines(), 1):
         if number == 11:  # before `draw Carla 4d`: out of turn, Carla is to draw (R7.6)
-            with pytest.raises(H.Refused) as refused:
-                with book.write() as s:
-                    H.append(s, H.find_hand(s, H.find_table(s)), "draw Ana 4d")
+            with pytest.raises(Refused) as refused:
+                TableBook(book).record("draw Ana 4d")
             assert refused.value.finding.code == "R7.6"
-        with book.write() as s:
-            H.append(s, H.find_hand(s, H.find_table(s)), line)
-    with book.write() as s:
-        report = H.close_hand(s, H.find_hand(s, H.find_table(s)))
+        TableBook(book).record(line)
+    report = TableBook(book).record("end").closing
     assert report.as_json()["net"] == {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
     with book.read() as s:
-        assert len(list(s.exec(select(Event)))) == len(friday_lines())
+        assert len(list(s.exec(select(Event)))) == len(friday_lines()) + 1  # and the `end`
         postings = list(s.exec(select(Posting)))
     balance = {}
     for p in postings:

@@ -87,10 +87,3 @@ def _close_books():
     while _OPEN:
         _OPEN.pop().engine.dispose()
 
-
-def table_and_hand(session, table_name, number=None):
-    """(table, hand) named by --table / --hand, else the last used table and its latest hand."""
-    from ..store import hands as H
-
-    table = H.find_table(session, table_name)
-    return table, H.find_hand(session, table, number)

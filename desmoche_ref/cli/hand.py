@@ -7,7 +7,7 @@ import click
 
 from ..i18n import N_
 from ..limits import HAND, nfc
-from .book import book_command, db_option, open_book, table_and_hand, table_option
+from .book import book_command, db_option, open_book, table_option
 from .lang import Command, Group, _, lang_option, ngettext
 
 
@@ -64,26 +64,23 @@ def hand_new(dealer, sides, no_sides, table_name, db):
       desmoche-ref hand new --no-sides --table friday
     """
     from ..money import fmt
-    from ..store import hands as H
+    from ..store.tablebook import TableBook
     from .moves import print_settlement
 
     if no_sides and sides:
         raise click.UsageError(_("--side and --no-sides do not go together"))
     chosen = [] if no_sides else ([list(parse_side(s)) for s in sides] or None)
-    book = open_book(db)
-    with book.write() as s:
-        table = H.find_table(s, table_name)
-        closed, new = H.open_hand(s, table, dealer, chosen)
-        H.use_table(s, table)
-        previous = new.number - 1
-    if closed is not None:
-        print_settlement(table.name, previous, closed)
+    book = TableBook(open_book(db), table_name, use=True)
+    opened = book.new_hand(dealer, chosen)
+    if opened.closed is not None:
+        print_settlement(book.name, opened.closed_number, opened.closed)
+    new = opened.hand
     carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
     carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
-              for game, c in json.loads(new.side_carry).items()]
-    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in json.loads(new.sides)) or _("none")
+              for game, c in new.side_carry.items()]
+    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or _("none")
     click.echo(_("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}").format(
-        number=new.number, table=table.name, dealer=new.dealer, bet=fmt(new.bet), games=games) + "".join(carry))
+        number=new.number, table=book.name, dealer=new.dealer, bet=fmt(new.bet), games=games) + "".join(carry))
 
 
 @hand.command("show", cls=Command)
@@ -105,36 +102,34 @@ def hand_show(number, as_json, record, table_name, db):
       desmoche-ref hand show --hand 2 --json
       desmoche-ref hand show --record > friday.dsm
     """
-    from ..store import hands as H
+    from ..store.tablebook import TableBook
 
-    book = open_book(db)
-    with book.read() as s:
-        table, hand_row = table_and_hand(s, table_name, number)
-        rows = H.events(s, hand_row)
-    lines = H.event_lines(rows)
+    shown = TableBook(open_book(db), table_name).view(number)
     if record:
-        click.echo(H.record_text(hand_row, lines), nl=False)
+        click.echo(shown.record, nl=False)
         return
-    report, ref = H.referee(hand_row, lines)
     if as_json:
-        out = {"table": table.name, "number": hand_row.number, **report.as_json()}
+        out = {"table": shown.table, "number": shown.number, **shown.report.as_json()}
         json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
-    print_table(table.name, hand_row, rows, report, ref)
+    print_table(shown)
 
 
-def print_table(table: str, hand_row, rows, report, ref) -> None:
+def print_table(shown) -> None:
+    """The table now, as `hand show` prints it: the seats, the stock and discard pile, what
+    comes next and the hand's findings by move."""
     from .moves import next_state
     from ..cards import pretty_cards as cards_text
     from .render import say, simple_table, use_colour
     from .view import STATUS
 
+    ref = shown.ref
     colour = use_colour()
-    state = _("closed") if hand_row.closed is not None else _("open")
+    state = _("closed") if shown.closed else _("open")
     click.echo(_("table {table} hand {number} ({state}, {status}), move {seq}: {dealer} dealt").format(
-        table=table, number=hand_row.number, state=state, status=_(report.status),
-        seq=rows[-1].seq if rows else 0, dealer=ref.setup.players[ref.setup.dealer]))
+        table=shown.table, number=shown.number, state=state, status=_(shown.report.status),
+        seq=shown.seq, dealer=ref.setup.players[ref.setup.dealer]))
     seats = [[s.name, _(STATUS[s.status]), " ".join(filter(None, [cards_text(s.hand, colour),
                                                                   f"+{s.unknown}?" if s.unknown else ""])),
               "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
@@ -144,8 +139,8 @@ def print_table(table: str, hand_row, rows, report, ref) -> None:
                         stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
     for text in next_state(ref):
         click.echo(text)
-    for line, code, message in report.findings():
-        click.echo(_("line {line}: {code} {message}").format(line=line, code=code, message=say(message)))
+    for line, code, message in shown.findings:
+        click.echo(_("move {seq}: {code} {message}").format(seq=line, code=code, message=say(message)))
 
 
 @hand.command("log", cls=Command)
@@ -155,12 +150,14 @@ def print_table(table: str, hand_row, rows, report, ref) -> None:
               help=N_("Every row, corrections included (default: the moves that stand)."))
 @click.option("--json", "as_json", is_flag=True,
               help=N_('A list of {"seq", "line", "entered", "supersedes", "superseded"}.'))
+@click.option("--utc", is_flag=True, help=N_("Times in UTC (default: this machine's local time, with its offset)."))
 @table_option
 @db_option
 @lang_option
 @book_command
-def hand_log(number, everything, as_json, table_name, db):
-    """The moves of a hand, with the time each was entered.
+def hand_log(number, everything, as_json, utc, table_name, db):
+    """The moves of a hand, with the time each was entered (this machine's local time and
+    its offset, or UTC with --utc; the book stores UTC).
 
     `undo` rows and the moves they took back show with --all.
 
@@ -169,19 +166,14 @@ def hand_log(number, everything, as_json, table_name, db):
       desmoche-ref hand log
       desmoche-ref hand log --all --hand 3
       desmoche-ref hand log --json
+      desmoche-ref hand log --utc
     """
-    from ..store import hands as H
+    from ..store.tablebook import TableBook
 
-    book = open_book(db)
-    with book.read() as s:
-        table, hand_row = table_and_hand(s, table_name, number)
-        rows = H.events(s, hand_row)
-    seq_of = {r.id: r.seq for r in rows}
-    undone = {r.supersedes: r.seq for r in rows if r.supersedes is not None}
-    shown = rows if everything else H.live_events(rows)
-    items = [{"seq": r.seq, "line": r.line,
-              "entered": r.entered.isoformat(timespec="seconds"),
-              "supersedes": seq_of.get(r.supersedes), "superseded": undone.get(r.id)} for r in shown]
+    shown = TableBook(open_book(db), table_name).view(number)
+    rows = shown.log if everything else [r for r in shown.log if r.stands]
+    items = [{"seq": r.seq, "line": r.line, "entered": shown_time(r.entered, utc).isoformat(timespec="seconds"),
+              "supersedes": r.supersedes, "superseded": r.superseded} for r in rows]
     if as_json:
         json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -190,9 +182,18 @@ def hand_log(number, everything, as_json, table_name, db):
     heading = ngettext("table {table} hand {number}: {count} rows", "table {table} hand {number}: {count} rows",
                        count) if everything else \
         ngettext("table {table} hand {number}: {count} moves", "table {table} hand {number}: {count} moves", count)
-    click.echo(heading.format(table=table.name, number=hand_row.number, count=count))
-    for i, r in zip(items, shown):
+    click.echo(heading.format(table=shown.table, number=shown.number, count=count))
+    for i, r in zip(items, rows):
         note = (_("  (undoes move {seq})").format(seq=i["supersedes"]) if i["supersedes"] else "") + \
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (f"  #{r.comment}" if r.comment else "")
-        click.echo(f"{i['seq']:>4}  {i['entered']}  {i['line']}{note}")
+        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['line']}{note}")
+
+
+def shown_time(stored, utc: bool = False):
+    """A stored time (UTC; SQLite gives it back without its zone) as shown: local, with its
+    offset, or UTC."""
+    from datetime import timezone
+
+    stored = stored.replace(tzinfo=stored.tzinfo or timezone.utc)
+    return stored.astimezone(timezone.utc if utc else None)

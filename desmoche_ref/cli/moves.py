@@ -134,69 +134,40 @@ def undo(expect_seq, table_name, db):
       desmoche-ref undo
       desmoche-ref undo --table friday --expect 12
     """
-    from ..store import hands as H
-    from ..store.models import Event
+    from ..store.tablebook import TableBook
 
-    book = open_book(db)
-    with book.write() as s:
-        table = H.find_table(s, table_name)
-        if table.closed is not None:
-            raise H.StoreError(M("table {table} is closed", table=table.name))
-        hand = H.find_hand(s, table)
-        reopened = hand.closed is not None
-        row = H.undo(s, hand, expect_seq)
-        target = s.get(Event, row.supersedes)
-        if table_name:
-            H.use_table(s, table)
-        lines = H.event_lines(H.events(s, hand))
+    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    done = book.undo(expect_seq)
     text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed") \
-        if reopened else _("move {seq}: undid move {target} ({line})")
-    click.echo(text.format(seq=row.seq, target=target.seq, line=target.line, number=hand.number))
-    for text in next_state(H.referee(hand, lines)[1]):
+        if done.reopened else _("move {seq}: undid move {target} ({line})")
+    click.echo(text.format(seq=done.seq, target=done.target, line=done.line, number=book.number))
+    for text in next_state(book.ref):
         click.echo(text)
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
-    """Judge `line` on the table's current hand and store it; print the table's next state."""
-    from ..store import hands as H
-    from ..store.models import Hand
+    """Record `line` at the table's current hand (store/tablebook.py); print what it did and
+    the table's next state."""
+    from ..store.tablebook import TableBook
     from .render import say
 
-    book = open_book(db)
-    with book.read() as s:
-        table = H.find_table(s, table_name)
-        hand = H.find_hand(s, table)
-        rows = H.events(s, hand)
-    if table.closed is not None:
-        raise H.StoreError(M("table {table} is closed", table=table.name))
-    if hand.closed is not None:
-        raise H.StoreError(M("hand {number} at table {table} is closed: `desmoche-ref undo` reopens it, "
-                             "`desmoche-ref hand new` starts the next", number=hand.number, table=table.name))
-    seen = rows[-1].seq if rows else 0
-    if expect_seq is not None and expect_seq != seen:
-        raise H.HandChanged(seen)
-    text, comment, report, ref = H.judge_move(hand, rows, line)
-    with book.write() as s:
-        hand = s.get(Hand, hand.id)
-        H.expect(s, hand, seen)
-        row = H.insert_event(s, hand, text, comment, seen, rows[-1].hash if rows else "")
-        if text == "end":
-            H.close_hand(s, hand, report)
-        if table_name:
-            H.use_table(s, table)
-    click.echo(_("move {seq}: {line}").format(seq=row.seq, line=text))
-    for f in report.fouls:
-        if f.line == ref.report.last_line:
-            foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
-                if f.enforced else _("foul {code} {player}: {message} — forgiven")
-            click.echo(foul.format(code=f.code, player=f.player, message=say(f.message)))
-    for w in report.warnings:
-        if w.line == ref.report.last_line:
-            click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
-    if text == "end":
-        print_settlement(table.name, hand.number, report)
+    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    done = book.record(line, expect_seq)
+    if done.unchanged:
+        click.echo(_("move {seq} already says {line}: nothing changed, nothing stored").format(
+            seq=done.seq, line=done.line))
         return
-    for text in next_state(ref):
+    click.echo(_("move {seq}: {line}").format(seq=done.seq, line=done.line))
+    for f in done.fouls:
+        foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
+            if f.enforced else _("foul {code} {player}: {message} — forgiven")
+        click.echo(foul.format(code=f.code, player=f.player, message=say(f.message)))
+    for w in done.warnings:
+        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+    if done.closing is not None:
+        print_settlement(book.name, book.number, done.closing)
+        return
+    for text in next_state(book.ref):
         click.echo(text)
 
 
@@ -205,7 +176,7 @@ def print_settlement(table: str, number: int, report) -> None:
     from .render import print_hand
 
     click.echo(_("hand {number} closed and posted:").format(number=number))
-    print_hand(_("table {table}").format(table=table), number, report)
+    print_hand(_("table {table}").format(table=table), number, report, live=True)
 
 
 def next_state(ref) -> list:

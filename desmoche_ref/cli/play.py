@@ -14,7 +14,6 @@ is said in the run's language (cli/lang.py): the pure functions' messages throug
 
 import os
 import sys
-from datetime import timezone
 
 import click
 
@@ -26,224 +25,36 @@ from .render import say
 OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
 
-class Stored:
-    """What an accepted move brought: new fouls and warnings, and the hand's settlement if
-    the move closed it (`end`)."""
+def open_table(book, table_name=None):
+    """The night's hold on one table of the book (store/tablebook.py: its latest hand's
+    referee kept in memory); named, it becomes the table the verbs go on at."""
+    from ..store.tablebook import TableBook
 
-    __slots__ = ("fouls", "warnings", "closing")
-
-    def __init__(self, fouls, warnings, closing):
-        self.fouls, self.warnings, self.closing = fouls, warnings, closing
-
-
-class Recorder:
-    """The session's hold on one table of the book: the latest hand's referee in memory, and
-    where that hand stood in the book (its seq and last hash) when this session last read or
-    wrote it."""
-
-    def __init__(self, book, table_name=None):
-        from ..store import hands
-
-        self.book = book
-        with (book.read() if table_name is None else book.write()) as s:
-            table = hands.find_table(s, table_name)
-            if table_name is not None:  # the verbs without --table go on at this table
-                hands.use_table(s, table)
-            self.table_id, self.table = table.id, table.name
-        self.reload()
-
-    # ------------------------------------------------------------ reading
-    def reload(self) -> None:
-        """Hold the table's latest hand as the book has it (one replay of its moves)."""
-        from ..engine.replay import Referee
-        from ..notation.parser import parse_text
-        from ..store import hands
-        from ..store.models import BookTable
-
-        with self.book.read() as s:
-            hand = hands.last_hand(s, s.get(BookTable, self.table_id))
-            self.ref = None
-            self.hand_id = self.number = None
-            self.closed, self.seq, self.last_hash, self.next_line = False, 0, "", 1
-            if hand is None:
-                return
-            rows = hands.events(s, hand)
-            lines = hands.event_lines(rows)
-            ref = Referee(hands.hand_setup(hand))
-            ref.run(parse_text(hands.record_text(hand, lines)).hands[0].events)
-            self.ref, self.hand_id, self.number = ref, hand.id, hand.number
-            self.closed = hand.closed is not None
-            self.seq = rows[-1].seq if rows else 0
-            self.last_hash = rows[-1].hash if rows else ""
-            # the line the next move has in the hand's record (record_text: tags, a blank, moves)
-            self.next_line = hands.record_text(hand, []).count("\n") + len(lines) + 1
-
-    def hand_or_fail(self):
-        from ..store.hands import StoreError
-
-        if self.ref is None:
-            raise StoreError(M("no hand yet at table {table}: `new --dealer NAME` deals the first",
-                               table=self.table))
-
-    # ------------------------------------------------------------ writing
-    def move(self, move) -> Stored:
-        """Judge and store one move (a `play.lines.Move`): Refused, HandChanged or StoreError
-        when it is not stored.
-
-        `end` closes a hand that is over (its settlement posted). A closed hand still takes
-        what the rules allow after the end (N4.4: `show`, `end`, a `forgive` of the foul that
-        ended it): its postings are reversed and the settlement posted again, all in the
-        move's transaction, so a side-game card shown late counts as `check` counts it."""
-        from ..engine.replay import COMPLETE
-        from ..store import hands
-        from ..store.models import Hand
-
-        self.hand_or_fail()
-        ev = move.event
-        if ev.error is not None:
-            raise hands.Refused(ev.error)
-        trial = self.ref.fork()  # verify and apply at once: the fork is kept only if stored
-        finding = trial.apply(ev)
-        if finding is not None:
-            self.check_unchanged()  # refused on the hand as the book has it, not a stale one
-            raise hands.Refused(finding)
-        closing = None
-        try:
-            with self.book.write() as s:
-                hand = s.get(Hand, self.hand_id)
-                hands.lock_hand(s, hand)
-                if (hand.closed is not None) != self.closed:  # closed or reopened meanwhile
-                    raise hands.HandChanged(hands.current_seq(s, hand))
-                if self.closed:
-                    hands.reverse_postings(s, hand)
-                # the (hand, seq) key refuses this row if another recorder wrote seq+1 first
-                row = hands.insert_event(s, hand, move.text, move.comment, self.seq, self.last_hash)
-                last_hash = row.hash
-                if trial.status == COMPLETE and (self.closed or ev.verb == "end"):
-                    closing = hands.close_hand(s, hand)
-        except hands.HandChanged:
-            self.reload()
-            raise
-        before = self.ref.report
-        self.ref, self.seq, self.last_hash = trial, self.seq + 1, last_hash
-        self.next_line += 1
-        self.closed = closing is not None
-        after = trial.report
-        return Stored([f for f in after.fouls if f not in before.fouls],
-                      [w for w in after.warnings if w not in before.warnings], closing)
-
-    def check_unchanged(self) -> None:
-        """HandChanged (the hand read again) if another recorder moved it since we looked."""
-        from ..store import hands
-        from ..store.models import Hand
-
-        with self.book.read() as s:
-            hand = s.get(Hand, self.hand_id)
-            seq, closed = hands.current_seq(s, hand), hand.closed is not None
-        if seq != self.seq or closed != self.closed:
-            self.reload()
-            raise hands.HandChanged(seq)
-
-    def undo(self) -> tuple:
-        """(the line taken back, whether a closed hand was reopened)."""
-        from ..store import hands
-        from ..store.models import Event, Hand
-
-        self.hand_or_fail()
-        try:
-            with self.book.write() as s:
-                hand = s.get(Hand, self.hand_id)
-                reopened = hand.closed is not None
-                row = hands.undo(s, hand, expect_seq=self.seq)
-                taken_back = s.get(Event, row.supersedes).line
-        finally:
-            self.reload()
-        return taken_back, reopened
-
-    def new(self, spec):
-        """Deal the next hand (`hand new`'s rules): the HandReport of the hand it closed, or None."""
-        from ..store import hands
-        from ..store.models import BookTable
-
-        with self.book.write() as s:
-            closed, _deal = hands.open_hand(s, s.get(BookTable, self.table_id), spec.dealer, spec.sides)
-        self.reload()
-        return closed
-
-    # ------------------------------------------------------------ the book
-    def night(self):
-        """([(hand number, dealer, outcome, winners, {player: cents})], {pot account: cents})
-        from the postings of the table: what each closed hand moved, and what the pots hold."""
-        from sqlalchemy import func
-        from sqlmodel import select
-
-        from ..store.models import Hand, Posting
-
-        query = (select(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account,
-                        func.sum(Posting.amount))
-                 .join(Hand, Hand.id == Posting.hand_id).where(Posting.table_id == self.table_id)
-                 .group_by(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account)
-                 .order_by(Hand.number))
-        hands_seen, pots = {}, {}
-        with self.book.read() as s:
-            for number, dealer, outcome, winners, account, cents in s.exec(query):
-                cents = int(cents)  # PostgreSQL sums to a Decimal
-                if account.startswith("pot:"):
-                    pots[account] = pots.get(account, 0) + cents
-                    continue
-                row = hands_seen.setdefault(number, (number, dealer, outcome, winners, {}))
-                row[4][account] = cents
-        return [r for r in hands_seen.values() if r[2] is not None], pots  # not the reopened
-
-    def pending(self):
-        """The current hand's verdict when it is over but not yet closed (not posted), else None."""
-        from ..engine.replay import COMPLETE
-        from ..store import hands
-        from ..store.models import Hand
-
-        if self.ref is None or self.closed or self.ref.status != COMPLETE:
-            return None
-        with self.book.read() as s:
-            hand = s.get(Hand, self.hand_id)
-            return hands.judge(hand, hands.event_lines(hands.events(s, hand)))
-
-    def log(self) -> list:
-        """[(seq, entered, line, comment, note)] of the hand's rows, corrections included."""
-        from ..store import hands
-        from ..store.models import Hand
-
-        self.hand_or_fail()
-        with self.book.read() as s:
-            rows = hands.events(s, s.get(Hand, self.hand_id))
-        by_id = {r.id: r for r in rows}
-        undone = {r.supersedes: r for r in rows if r.supersedes is not None}
-        out = []
-        for r in rows:
-            if r.supersedes is not None:
-                note = M("takes back move {seq}", seq=by_id[r.supersedes].seq)
-            elif r.id in undone:
-                note = M("taken back by move {seq}", seq=undone[r.id].seq)
-            else:
-                note = ""
-            out.append((r.seq, r.entered, r.line, r.comment, note))
-        return out
+    table = TableBook(book, table_name)
+    if table_name is not None:
+        table.make_current()
+    return table
 
 
 # ---------------------------------------------------------------- commands
-def handle(recorder, typed: str, where: str = "") -> str:
-    """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped).
-    Returns OK, REFUSED, CHANGED (another recorder moved the hand first) or QUIT."""
+def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
+    """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped);
+    `echo` (a terminal) says each accepted move in a line. Returns OK, REFUSED, CHANGED
+    (another recorder moved the hand first) or QUIT."""
     from ..play import lines
-    from ..play.prompt import foul_text
+    from ..play.prompt import echo_text, foul_text
     from ..store.hands import HandChanged, Refused, StoreError
 
-    item = lines.read(typed, recorder.next_line)
+    item = lines.read(typed, recorder.seq + 1)
     if item is None:
         return OK
     try:
         if isinstance(item, lines.Command):
             return COMMAND_RUNNERS[item.name](recorder, item.args)
-        stored = recorder.move(item)
+        hand_or_fail(recorder)
+        if item.event.error is not None:
+            raise Refused(item.event.error)
+        stored = recorder.record(item.text if item.comment is None else f"{item.text} #{item.comment}")
     except Refused as e:
         click.echo(f"{where}{e.finding.code} {say(e.finding.message)}")
         return REFUSED
@@ -255,6 +66,13 @@ def handle(recorder, typed: str, where: str = "") -> str:
     except (StoreError, lines.Usage) as e:
         click.echo(f"{where}{reason(e)}")
         return REFUSED
+    if stored.unchanged:
+        click.echo(where + _("move {seq} already says {line}: nothing changed, nothing stored").format(
+            seq=stored.seq, line=stored.line))
+        return OK
+    if echo:
+        click.echo(say(echo_text(stored.seq, stored.line, recorder.ref, stored.closing is not None,
+                                 colour_now())))
     for f in stored.fouls:
         click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=say(foul_text(f))))
     for w in stored.warnings:
@@ -262,6 +80,14 @@ def handle(recorder, typed: str, where: str = "") -> str:
     if stored.closing is not None:
         say_settlement(recorder, recorder.number, stored.closing)
     return OK
+
+
+def hand_or_fail(recorder) -> None:
+    from ..store.hands import StoreError
+
+    if recorder.number is None:
+        raise StoreError(M("no hand yet at table {table}: `new --dealer NAME` deals the first",
+                           table=recorder.name))
 
 
 def reason(error) -> str:
@@ -300,8 +126,8 @@ def run_state(recorder, args):
         return simple_table([[say(cell) for cell in row] for row in rows], [say(h) for h in headers])
 
     no_arguments("state", args)
-    recorder.hand_or_fail()
-    for line in state_lines(recorder.number, recorder.ref, recorder.table, recorder.closed,
+    hand_or_fail(recorder)
+    for line in state_lines(recorder.number, recorder.ref, recorder.name, recorder.closed,
                             colour_now(), grid, spanish()):
         click.echo(say(line))
     return OK
@@ -309,10 +135,10 @@ def run_state(recorder, args):
 
 def run_undo(recorder, args):
     no_arguments("undo", args)
-    taken_back, reopened = recorder.undo()
-    text = _("took back: {line} (hand {number} reopened: its postings are reversed)") if reopened \
+    done = recorder.undo(recorder.seq)
+    text = _("took back: {line} (hand {number} reopened: its postings are reversed)") if done.reopened \
         else _("took back: {line}")
-    click.echo(text.format(line=taken_back, number=recorder.number))
+    click.echo(text.format(line=done.line, number=recorder.number))
     return OK
 
 
@@ -321,10 +147,9 @@ def run_new(recorder, args):
     from ..play.lines import read_new
 
     spec = read_new(args)
-    previous = recorder.number
-    closing = recorder.new(spec)
-    if closing is not None:
-        say_settlement(recorder, previous, closing)
+    opened = recorder.new_hand(spec.dealer, spec.sides)
+    if opened.closed is not None:
+        say_settlement(recorder, opened.closed_number, opened.closed)
     s = recorder.ref.setup
     carried = [_("pot {amount}").format(amount=fmt(s.carry))] if s.carry else []
     carried += [f"{game} {fmt(cents)}" for game, cents in s.side_carry.items() if cents]
@@ -337,52 +162,53 @@ def run_new(recorder, args):
         text = _("hand {number} at table {table}: {dealer} deals; side games: {sides}")
     else:
         text = _("hand {number} at table {table}: {dealer} deals")
-    click.echo(text.format(number=recorder.number, table=recorder.table, dealer=s.players[s.dealer],
+    click.echo(text.format(number=recorder.number, table=recorder.name, dealer=s.players[s.dealer],
                            carried=", ".join(carried), sides="; ".join(sides)))
     return OK
 
 
 def run_settle(recorder, args):
     from ..money import fmt
-    from ..settle import MAIN_POT, pot_account
+    from ..settle import MAIN_POT
     from .render import simple_table
 
     no_arguments("settle", args)
-    rows, pots = recorder.night()
-    players = list(recorder.ref.setup.players) if recorder.ref is not None else []
-    for row in rows:
-        players += [p for p in row[4] if p not in players]
-    totals = {p: sum(r[4].get(p, 0) for r in rows) for p in players}
+    night = recorder.night()
+    players = night.players
     click.echo(ngettext("table {table}: the night so far, {count} hand(s) settled in the book",
                         "table {table}: the night so far, {count} hand(s) settled in the book",
-                        len(rows)).format(table=recorder.table, count=len(rows)))
-    table = [[number, dealer, ngettext("{winners} wins", "{winners} wins", len(winners.split())).format(
-                 winners=winners) if winners else _("no winner")]
-             + [fmt(net.get(p, 0)) for p in players] for number, dealer, outcome, winners, net in rows]
-    table.append([_("total"), "", ""] + [fmt(totals[p]) for p in players])
+                        len(night.hands)).format(table=night.table, count=len(night.hands)))
+    table = [[h.number, h.dealer, ngettext("{winners} wins", "{winners} wins", len(h.winners)).format(
+                 winners=" ".join(h.winners)) if h.winners else _("no winner")]
+             + [fmt(h.net.get(p, 0)) for p in players] for h in night.hands]
+    table.append([_("total"), "", ""] + [fmt(night.totals[p]) for p in players])
     click.echo(simple_table(table, [_("hand"), _("dealer"), _("outcome")] + players,
                             right=set(range(3, 3 + len(players)))))
-    held = [f"{_(MAIN) if account == pot_account(MAIN_POT) else account[4:]} {fmt(cents)}"
-            for account, cents in sorted(pots.items()) if cents]
+    held = [f"{_(MAIN) if pot == MAIN_POT else pot} {fmt(cents)}" for pot, cents in sorted(night.pots.items())]
     if held:
         click.echo(_("carried in the pots: {pots}").format(pots=", ".join(held)))
-    pending = recorder.pending()
-    if pending is not None:
-        net = pending.settlement.net
+    if night.pending is not None:
+        net = night.pending.settlement.net
         click.echo(_("hand {number} is over but not yet settled in the book (`end` or `new` posts it): "
                      "{nets}").format(number=recorder.number, nets=", ".join(f"{p} {fmt(net[p])}" for p in net)))
     return OK
 
 
 def run_log(recorder, args):
+    from .hand import shown_time
+
     no_arguments("log", args)
-    rows = recorder.log()
+    hand_or_fail(recorder)
+    rows = recorder.view().log
     if not rows:
         click.echo(_("hand {number}: no move yet").format(number=recorder.number))
-    for seq, entered, line, comment, note in rows:
-        text = line if comment is None else f"{line} #{comment}"
-        local = entered.replace(tzinfo=entered.tzinfo or timezone.utc).astimezone()  # stored in UTC
-        click.echo(f"{seq:>4}  {local:%H:%M:%S}  {text}" + (f"  ({say(note)})" if note else ""))
+    for r in rows:
+        text = r.line if r.comment is None else f"{r.line} #{r.comment}"
+        if r.supersedes is not None:
+            text += "  (" + _("takes back move {seq}").format(seq=r.supersedes) + ")"
+        elif r.superseded is not None:
+            text += "  (" + _("taken back by move {seq}").format(seq=r.superseded) + ")"
+        click.echo(f"{r.seq:>4}  {shown_time(r.entered).isoformat(timespec='seconds')[11:]}  {text}")
     return OK
 
 
@@ -405,7 +231,7 @@ def say_settlement(recorder, number, report) -> None:
     """A hand just closed: its outcome, money and nets, as `check` prints a hand."""
     from .render import print_hand
 
-    print_hand(_("table {table}").format(table=recorder.table), number, report)
+    print_hand(_("table {table}").format(table=recorder.name), number, report, live=True)
 
 
 def colour_now() -> bool:
@@ -415,29 +241,41 @@ def colour_now() -> bool:
 
 
 # ---------------------------------------------------------------- the two shells
-def run_piped(recorder, stream) -> int:
+def run_piped(recorder, stream, keep_going: bool = False) -> int:
     """Lines from a file or a script: no prompt; exit status 1 if a line was refused, 3 if
-    another recorder moved the hand first (that line was not stored)."""
+    another recorder moved the hand first (that line was not stored). The first such line
+    stops the input (the lines after it were written for a hand that went otherwise), unless
+    `keep_going`."""
     from ..store.db import BookError
 
-    worst = 0
+    worst = done = 0
     for number, raw in enumerate(stream, 1):
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError:
             click.echo(_("{line}: N1.1 this line is not valid UTF-8 text").format(line=number))
-            worst = max(worst, 1)
-            continue
-        if number == 1:
-            typed = typed.lstrip("\ufeff")
-        try:
-            outcome = handle(recorder, typed, f"{number}: ")
-        except BookError as e:
-            click.echo(f"{number}: {reason(e)}")
-            return 2
+            outcome = REFUSED
+        else:
+            if number == 1:
+                typed = typed.lstrip("\ufeff")
+            try:
+                outcome = handle(recorder, typed, f"{number}: ")
+            except BookError as e:
+                click.echo(f"{number}: {reason(e)}")
+                return 2
         if outcome == QUIT:
             break
         worst = max(worst, {REFUSED: 1, CHANGED: 3}.get(outcome, 0))
+        if outcome == OK:
+            done += 1 if typed.strip() and not typed.strip().startswith("#") else 0
+        elif not keep_going:
+            click.echo(ngettext("stopped at line {line}: {count} line before it was done; correct line "
+                                "{line} and send the lines from it again (--keep-going goes on past a "
+                                "refused line)",
+                                "stopped at line {line}: {count} lines before it were done; correct line "
+                                "{line} and send the lines from it again (--keep-going goes on past a "
+                                "refused line)", done).format(line=number, count=done))
+            return worst
     return worst
 
 
@@ -482,7 +320,7 @@ def run_terminal(recorder) -> int:
     else:
         banner = _("table {table}: no hand yet — `new --dealer NAME` deals the first. `help` lists the "
                    "moves and commands; Tab completes; Ctrl-D leaves.")
-    click.echo(banner.format(table=recorder.table, number=recorder.number))
+    click.echo(banner.format(table=recorder.name, number=recorder.number))
     while True:
         text = prompt(recorder, colour)
         try:
@@ -492,7 +330,7 @@ def run_terminal(recorder) -> int:
         except (EOFError, OSError):
             return 0  # Ctrl-D, or the terminal is gone: every accepted move is stored
         try:
-            if handle(recorder, typed) == QUIT:
+            if handle(recorder, typed, echo=True) == QUIT:
                 return 0
         except KeyboardInterrupt:
             recorder.reload()  # the move may or may not have been committed: ask the book
@@ -520,8 +358,10 @@ MAIN = N_("main")  # the main pot (settle.MAIN_POT), as `settle` names it among 
 @click.option("--db", "db", metavar="URL", default=None,
               help=N_("The book: a SQLAlchemy URL or a SQLite file path. Default: DESMOCHE_DB, "
                       "else the book in your data folder."))
+@click.option("--keep-going", is_flag=True,
+              help=N_("Piped input: go on past a refused line (by default the first one stops it)."))
 @lang_option
-def play(table_name, db):
+def play(table_name, db, keep_going):
     """Referee a table all night: type each move, see it judged and stored at once.
 
     A prompt shows the hand, whose turn it is and the card on offer
@@ -534,24 +374,27 @@ def play(table_name, db):
     with `new --dealer NAME` in the session (or `desmoche-ref hand new --dealer NAME`).
 
     Piped input works too: no prompt, one event or command a line, `#` comments and
-    blank lines skipped; each refused line is printed as `LINE: CODE message`. Exit
-    status 0 when every line was stored, 1 if a line was refused, 3 if another recorder
-    moved the hand first (that line was not stored), 2 if the book or table cannot be used.
+    blank lines skipped. The first refused line is printed as `LINE: CODE message` and
+    stops the input (saying how many lines were done and which to correct); with
+    --keep-going every line is tried. Exit status 0 when every line was stored, 1 if a
+    line was refused, 3 if another recorder moved the hand first (that line was not
+    stored), 2 if the book or table cannot be used.
 
     \b
     Examples:
       desmoche-ref play --table Friday
       desmoche-ref play --db night.db < moves.txt
       printf 'new --dealer Ana\\ndr Beto 2d\\n' | desmoche-ref play --table Friday
+      desmoche-ref play --keep-going < night.txt
     """
     from ..store.db import BookError, open_book
     from ..store.hands import StoreError
 
     try:
-        recorder = Recorder(open_book(db), table_name)
+        recorder = open_table(open_book(db), table_name)
     except (BookError, StoreError) as e:
         click.echo(_("error: {message}").format(message=reason(e)), err=True)
         sys.exit(2)
     if sys.stdin.isatty() and sys.stdout.isatty():
         sys.exit(run_terminal(recorder))
-    sys.exit(run_piped(recorder, sys.stdin.buffer))
+    sys.exit(run_piped(recorder, sys.stdin.buffer, keep_going))

@@ -111,27 +111,31 @@ def _names(names) -> str:
     return _(" and ").join(names)
 
 
-def describe_outcome(hand) -> str:
-    out = hand.as_json()
-    return _outcome(out, hand.errors)
-
-
-def _outcome(out, errors) -> str:
+def _outcome(out, errors, live: bool = False) -> str:
+    """The hand's outcome in words; `live` cites the move (the book's seq), not the line."""
     status = out["status"]
     if status == "invalid":
         e = errors[0]
-        return _("invalid at line {line} ({code})").format(line=e.line, code=e.code)
+        text = _("invalid at move {line} ({code})") if live else _("invalid at line {line} ({code})")
+        return text.format(line=e.line, code=e.code)
     if status == "incomplete":
         return _("incomplete (the record stops before the hand is over)")
     o = out["outcome"]
     who, n, line = _names(o["winners"]), len(o["winners"]), o["line"]
     if o["kind"] == "win":
-        return ngettext("{who} wins with ten cards down (line {line})",
-                        "{who} win with ten cards down (line {line})", n).format(who=who, line=line)
+        text = ngettext("{who} wins with ten cards down (move {line})",
+                        "{who} win with ten cards down (move {line})", n) if live else \
+            ngettext("{who} wins with ten cards down (line {line})",
+                     "{who} win with ten cards down (line {line})", n)
+        return text.format(who=who, line=line)
     if o["kind"] == "auto-win":
-        return ngettext("{who} wins by {auto} (line {line})", "{who} win by {auto} (split) (line {line})",
-                        n).format(who=who, auto=_(o["auto"]), line=line)
-    return _("no winner (line {line}): the pot of {pot} carries").format(line=line, pot=out["pot"])
+        text = ngettext("{who} wins by {auto} (move {line})", "{who} win by {auto} (split) (move {line})",
+                        n) if live else \
+            ngettext("{who} wins by {auto} (line {line})", "{who} win by {auto} (split) (line {line})", n)
+        return text.format(who=who, auto=_(o["auto"]), line=line)
+    text = _("no winner (move {line}): the pot of {pot} carries") if live else \
+        _("no winner (line {line}): the pot of {pot} carries")
+    return text.format(line=line, pot=out["pot"])
 
 
 def hand_table(hand) -> str:
@@ -151,9 +155,13 @@ def print_file_error(path: str, message) -> None:
     click.echo(file_error(path, message))
 
 
-def print_findings(path: str, findings, style: Style) -> None:
+def print_findings(path: str, findings, style: Style, live: bool = False) -> None:
+    """PATH:LINE: CODE message, one a finding; `live` (a hand of the book): move N: CODE message."""
     for line, code, message in findings:
-        click.echo(f"{path}:{line}: {code} {style.text(message)}")
+        if live:
+            click.echo(_("move {seq}: {code} {message}").format(seq=line, code=code, message=style.text(message)))
+        else:
+            click.echo(f"{path}:{line}: {code} {style.text(message)}")
 
 
 def _side_game(g, options, style: Style) -> str:
@@ -172,18 +180,22 @@ def _side_game(g, options, style: Style) -> str:
     return text
 
 
-def _hand_line(path, number, out, hand) -> str:
+def _hand_line(path, number, out, hand, live: bool = False) -> str:
+    if live:
+        return _("{path} hand {number}: {outcome}").format(
+            path=path, number=number, outcome=_outcome(out, hand.errors, live))
     return _("{path} hand {number} (line {line}): {outcome}").format(
         path=path, number=number, line=out["line"], outcome=_outcome(out, hand.errors))
 
 
-def print_hand(path: str, number: int, hand, style: Style | None = None) -> None:
+def print_hand(path: str, number: int, hand, style: Style | None = None, live: bool = False) -> None:
     """One hand: its header line, its findings (PATH:LINE: CODE message) under it, then
-    its money and nets."""
+    its money and nets. `live`: a hand of the book, judged by move number (store/tablebook.py):
+    the findings cite moves."""
     style = style or Style()
     out = hand.as_json()
-    click.echo(_hand_line(path, number, out, hand))
-    print_findings(path, hand.findings(), style)
+    click.echo(_hand_line(path, number, out, hand, live))
+    print_findings(path, hand.findings(), style, live)
     if out["status"] == "complete":
         click.echo(_("  pot {pot}, carry in {carry_in}, carry out {carry_out}").format(
             pot=out["pot"], carry_in=out["carry_in"], carry_out=out["carry_out"]))

@@ -55,17 +55,15 @@ def table_new(name, players, bet, rules, options, sides, db):
           --rules conquien --options "todo strict" --side "oro 5 Ana Beto Carla"
     """
     from ..money import fmt
-    from ..store import hands as H
+    from ..store.tablebook import create_table
     from .hand import parse_side
 
     parsed = [parse_side(s) for s in sides]
-    book = open_book(db)
-    with book.write() as s:
-        row = H.create_table(s, name, players.split(), cents(bet, "--bet"), rules, options, parsed)
+    row = create_table(open_book(db), name, players.split(), cents(bet, "--bet"), rules, options, parsed)
     options = _(", options {options}").format(options=row.options) if row.options else ""
     options += "".join(_(", side {game} {stake} ({players})").format(game=g, stake=fmt(st), players=" ".join(n))
-                       for g, st, n in json.loads(row.sides))
-    seats = " · ".join(f"{n} {p}" for n, p in enumerate(row.players.split(), 1))
+                       for g, st, n in row.sides)
+    seats = " · ".join(f"{n} {p}" for n, p in enumerate(row.players, 1))
     click.echo(_("table {name}: seats {seats}, bet {bet}, {rules}{options} — next: "
                  "`desmoche-ref hand new --dealer NAME`\n"
                  "(one name a seat: a name with a space is written with _, as José_María)").format(
@@ -85,21 +83,13 @@ def table_list(as_json, db):
       desmoche-ref table list
       desmoche-ref table list --json
     """
-    from sqlmodel import func, select
-
     from ..money import fmt
-    from ..store import hands as H
-    from ..store.models import BookTable, Hand, Setting
+    from ..store.tablebook import list_tables
 
-    book = open_book(db)
-    with book.read() as s:
-        current = s.get(Setting, H.LAST_TABLE)
-        counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
-        rows = [{"name": t.name, "players": t.players.split(), "bet": fmt(t.bet), "rules": t.rules,
-                 "options": t.options, "sides": [[g, fmt(st), n] for g, st, n in json.loads(t.sides)],
-                 "hands": counts.get(t.id, 0), "closed": t.closed is not None,
-                 "in_use": current is not None and current.value == t.name}
-                for t in s.exec(select(BookTable).order_by(BookTable.name))]
+    rows = [{"name": t.name, "players": t.players, "bet": fmt(t.bet), "rules": t.rules,
+             "options": t.options, "sides": [[g, fmt(st), n] for g, st, n in t.sides],
+             "hands": t.hands, "closed": t.closed, "in_use": t.in_use}
+            for t in list_tables(open_book(db))]
     if as_json:
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -128,11 +118,9 @@ def table_use(name, db):
     Examples:
       desmoche-ref table use friday
     """
-    from ..store import hands as H
+    from ..store.tablebook import use_table
 
-    book = open_book(db)
-    with book.write() as s:
-        H.use_table(s, H.find_table(s, name))
+    use_table(open_book(db), name)
     click.echo(_("using table {name}").format(name=name))
 
 
@@ -152,15 +140,13 @@ def table_bet(name, amount, all_agree, db):
       desmoche-ref table bet friday 20 --all-agree
     """
     from ..money import fmt
-    from ..store import hands as H
+    from ..store.tablebook import TableBook
 
     if not all_agree:
         click.echo(error_line(_("R2.2 the bet changes only if every player agrees: add --all-agree")), err=True)
         sys.exit(USAGE)
     bet = cents(amount, _("AMOUNT"))
-    book = open_book(db)
-    with book.write() as s:
-        H.set_bet(s, H.find_table(s, name), bet)
+    TableBook(open_book(db), name).set_bet(bet)
     click.echo(_("table {name}: the bet is {bet} from the next hand").format(name=name, bet=fmt(bet)))
 
 
@@ -179,16 +165,14 @@ def table_close(name, db):
     """
     from ..money import fmt
     from ..settle import MAIN_POT
-    from ..store import hands as H
+    from ..store.tablebook import TableBook
     from .moves import print_settlement
 
-    book = open_book(db)
-    with book.write() as s:
-        closed, refund = H.close_table(s, H.find_table(s, name))
-    if closed is not None:
-        print_settlement(name, closed[0], closed[1])
+    closed = TableBook(open_book(db), name).close()
+    if closed.closed is not None:
+        print_settlement(name, closed.closed_number, closed.closed)
     click.echo(_("table {name} closed").format(name=name))
-    for pot, shares in refund.items():
+    for pot, shares in closed.refund.items():
         given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
         text = _("  the carried main pot is returned (R11.5): {given}") if pot == MAIN_POT else \
             _("  the carried {game} pot is returned (R11.5): {given}")

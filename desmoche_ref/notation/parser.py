@@ -211,6 +211,15 @@ def _tag_parts(text: str):
     return _TAG_CASE.get(name.lower(), name), value, comment.rstrip() if comment else None
 
 
+def split_comment(text: str):
+    """(the line's body, its comment or None): `#` starts a comment (N1.2), kept as written
+    less its trailing spaces."""
+    hash_at = text.find("#")
+    if hash_at < 0:
+        return text, None
+    return text[:hash_at], text[hash_at + 1:].rstrip()
+
+
 def parse_tag(text: str, line: int):
     """A tag line into a Tag, or an error Finding (N1.4)."""
     parts = _tag_parts(text.strip())
@@ -424,12 +433,9 @@ def iter_hands(source, encoding=None):
         if bad:
             ev = Event("", None, number, error=problem(number, text))
         else:
-            hash_at = stripped.find("#")
-            if hash_at < 0:
-                ev = parse_event(stripped, number)
-            else:
-                ev = parse_event(stripped[:hash_at], number)
-                ev.comment = stripped[hash_at + 1:].rstrip()
+            body, comment = split_comment(stripped)
+            ev = parse_event(body, number)
+            ev.comment = comment
         if hand is None:
             hand = HandRecord(line=number, lead=pending)
             pending = []

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..findings import M, error
 from ..limits import nfc, too_long
 from ..money import amount_problem, parse_amount, too_large
-from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event
+from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import write_event
 
 # N4.5: short forms typed at the table; the book always stores the verb itself.
@@ -82,8 +82,7 @@ def verb_of(word: str):
 
 def read_move(text: str, line: int) -> Move:
     """One event line, as the reader reads a record's line (N1.2: `#` starts a comment)."""
-    hash_at = text.find("#")
-    body, comment = (text, None) if hash_at < 0 else (text[:hash_at], text[hash_at + 1:].rstrip())
+    body, comment = split_comment(text)
     parts = body.split()
     if not parts:
         return _unreadable(line, "N4", M("a comment needs an event before it"))

@@ -48,6 +48,10 @@ def turn_text(ref, colour: bool = False):
     if phase == OVER:
         return M("over: {outcome} · `end` closes the hand", outcome=outcome_text(ref))
     if phase == DEAL:
+        if ref.g.deal_started and all(p.hand_count == 9 for p in ref.g.players):
+            # N4.6: the deal ends at the next line that is not a deal line; nine each is done
+            return M("dealt: the cambio next, {players} to pass a card",
+                     players=", ".join(names[s] for s in ref.setup.order_from_dealer()))
         return M("the deal: {dealer} deals", dealer=names[ref.setup.dealer])
     if ref.declared():
         return M("an automatic win is declared: `end` closes the declarations")
@@ -77,6 +81,14 @@ def turn_text(ref, colour: bool = False):
     if drawer is None:
         return M("the stock is out: `end` · {offer}", offer=on_offer)
     return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
+
+
+def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
+    """What the terminal says of an accepted move: its number, its line, and where the hand
+    stands after it (`move 8: draw Beto 2d — Beto to act · on offer 2♦ from Beto`)."""
+    if closed:
+        return M("move {seq}: {line} — hand closed and posted", seq=seq, line=line)
+    return M("move {seq}: {line} — {turn}", seq=seq, line=line, turn=turn_text(ref, colour))
 
 
 def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False):

@@ -13,12 +13,12 @@ from sqlmodel import select
 
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
-from ..findings import M, error
-from ..limits import checked_table, nfc, too_long, unknown
-from ..notation.parser import parse_event, parse_text
+from ..findings import M
+from ..limits import checked_table, nfc, unknown
+from ..notation.parser import parse_text
 from ..notation.writer import write_event
 from ..money import fmt
-from ..referee import COMPLETE, INVALID, hand_report
+from ..referee import COMPLETE, hand_report
 from ..settle import pot_account
 from .identity import recorder
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
@@ -44,11 +44,17 @@ class Refused(Exception):
 
 
 class HandChanged(Exception):
-    """Another recorder changed the hand since this one looked: nothing was stored (exit 3)."""
+    """Another recorder changed the hand since this one looked: nothing was stored (exit 3).
+    `number` is set when the table has moved on to another hand (a `hand new` came first)."""
 
-    def __init__(self, seq: int):
-        super().__init__(M("the hand changed (now at move {seq}): look and try again", seq=seq))
-        self.seq = seq
+    def __init__(self, seq: int, number: int | None = None):
+        if number is None:
+            message = M("the hand changed (now at move {seq}): look and try again", seq=seq)
+        else:
+            message = M("the table moved on (now at hand {number}, move {seq}): look and try again",
+                        number=number, seq=seq)
+        super().__init__(message)
+        self.seq, self.number = seq, number
 
 
 def _refusal(finding):
@@ -58,11 +64,16 @@ def _refusal(finding):
 
 # ------------------------------------------------------------------ tables
 def player_row(session, name: str) -> Player:
+    """The player's row, made if new — once, even when two commands make it at the same
+    moment (INSERT … ON CONFLICT DO NOTHING, as the importer does)."""
     row = session.exec(select(Player).where(Player.name == name)).first()
     if row is None:
-        row = Player(name=name)
-        session.add(row)
-        session.flush()
+        if session.get_bind().dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        session.execute(insert(Player).values(name=name).on_conflict_do_nothing(index_elements=["name"]))
+        row = session.exec(select(Player).where(Player.name == name)).one()
     return row
 
 
@@ -92,10 +103,16 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
     table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
     table.sides = json.dumps([[s.game, s.stake, [setup.players[i] for i in s.players]]
                               for s in setup.sides])
-    session.add(table)
+    from sqlalchemy.exc import IntegrityError
+
+    try:
+        with session.begin_nested():  # another command may make the same table at this moment
+            session.add(table)
+            session.flush()
+    except IntegrityError:
+        raise StoreError(M("there is already a table {name!r} in this book", name=name)) from None
     for player in players:
         player_row(session, player)
-    session.flush()
     use_table(session, table)
     return table
 
@@ -119,7 +136,7 @@ def find_table(session, name: str | None = None) -> BookTable:
     table = session.exec(select(BookTable).where(BookTable.name == nfc(name).strip())).first()
     if table is None:
         raise StoreError(unknown(M("there is no table {name!r} in this book (`desmoche-ref table list`)",
-                                   name=name), name, table_names(session)))
+                                   name=name), name, session.exec(select(BookTable.name))))
     return table
 
 
@@ -133,8 +150,8 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     if number is None:
         hand = last_hand(session, table)
         if hand is None:
-            raise StoreError(M("no hand yet at table {table}: start one with `desmoche-ref hand new`",
-                               table=table.name))
+            raise StoreError(M("no hand yet at table {table}: start one with "
+                               "`desmoche-ref hand new --dealer NAME`", table=table.name))
         return hand
     hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
     if hand is None:
@@ -196,13 +213,13 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
     still needs), never closed half-played."""
     if hand is None or hand.closed is not None:
         return None
-    lines = event_lines(events(session, hand))
-    if not lines:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
+    live = live_events(events(session, hand))
+    if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
         hand.status, hand.closed = VOID, now()
         hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
         session.add(hand)
         return None
-    report, ref = referee(hand, lines)
+    report, ref = judge_rows(hand, live)
     if report.status != COMPLETE:
         if ("end", None) in ref.moves():
             needs = M("write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left")
@@ -313,7 +330,10 @@ def judge(hand: Hand, lines):
 def referee(hand: Hand, lines):
     """(HandReport, Referee) for the hand with these lines: the verdict exactly as `check`
     gives it on the hand's record, and the referee that judged it, to ask what comes next."""
-    record = parse_text(record_text(hand, lines)).hands[0]
+    return _judged_record(hand, parse_text(record_text(hand, lines)).hands[0])
+
+
+def _judged_record(hand: Hand, record):
     setup, errors = read_setup(record)
     if errors:  # a hand row's values were judged when stored: only an edit gets here
         raise StoreError(M("hand {number}: its setup is refused: {refusal}", number=hand.number,
@@ -322,62 +342,29 @@ def referee(hand: Hand, lines):
     return hand_report(record, setup, ref.run(record.events)), ref
 
 
-def judge_move(hand: Hand, rows, line: str):
-    """Judge one typed line on the hand whose event rows are `rows`: (canonical line, comment,
-    HandReport, Referee) when the rules allow it; Refused when they do not, StoreError for a
-    player not at the table. Reads nothing, stores nothing."""
-    lines = event_lines(rows)
-    text, hash_at, comment = line.strip(), line.find("#"), None
-    if hash_at >= 0:  # as the reader splits a line (N1.2)
-        text, comment = line[:hash_at].strip(), line[hash_at + 1:].rstrip()
-    if not text or "\n" in line or "\r" in line:
-        raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
-    ev = parse_event(text, len(lines) + 1)
-    if ev.error is not None:
-        raise Refused(ev.error)
-    if ev.actor is not None and ev.actor not in hand.players.split():
-        raise StoreError(M("there is no player {player!r} at this table ({players}); names are matched exactly",
-                           player=ev.actor, players=hand.players))
-    text = write_event(ev)
-    kept = text if comment is None else f"{text} #{comment}"
-    if too_long(len(kept)):  # N1.5, for the line as the book keeps it
-        raise Refused(error(len(lines) + 1, "N1.5", too_long(len(kept))))
-    report, ref = referee(hand, lines + [kept])
-    if report.status == INVALID:
-        raise Refused(report.errors[0])
-    return text, comment, report, ref
+def judge_rows(hand: Hand, live):
+    """(HandReport, Referee) of the hand with its standing event rows, each event numbered by
+    its move number (seq), as the recorder sees it (live output cites moves, not lines)."""
+    return judged(hand, [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live],
+                  [r.seq for r in live])
 
 
-def expect(session, hand: Hand, seq: int | None) -> int:
-    """Lock the hand for this transaction and return its seq; HandChanged if it is no longer
-    `seq` (another recorder stored a move since this one looked)."""
-    lock_hand(session, hand)
-    current = current_seq(session, hand)
-    if seq is not None and current != seq:
-        raise HandChanged(current)
-    return current
-
-
-def append(session, hand: Hand, line: str, expect_seq: int | None = None):
-    """Judge one move on the hand so far and store it: (Event row, HandReport).
-
-    Refused (nothing stored) when the rules forbid it; HandChanged when the hand is no
-    longer at `expect_seq` (another recorder got there first)."""
-    seq = expect(session, hand, expect_seq)
-    rows = events(session, hand)
-    text, comment, report, _ = judge_move(hand, rows, line)
-    return insert_event(session, hand, text, comment, seq, rows[-1].hash if rows else ""), report
+def judged(hand: Hand, lines, numbers):
+    """(HandReport, Referee) of the hand with these lines, the events numbered `numbers`."""
+    record = parse_text(record_text(hand, lines)).hands[0]
+    for ev, number in zip(record.events, numbers):
+        ev.line = number
+    for tag in record.tags:
+        tag.line = 0  # before the first move
+    return _judged_record(hand, record)
 
 
 def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_hash: str,
                  supersedes=None) -> Event:
-    """Store a move already judged (by `append`, or a referee kept in memory) as the hand's
-    event seq+1. The (hand, seq) key makes a second writer at the same seq fail: HandChanged."""
+    """Store a move already judged (store/tablebook.py) as the hand's event seq+1. The
+    (hand, seq) key makes a second writer at the same seq fail: HandChanged."""
     from sqlalchemy.exc import IntegrityError
 
-    if hand.closed is not None:
-        raise StoreError(M("hand {number} is closed: `undo` reopens it, `hand new` starts the next",
-                           number=hand.number))
     who = recorder(session)
     row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment, supersedes=supersedes,
                 recorder=who, hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes, who))
@@ -390,11 +377,18 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
     return row
 
 
-def lock_hand(session, hand: Hand) -> None:
-    """Serialise writers of one hand (PostgreSQL row lock, the row read afresh under it;
+def lock_table(session, table_id: int) -> BookTable:
+    """The table's row, read afresh and locked for this transaction: every write at a table
+    takes it first, so writers of one table (and its hands) queue (PostgreSQL's row lock;
     SQLite writes begin IMMEDIATE, so the whole book is already locked)."""
+    query = select(BookTable).where(BookTable.id == table_id).execution_options(populate_existing=True)
     if session.get_bind().dialect.name == "postgresql":
-        session.refresh(hand, with_for_update=True)
+        query = query.with_for_update()
+    return session.exec(query).one()
+
+
+def hand_by_id(session, hand_id: int) -> Hand:
+    return session.get(Hand, hand_id)
 
 
 # ---------------------------------------------------------------- postings
@@ -415,6 +409,52 @@ def settlement_postings(hand: Hand, report, ids: dict) -> list:
                                 counterparty=other, amount=amount))
     assert sum(r.amount for r in rows) == 0
     return rows
+
+
+def posting_key(row) -> tuple:
+    """What a posting moves, without its ids: the settlement it belongs to is judged by these."""
+    return (row.account, row.kind, row.detail, row.counterparty, row.amount)
+
+
+def standing_keys(session, hand: Hand):
+    """The hand's standing postings (not reversed), as a multiset of posting_key."""
+    from collections import Counter
+
+    rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    return Counter(posting_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
+
+
+def settlement_keys(hand: Hand, report):
+    """The postings a complete hand's settlement makes, as a multiset of posting_key."""
+    from collections import Counter
+
+    if report.status != COMPLETE:
+        return Counter()
+    return Counter(posting_key(r) for r in settlement_postings(hand, report, {}))
+
+
+def night_postings(session, table_id: int):
+    """([NightHand] of the table's settled hands, {pot name: cents} the pots hold), from its
+    postings: what each closed hand moved for each player."""
+    from .tablebook import NightHand
+
+    query = (select(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account,
+                    func.sum(Posting.amount))
+             .join(Hand, Hand.id == Posting.hand_id).where(Posting.table_id == table_id)
+             .group_by(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account)
+             .order_by(Hand.number))
+    settled, pots = {}, {}
+    for number, dealer, outcome, winners, account, cents in session.exec(query):
+        cents = int(cents)  # PostgreSQL sums to a Decimal
+        if account.startswith("pot:"):
+            pots[account[4:]] = pots.get(account[4:], 0) + cents
+            continue
+        if outcome is None or account == "outside":
+            continue  # reopened: its postings reversed, not settled now
+        hand = settled.setdefault(number, NightHand(number, dealer, outcome, (winners or "").split(), {}))
+        hand.net[account] = cents
+    return list(settled.values()), {pot: cents for pot, cents in pots.items() if cents}
 
 
 def player_ids(session, hand: Hand) -> dict:
@@ -459,9 +499,9 @@ def reverse_postings(session, hand: Hand) -> int:
     return len(standing)
 
 
-def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
-    """Supersede the hand's last live event with an undo row; a closed hand reopens."""
-    seq = expect(session, hand, expect_seq)
+def undo(session, hand: Hand, seq: int) -> Event:
+    """Supersede the hand's last live event with an undo row; a closed hand reopens. The
+    caller holds the table's lock (lock_table) and knows the hand is at `seq`."""
     rows = events(session, hand)
     standing = live_events(rows)
     if not standing:
@@ -470,7 +510,4 @@ def undo(session, hand: Hand, expect_seq: int | None = None) -> Event:
         reverse_postings(session, hand)
     return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)
 
-
-def table_names(session) -> list:
-    return list(session.exec(select(BookTable.name).order_by(BookTable.name)))
 

@@ -1,0 +1,515 @@
+"""The scorebook service: one table of a book, as every front end records at it.
+
+The verbs, `rec`, `undo`, `hand new`, `table …`, `play` and `import` all go through here, so a
+line gets the same answer whoever typed it. A `TableBook` holds the table's latest hand as
+the book had it when last read or written (its referee, its move number): `play` keeps one
+for the night, a single-shot verb makes one per call. Each write is one transaction that
+first locks the table's row (PostgreSQL; SQLite writes take the whole book's lock), reads the
+hand afresh under that lock and refuses with `HandChanged` if another recorder moved it since
+this one looked — so the loser of any race changes nothing (exit 3).
+
+It returns plain values and raises only `Refused` (a finding: the rules forbid the line),
+`HandChanged` (with the move the hand is at) or `StoreError` (a message). Each policy lives in
+one method here; docs/rulings.md lists them:
+- a line the rules refuse gets its rule code, whoever typed it (an unknown player is N3.1);
+- after the end (N4.4) a hand takes only `show`, `end` and the forgiving of the foul that
+  ended it, closed or not; on a closed hand such a line is stored, and the hand's postings
+  are reversed and posted again only if its settlement changed;
+- once the hand is over, a line identical to the last one that changes nothing in the
+  verdict is not stored twice (`Recorded.unchanged`);
+- live messages cite the move number (the event's seq), as `hand log` shows it.
+"""
+
+from typing import NamedTuple
+
+from ..findings import M
+from .hands import HandChanged, Refused, StoreError
+
+__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
+           "use_table"]
+
+
+class Recorded(NamedTuple):
+    """What recording a line did."""
+
+    seq: int              # its move number (the hand's move count when unchanged)
+    line: str             # the canonical line stored (N7)
+    fouls: list           # fouls that came with it (findings, move-numbered)
+    warnings: list        # warnings that came with it
+    closing: object       # the HandReport posted when the line closed the hand, else None
+    unchanged: bool       # an identical line after the end that changed nothing: not stored
+
+
+class Undone(NamedTuple):
+    seq: int              # the undo row's move number
+    target: int           # the move taken back
+    line: str             # its line
+    reopened: bool        # a closed hand was reopened (its postings reversed)
+
+
+class HandInfo(NamedTuple):
+    number: int
+    dealer: str
+    bet: int              # cents
+    carry_in: int         # cents
+    side_carry: dict      # {game: cents}
+    sides: list           # [(game, stake cents, [names])]
+
+
+class Opened(NamedTuple):
+    closed_number: int | None   # the hand closed first, if one was
+    closed: object              # its HandReport, or None
+    hand: HandInfo
+
+
+class TableClosed(NamedTuple):
+    closed_number: int | None
+    closed: object              # the HandReport of the hand it closed, or None
+    refund: dict                # {pot: {player: cents}} returned per R11.5
+
+
+class TableInfo(NamedTuple):
+    name: str
+    players: list
+    bet: int
+    rules: str
+    options: str
+    sides: list           # [(game, stake cents, [names])]
+    hands: int
+    closed: bool
+    in_use: bool
+
+
+class LogRow(NamedTuple):
+    seq: int
+    entered: object       # datetime, UTC
+    line: str
+    comment: str | None
+    recorder: str | None
+    supersedes: int | None    # the move an undo row takes back
+    superseded: int | None    # the undo row that took this move back
+    stands: bool              # neither an undo row nor undone
+
+
+class HandView(NamedTuple):
+    """A hand as the book has it: its rows, its verdict as `check` gives it on its record
+    (`report`, record lines: for --json), the referee that judged it move-numbered (`ref`,
+    for the table now) and its findings by move number."""
+
+    table: str
+    number: int
+    closed: bool
+    seq: int
+    log: list             # LogRow, every row
+    record: str           # the hand as a .dsm record
+    report: object        # HandReport on the record (N8 lines)
+    ref: object           # Referee, events numbered by move
+    findings: list        # (move, code, message)
+
+
+class NightHand(NamedTuple):
+    number: int
+    dealer: str
+    outcome: str
+    winners: list
+    net: dict             # {player: cents}
+
+
+class Night(NamedTuple):
+    table: str
+    hands: list           # NightHand, the settled hands in order
+    players: list         # in seat order, then anyone else who played
+    totals: dict          # {player: cents} over the hands
+    pots: dict            # {game: cents} held in the table's pots (main pot as "main")
+    pending: object       # the current hand's HandReport when over but not yet posted, else None
+
+
+class _Held:
+    """The table's latest hand as this TableBook last read or wrote it."""
+
+    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "ref")
+
+    def __init__(self, hand_id, number, closed, seq, last_hash, lines, ref):
+        self.hand_id, self.number, self.closed = hand_id, number, closed
+        self.seq, self.last_hash, self.lines, self.ref = seq, last_hash, lines, ref
+
+
+# ------------------------------------------------------------------ tables
+def create_table(book, name: str, players: list, bet: int, rules: str = "desmoche",
+                 options: str = "", sides=()) -> TableInfo:
+    """A new table; it becomes the table in use. Its values are judged as a hand's tags."""
+    from . import hands as H
+
+    with book.write() as s:
+        table = H.create_table(s, name, players, bet, rules, options, sides)
+        return _table_info(table, 0, True)
+
+
+def list_tables(book) -> list:
+    """Every table of the book (TableInfo), by name."""
+    from sqlmodel import func, select
+
+    from . import hands as H
+    from .models import BookTable, Hand, Setting
+
+    with book.read() as s:
+        current = s.get(Setting, H.LAST_TABLE)
+        counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
+        return [_table_info(t, counts.get(t.id, 0), current is not None and current.value == t.name)
+                for t in s.exec(select(BookTable).order_by(BookTable.name))]
+
+
+def use_table(book, name: str) -> None:
+    from . import hands as H
+
+    with book.write() as s:
+        H.use_table(s, H.find_table(s, name))
+
+
+def _table_info(table, hands: int, in_use: bool) -> TableInfo:
+    import json
+
+    return TableInfo(table.name, table.players.split(), table.bet, table.rules, table.options,
+                     [(g, st, list(n)) for g, st, n in json.loads(table.sides)], hands,
+                     table.closed is not None, in_use)
+
+
+# ------------------------------------------------------------------ one table
+class TableBook:
+    """One table of the book (named, else the table last used). `use=True` makes it the
+    table the commands without --table go on at."""
+
+    def __init__(self, book, table: str | None = None, use: bool = False):
+        from . import hands as H
+
+        self.book, self.use = book, use
+        with book.read() as s:
+            row = H.find_table(s, table)
+            self.table_id, self.name = row.id, row.name
+            self.closed_table = row.closed is not None
+            hand = H.last_hand(s, row)
+            self._held = None if hand is None else self._read_hand(s, hand)
+        self._loaded = True
+
+    def make_current(self) -> None:
+        """Make this the table the commands without --table go on at."""
+        from . import hands as H
+
+        with self.book.write() as s:
+            H.use_table(s, H.lock_table(s, self.table_id))
+
+    def _lock(self, session):
+        """The table's row, locked for this write (and made current if asked)."""
+        from . import hands as H
+
+        table = H.lock_table(session, self.table_id)
+        if self.use:
+            H.use_table(session, table)
+        return table
+
+    # ------------------------------------------------------------ the hand held
+    @property
+    def number(self):
+        return self._hold().number if self._hold() else None
+
+    @property
+    def ref(self):
+        return self._hold().ref if self._hold() else None
+
+    @property
+    def closed(self) -> bool:
+        held = self._hold()
+        return held is not None and held.closed
+
+    @property
+    def seq(self) -> int:
+        held = self._hold()
+        return held.seq if held else 0
+
+    def reload(self) -> None:
+        """Hold the table's latest hand as the book has it now (one replay of its moves)."""
+        from . import hands as H
+        from .models import BookTable
+
+        with self.book.read() as s:
+            table = s.get(BookTable, self.table_id)
+            self.closed_table = table.closed is not None
+            hand = H.last_hand(s, table)
+            self._held = None if hand is None else self._read_hand(s, hand)
+        self._loaded = True
+
+    def _read_hand(self, session, hand) -> _Held:
+        from . import hands as H
+
+        rows = H.events(session, hand)
+        live = H.live_events(rows)
+        ref = judge_rows(hand, live)[1]
+        return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
+                     rows[-1].hash if rows else "", [_text(r) for r in live], ref)
+
+    def _hold(self):
+        if not self._loaded:
+            self.reload()
+        return self._held
+
+    def hand(self) -> _Held:
+        """The hand held; StoreError when the table has none yet."""
+        held = self._hold()
+        if held is None:
+            raise StoreError(M("no hand yet at table {table}: start one with "
+                               "`desmoche-ref hand new --dealer NAME`", table=self.name))
+        return held
+
+    def _open_table(self) -> None:
+        if self.closed_table:
+            raise StoreError(M("table {table} is closed", table=self.name))
+
+    # ------------------------------------------------------------ writing
+    def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
+        """Judge one notation line (`verb args  # comment`) on the hand and store it.
+
+        `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
+        from ..engine.replay import COMPLETE
+        from ..engine.state import OVER
+        from ..findings import error
+        from ..limits import too_long
+        from ..notation.parser import parse_event, split_comment
+        from ..notation.writer import write_event
+        from . import hands as H
+
+        self._open_table()
+        held = self.hand()
+        if expect_seq is not None and expect_seq != held.seq:
+            raise HandChanged(held.seq)
+        if "\n" in typed or "\r" in typed:
+            raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
+        body, comment = split_comment(typed)
+        if not body.strip():
+            raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
+        ev = parse_event(body.strip(), held.seq + 1)
+        ev.comment = comment
+        if ev.error is not None:
+            raise Refused(ev.error)
+        trial = held.ref.fork()
+        finding = trial.apply(ev)
+        if finding is not None:
+            self._check_unchanged()  # refused on the hand as the book has it, not a stale one
+            raise Refused(finding)
+        text = write_event(ev)
+        full = text if comment is None else f"{text} #{comment}"
+        if too_long(len(full)):  # N1.5, for the line as the book keeps it
+            raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
+        if held.ref.phase == OVER and held.lines and held.lines[-1] == full \
+                and self._same_verdict(held, full):
+            self._check_unchanged()
+            return Recorded(held.seq, text, [], [], None, True)
+        closing = None
+        try:
+            with self.book.write() as s:
+                hand = self._locked_hand(s, held)
+                row = H.insert_event(s, hand, text, comment, held.seq, held.last_hash)
+                if trial.status == COMPLETE and (held.closed or ev.verb == "end"):
+                    closing = self._post(s, hand, held, row)
+        except HandChanged:
+            self.reload()
+            raise
+        before = held.ref.report
+        held.ref, held.seq, held.last_hash = trial, row.seq, row.hash
+        held.lines.append(full)
+        held.closed = held.closed or closing is not None
+        after = trial.report
+        return Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
+                        [w for w in after.warnings if w not in before.warnings], closing, False)
+
+    def _post(self, session, hand, held, row):
+        """Close the hand (or, closed already, settle it again if what it settles changed)."""
+        from . import hands as H
+
+        rows = H.events(session, hand)
+        report = judge_rows(hand, H.live_events(rows))[0]
+        if held.closed:
+            if H.standing_keys(session, hand) == H.settlement_keys(hand, report):
+                return None  # the settlement stands as posted (a side-game card shown again, say)
+            H.reverse_postings(session, hand)
+        return H.close_hand(session, hand, report)
+
+    def _same_verdict(self, held, full: str) -> bool:
+        """Whether the hand with `full` once more gives exactly the verdict it gives now."""
+        from . import hands as H
+
+        with self.book.read() as s:
+            hand = H.hand_by_id(s, held.hand_id)
+        before = judge_lines(hand, held.lines)[0].as_json()
+        after = judge_lines(hand, held.lines + [full])[0].as_json()
+        return before == after
+
+    def _locked_hand(self, session, held):
+        """The held hand's row, the table locked; HandChanged if it is not as held."""
+        from . import hands as H
+
+        table = self._lock(session)
+        if table.closed is not None:
+            raise StoreError(M("table {table} is closed", table=self.name))
+        hand = H.last_hand(session, table)
+        seq = H.current_seq(session, hand) if hand is not None else 0
+        if hand is None or hand.id != held.hand_id:
+            raise HandChanged(seq, hand.number if hand is not None else None)
+        if seq != held.seq or (hand.closed is not None) != held.closed:
+            raise HandChanged(seq)
+        return hand
+
+    def _check_unchanged(self) -> None:
+        """HandChanged (the hand read again) if the book moved the hand since we held it."""
+        from . import hands as H
+        from .models import BookTable
+
+        held = self._held
+        with self.book.read() as s:
+            hand = H.last_hand(s, s.get(BookTable, self.table_id))
+            seq = H.current_seq(s, hand) if hand is not None else 0
+            same = hand is not None and hand.id == held.hand_id and seq == held.seq \
+                and (hand.closed is not None) == held.closed
+        if not same:
+            self.reload()
+            raise HandChanged(seq, None if hand is None or hand.id == held.hand_id else hand.number)
+
+    def undo(self, expect_seq: int | None = None) -> Undone:
+        """Supersede the hand's last standing move; a closed hand reopens (postings reversed)."""
+        from . import hands as H
+        from .models import Event
+
+        self._open_table()
+        held = self.hand()
+        if expect_seq is not None and expect_seq != held.seq:
+            raise HandChanged(held.seq)
+        try:
+            with self.book.write() as s:
+                hand = self._locked_hand(s, held)
+                reopened = hand.closed is not None
+                row = H.undo(s, hand, held.seq)
+                target = s.get(Event, row.supersedes)
+                done = Undone(row.seq, target.seq, target.line, reopened)
+        finally:
+            self.reload()
+        return done
+
+    def new_hand(self, dealer: str | None = None, sides=None,
+                 expect_number: int | None = None) -> Opened:
+        """Close the hand before (it must be over) and deal the next (`hand new`).
+
+        `expect_number`: the latest hand's number the recorder saw (0: none); HandChanged if
+        another recorder dealt one since."""
+        from . import hands as H
+
+        seen = self.number or 0
+        if expect_number is None:
+            expect_number = seen
+        try:
+            with self.book.write() as s:
+                table = self._lock(s)
+                previous = H.last_hand(s, table)
+                now_at = previous.number if previous is not None else 0
+                if now_at != expect_number:
+                    raise HandChanged(H.current_seq(s, previous), now_at)
+                closed, new = H.open_hand(s, table, dealer, sides)
+                info = hand_info(new)
+        finally:
+            self.reload()
+        return Opened(info.number - 1 if closed is not None else None, closed, info)
+
+    def set_bet(self, cents: int) -> int:
+        """A new bet from the next hand (R2.2, R2.3)."""
+        from . import hands as H
+
+        with self.book.write() as s:
+            H.set_bet(s, self._lock(s), cents)
+        return cents
+
+    def close(self) -> TableClosed:
+        """The table breaks up: its last hand closed, carried pots returned (R11.5)."""
+        from . import hands as H
+
+        try:
+            with self.book.write() as s:
+                closed, refund = H.close_table(s, self._lock(s))
+        finally:
+            self.reload()
+        number, report = closed if closed is not None else (None, None)
+        return TableClosed(number, report, refund)
+
+    # ------------------------------------------------------------ reading
+    def view(self, number: int | None = None) -> HandView:
+        """A hand of the table (the latest by default) as the book has it."""
+        from . import hands as H
+        from .models import BookTable
+
+        with self.book.read() as s:
+            hand = H.find_hand(s, s.get(BookTable, self.table_id), number)
+            rows = H.events(s, hand)
+        live = H.live_events(rows)
+        lines = [_text(r) for r in live]
+        report = H.judge(hand, lines)
+        moved, ref = judge_rows(hand, live)
+        return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
+                        log_rows(rows), H.record_text(hand, lines), report, ref, moved.findings())
+
+    def night(self) -> Night:
+        """The table's settled hands with each player's net, the totals, the pots."""
+        from . import hands as H
+
+        with self.book.read() as s:
+            settled, pots = H.night_postings(s, self.table_id)
+        held = self._hold()
+        players = list(held.ref.setup.players) if held is not None else []
+        for hand in settled:
+            players += [p for p in hand.net if p not in players]
+        totals = {p: sum(h.net.get(p, 0) for h in settled) for p in players}
+        return Night(self.name, settled, players, totals, pots, self.pending())
+
+    def pending(self):
+        """The current hand's verdict when it is over but not yet posted, else None."""
+        from ..engine.replay import COMPLETE
+
+        held = self._hold()
+        if held is None or held.closed or held.ref.status != COMPLETE:
+            return None
+        from . import hands as H
+
+        with self.book.read() as s:
+            hand = H.hand_by_id(s, held.hand_id)
+        return judge_lines(hand, held.lines)[0]
+
+
+# ------------------------------------------------------------------ judging
+def _text(row) -> str:
+    return row.line if row.comment is None else f"{row.line} #{row.comment}"
+
+
+def judge_lines(hand, lines):
+    """(HandReport, Referee) of the hand with these lines, numbered 1, 2, … among them."""
+    from . import hands as H
+
+    return H.judged(hand, lines, range(1, len(lines) + 1))
+
+
+def judge_rows(hand, live):
+    from . import hands as H
+
+    return H.judge_rows(hand, live)
+
+
+def hand_info(hand) -> HandInfo:
+    import json
+
+    return HandInfo(hand.number, hand.dealer, hand.bet, hand.carry_in,
+                    {g: c for g, c in json.loads(hand.side_carry).items() if c},
+                    [(g, st, list(n)) for g, st, n in json.loads(hand.sides)])
+
+
+def log_rows(rows) -> list:
+    """LogRow of each event row, corrections included."""
+    seq_of = {r.id: r.seq for r in rows}
+    undone = {r.supersedes: r.seq for r in rows if r.supersedes is not None}
+    return [LogRow(r.seq, r.entered, r.line, r.comment, getattr(r, "recorder", None),
+                   seq_of.get(r.supersedes), undone.get(r.id),
+                   r.supersedes is None and r.id not in undone) for r in rows]

@@ -1,0 +1,339 @@
+"""The scorebook's laws as a state machine (hypothesis `RuleBasedStateMachine`), on SQLite and
+PostgreSQL: random sequences of scorebook commands — tables, hands, the simulator's legal
+moves and lines the rules refuse, undo, bet changes, closes, imports of simulated records,
+two tables, two recorders interleaved — through the one service every front end uses
+(store/tablebook.py). After every step:
+- `verify` finds nothing and the money audit finds nothing (every hand's postings sum to
+  zero, the standings are the postings' sums);
+- a refused or lost command changed nothing (row counts and the last move's hash equal);
+- a recorder that looked before another wrote never writes (HandChanged), and reads again.
+At the end of each run: each stored hand's verdict is `check`'s on its record, and an export
+imported into a fresh book gives the same standings, ledger totals and settle-up.
+"""
+
+import os
+import shutil
+import tempfile
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from desmoche_ref.sim.session import simulate_session
+from desmoche_ref.store.db import open_book
+from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
+
+PLAYERS = ["Ana", "Beto", "Carla"]
+NOT_PLAYED = ["draw Zed 2d", "pay Ana 1x", "meld Beto", "cut", "knock Dani", "deal Ana 2s 2s"]
+SEEDS = range(12)
+
+
+def _hand_records():
+    """Simulated first hands (dealer Ana, nothing carried): (side games, their lines)."""
+    from desmoche_ref.notation.parser import parse_text, split_comment
+
+    records = []
+    for seed in SEEDS:
+        hand = parse_text(simulate_session(1, 3, seed=seed, vary=False)).hands[0]
+        sides = []
+        for tag in hand.tags_named("Side"):
+            game, stake, *names = tag.value.split()
+            sides.append([game, int(round(float(stake) * 100)), names])
+        text = simulate_session(1, 3, seed=seed, vary=False)
+        lines = [split_comment(line)[0].strip() for line in text.splitlines()]
+        records.append((sides, [line for line in lines if line and not line.startswith("[")]))
+    return records
+
+
+RECORDS = _hand_records()
+SESSION = simulate_session(4, 3, seed=7, vary=False)  # imported whole, as a season's file
+
+
+class Book:
+    """A fresh book for one run: a copy of a migrated SQLite file, or a PostgreSQL database."""
+
+    template = None
+
+    def __init__(self, engine_name: str):
+        self.engine_name, self.drop = engine_name, None
+        if engine_name == "sqlite":
+            if Book.template is None:
+                Book.template = os.path.join(tempfile.mkdtemp(prefix="dsm-laws-"), "template.db")
+                open_book(Book.template).engine.dispose()
+            self.folder = tempfile.mkdtemp(prefix="dsm-laws-")
+            path = os.path.join(self.folder, "book.db")
+            shutil.copy(Book.template, path)
+            self.url = "sqlite:///" + path
+        else:
+            from conftest import _fresh_pg_database
+
+            self.url, self.drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"])
+        self.book = open_book(self.url)
+
+    def fresh(self):
+        """Another empty book of the same engine (the export's destination)."""
+        return Book(self.engine_name)
+
+    def close(self):
+        self.book.engine.dispose()
+        if self.drop is not None:
+            self.drop()
+        else:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def snapshot(book) -> tuple:
+    """What a refused command must leave as it was: every table's row count, the last hash."""
+    from sqlalchemy import text
+
+    with book.connect() as conn:
+        counts = tuple(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+                       for t in ("card_table", "hand", "event", "posting", "player"))
+        last = conn.execute(text("SELECT hash FROM event ORDER BY id DESC LIMIT 1")).scalar()
+        bets = tuple(conn.execute(text("SELECT name, bet, closed FROM card_table ORDER BY name")).all())
+    return counts, last, bets
+
+
+def money(book) -> dict:
+    """Standings, settle-up balances and ledger totals per account and kind: what an export
+    must carry over exactly."""
+    from desmoche_ref.store.league import balances, ledger, standings
+
+    with book.connect() as conn:
+        totals = {}
+        for e in ledger(conn):
+            totals[(e.account, e.kind)] = totals.get((e.account, e.kind), 0) + e.amount
+        return {"standings": standings(conn).as_json(), "balances": balances(conn),
+                "ledger": {k: v for k, v in totals.items() if v}}
+
+
+class Laws(RuleBasedStateMachine):
+    ENGINE = "sqlite"
+
+    def __init__(self):
+        super().__init__()
+        self.store = Book(self.ENGINE)
+        self.book = self.store.book
+        self.tables = {}    # name -> TableBook (the first recorder)
+        self.others = {}    # name -> TableBook (a second recorder, read at some point)
+        self.pending = {}   # name -> the simulated hand's lines still to record
+        self.done = {}      # name -> the lines recorded of the hand (for undo)
+        self.closed = set()
+
+    def teardown(self):
+        try:
+            self.check_records_and_export()
+        finally:
+            self.store.close()
+
+    # ------------------------------------------------------------ helpers
+    def open_tables(self):
+        return sorted(n for n in self.tables if n not in self.closed)
+
+    def over(self, name) -> bool:
+        """The table's hand may be closed now: none yet, nothing standing, or played out."""
+        return not self.pending[name]
+
+    def refused_changes_nothing(self, action, *errors):
+        before = snapshot(self.book)
+        with pytest.raises(errors or (Refused, StoreError)):
+            action()
+        assert snapshot(self.book) == before
+
+    def recorded(self, table: TableBook, line: str):
+        """Record with the first recorder; if the other wrote first, it is told so (nothing
+        stored) and, having read the hand again, can."""
+        try:
+            return table.record(line, table.seq)
+        except HandChanged:
+            return table.record(line, table.seq)
+
+    # ------------------------------------------------------------ rules
+    @precondition(lambda self: len(self.tables) < 2)
+    @rule()
+    def new_table(self):
+        name = f"t{len(self.tables) + 1}"
+        create_table(self.book, name, PLAYERS, 1000)
+        self.tables[name] = TableBook(self.book, name)
+        self.others[name] = TableBook(self.book, name)
+        self.pending[name], self.done[name] = [], []
+
+    @precondition(lambda self: self.open_tables())
+    @rule(data=st.data(), which=st.sampled_from(range(len(RECORDS))))
+    def new_hand(self, data, which):
+        name = data.draw(st.sampled_from(self.open_tables()))
+        sides, lines = RECORDS[which]
+        table = TableBook(self.book, name)  # a recorder who looks now
+        if not self.over(name) and self.done[name]:  # a hand half played is never closed
+            self.refused_changes_nothing(lambda: table.new_hand("Ana", sides, table.number or 0), StoreError)
+            return
+        table.new_hand("Ana", sides, table.number or 0)
+        self.pending[name], self.done[name] = list(lines), []
+
+    @precondition(lambda self: any(self.pending.get(n) for n in self.open_tables()))
+    @rule(data=st.data(), steps=st.integers(1, 12))
+    def play_moves(self, data, steps):
+        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.pending[n]]))
+        for _ in range(steps):
+            if not self.pending[name]:
+                break
+            line = self.pending[name].pop(0)
+            done = self.recorded(self.tables[name], line)
+            assert not done.unchanged and done.line == line
+            self.done[name].append(line)
+
+    @precondition(lambda self: any(self.pending.get(n) for n in self.open_tables()))
+    @rule(data=st.data())
+    def other_recorder_moves(self, data):
+        """The second recorder records the next move: stored if it held the hand as the book
+        has it, else HandChanged and nothing stored (it reads again, then stores)."""
+        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.pending[n]]))
+        other, now = self.others[name], TableBook(self.book, name)
+        line = self.pending[name][0]
+        if (other.number, other.seq, other.closed) != (now.number, now.seq, now.closed):
+            self.refused_changes_nothing(lambda: other.record(line, other.seq), HandChanged)
+            assert (other.number, other.seq) == (now.number, now.seq)  # it read the hand again
+        other.record(line, other.seq)
+        self.pending[name].pop(0)
+        self.done[name].append(line)
+
+    @precondition(lambda self: self.open_tables())
+    @rule(data=st.data(), line=st.sampled_from(NOT_PLAYED))
+    def a_line_the_rules_refuse(self, data, line):
+        table = TableBook(self.book, data.draw(st.sampled_from(self.open_tables())))
+        self.refused_changes_nothing(lambda: table.record(line), StoreError if table.number is None else Refused)
+
+    @precondition(lambda self: any(self.done.get(n) for n in self.open_tables()))
+    @rule(data=st.data())
+    def undo(self, data):
+        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.done[n]]))
+        table = self.tables[name]
+        table.reload()
+        done = table.undo(table.seq)
+        line = self.done[name].pop()
+        assert done.line == line
+        self.pending[name].insert(0, line)
+
+    @precondition(lambda self: any(self.done.get(n) and self.over(n) and self.done[n][-1] != "end"
+                                   for n in self.open_tables()))
+    @rule(data=st.data())
+    def end(self, data):
+        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.done[n]
+                                          and self.over(n) and self.done[n][-1] != "end"]))
+        done = self.recorded(self.tables[name], "end")
+        assert done.closing is not None and not done.unchanged
+        self.done[name].append("end")
+        again = self.tables[name].record("end")  # once more changes nothing: not stored twice
+        assert again.unchanged and again.seq == done.seq
+
+    @precondition(lambda self: self.open_tables())
+    @rule(data=st.data(), bet=st.sampled_from([500, 1000, 2000]))
+    def bet_change(self, data, bet):
+        table = TableBook(self.book, data.draw(st.sampled_from(self.open_tables())))
+        before = snapshot(self.book)
+        try:
+            table.set_bet(bet)
+        except StoreError:  # mid-hand (R2.2), a pot carried (R2.3), or the same bet
+            assert snapshot(self.book) == before
+
+    @precondition(lambda self: self.open_tables())
+    @rule(data=st.data())
+    def close_table(self, data):
+        name = data.draw(st.sampled_from(self.open_tables()))
+        table = TableBook(self.book, name)
+        if not self.over(name) and self.done[name]:
+            self.refused_changes_nothing(table.close, StoreError)
+            return
+        table.close()
+        self.closed.add(name)
+
+    @precondition(lambda self: "imported" not in self.tables)
+    @rule()
+    def import_a_season(self):
+        from desmoche_ref.store.importer import import_records
+
+        done = import_records(self.book, SESSION.encode(), "season.dsm", "imported")
+        assert done.stored == 4 and not done.rejected
+        again = import_records(self.book, SESSION.encode(), "season.dsm", "imported")
+        assert again.stored == 0 and again.known == 4  # known by its content: stored once
+        self.tables["imported"] = TableBook(self.book, "imported")
+        self.others["imported"] = TableBook(self.book, "imported")
+        self.pending["imported"], self.done["imported"] = [], []
+
+    # ------------------------------------------------------------ laws
+    @invariant()
+    def the_book_passes_its_own_audit(self):
+        from desmoche_ref.store.league import audit
+        from desmoche_ref.store.verify import verify_book
+
+        with self.book.read() as s:
+            problems, _counts = verify_book(s)
+        assert problems == []
+        with self.book.connect() as conn:
+            assert audit(conn) == []
+
+    def check_records_and_export(self):
+        """Each hand's stored verdict is `check`'s on its record; the export imports back
+        into a fresh book with the same money."""
+        from desmoche_ref.referee import judge_text
+        from desmoche_ref.store.importer import import_records
+        from desmoche_ref.store.league import export_hands
+
+        with self.book.connect() as conn:
+            exported = list(export_hands(conn))
+            statuses = dict(((t, n), s) for t, n, s in conn.exec_driver_sql(
+                "SELECT card_table.name, hand.number, hand.status FROM hand "
+                "JOIN card_table ON card_table.id = hand.table_id").all())
+        for table, number, text in exported:
+            stored = statuses[(table, number)]
+            if stored in ("complete", "incomplete", "invalid"):
+                assert [h.status for h in judge_text(text).hands] == [stored]
+        copy = self.store.fresh()
+        try:
+            data = "\n".join(text for _t, _n, text in exported).encode()
+            if data:
+                import_records(copy.book, data, "export.dsm")
+            assert money(copy.book) == money(self.book)
+        finally:
+            copy.close()
+
+
+LAWS_SETTINGS = settings(max_examples=int(os.environ.get("DESMOCHE_LAWS_EXAMPLES", "200")),
+                         stateful_step_count=10, deadline=None,
+                         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@pytest.mark.slow
+class TestLawsSQLite(Laws.TestCase):
+    settings = LAWS_SETTINGS
+
+
+class PostgresLaws(Laws):
+    ENGINE = "postgresql"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("DESMOCHE_TEST_PG"),
+                    reason="PostgreSQL: no server given (DESMOCHE_TEST_PG unset; `.ci/postgres start DIR` starts one)")
+class TestLawsPostgreSQL(PostgresLaws.TestCase):
+    settings = settings(LAWS_SETTINGS, max_examples=int(os.environ.get("DESMOCHE_LAWS_PG_EXAMPLES", "25")))
+
+
+def test_every_simulated_hand_plays_to_its_end_through_the_service(tmp_path):
+    """The machine's legal moves are legal: each simulated hand, recorded move by move, ends
+    as `check` ends its record, and the book verifies."""
+    from desmoche_ref.store.verify import verify_book
+
+    book = open_book(str(tmp_path / "b.db"))
+    create_table(book, "t", PLAYERS, 1000)
+    table = TableBook(book, "t")
+    for sides, lines in RECORDS:
+        table.new_hand("Ana", sides)
+        for line in lines:
+            assert table.record(line).line == line
+        assert table.ref.status == "complete"
+    table.close()
+    with book.read() as s:
+        assert verify_book(s)[0] == []
+    book.engine.dispose()
