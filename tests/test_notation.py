@@ -564,10 +564,15 @@ def test_n5_3_a_warning_does_not_stop_the_hand():
     assert j["net"] == EXAMPLE_REPORT["net"]
 
 
-def test_n3_2_an_amount_has_no_upper_bound():
-    # N3.2 limits the decimals, not the size
-    j = verdict(raw(tags_text(bet="10000000000000"), []))
-    assert j["errors"] == [] and j["bet"] == "10000000000000.00"
+def test_n3_2_an_amount_is_below_a_thousand_million():
+    # N3.2: at most nine digits before the point (leading zeros do not count)
+    j = verdict(raw(tags_text(bet="999999999.99"), []))
+    assert j["errors"] == [] and j["bet"] == "999999999.99"
+    assert verdict(raw(tags_text(bet="000999999999"), []))["bet"] == "999999999.00"
+    for big in ("1000000000", "10000000000000", "99999999999999999999", "92233720368547758.07"):
+        j = verdict(raw(tags_text(bet=big), []))
+        assert [(e["code"], e["message"]) for e in j["errors"]] == [
+            ("N3.2", f"{big} is too large: amounts are below 1,000,000,000")]
 
 
 def test_n6_2_a_declaration_with_its_cards_makes_the_hand_known():

@@ -38,7 +38,8 @@ def test_first_use_makes_the_book(book_url):
 
 def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(book_url, live):
     """Schema 0002 drops two indexes no query needs (event.hand_id, posting.player_id), 0003
-    adds who recorded each move: a 0001 book opens at the head, with nothing lost and no drift."""
+    adds who recorded each move, 0004 widens a move's line and comment to a whole N1.5 line:
+    a 0001 book opens at the head, with nothing lost and no drift."""
     from alembic import command
 
     from desmoche_ref.store.db import Book, alembic_config, make_engine
@@ -52,7 +53,7 @@ def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(book_url, li
     old.engine.dispose()
     live("import", "tests/conformance/friday.dsm")
     book = open_book(book_url)
-    assert schema_version(book) == schema_head() == "0004"
+    assert schema_version(book) == schema_head() == "0005"
     assert drift(book) == []
     with book.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM event")).scalar() == 29  # friday's moves

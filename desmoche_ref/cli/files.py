@@ -57,11 +57,16 @@ def read_record(path: str):
         return None, _problem(e)
 
 
-def open_lines(path: str, encoding=None):
-    """(Lines, None) or (None, reason): the file's lines, read block by block as they are
-    iterated (memory stays bounded), `-` being standard input. The file closes at its end."""
+def open_binary(path: str):
+    """(an open binary file, None) or (None, reason), `-` being standard input: a file of
+    its own (closing it leaves standard input open), which a child process may read too."""
     if path == "-":
-        return Lines(read_blocks(sys.stdin.buffer), encoding), None
+        try:
+            return open(os.dup(sys.stdin.buffer.fileno()), "rb"), None
+        except (OSError, ValueError):  # no file behind it (a test's): its bytes
+            import io
+
+            return io.BytesIO(sys.stdin.buffer.read()), None
     try:
         f = open(path, "rb")
         if os.path.isdir(path):  # some systems open a folder for reading
@@ -69,6 +74,15 @@ def open_lines(path: str, encoding=None):
             raise IsADirectoryError(path)
     except OSError as e:
         return None, _problem(e)
+    return f, None
+
+
+def open_lines(path: str, encoding=None):
+    """(Lines, None) or (None, reason): the file's lines, read block by block as they are
+    iterated (memory stays bounded), `-` being standard input. The file closes at its end."""
+    f, problem = open_binary(path)
+    if problem:
+        return None, problem
 
     def blocks():
         with f:
@@ -78,7 +92,8 @@ def open_lines(path: str, encoding=None):
 
 
 def encoding_hint(path: str, lines) -> str | None:
-    """The one-line hint for a file whose unreadable lines read as another encoding."""
+    """The one-line hint for a file whose unreadable lines read as another encoding
+    (`lines`: the file's Lines once read, or anything with their `looks_like`)."""
     if lines.looks_like is None:
         return None
     return _("{path}: hint: this file looks like Windows-1252 (or Latin-1) text, not UTF-8: "

@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..i18n import N_
+from ..limits import HAND, nfc
 from .book import book_command, db_option, open_book, table_option
 from .lang import Command, Group, _, lang_option, ngettext
 
@@ -25,14 +26,17 @@ def hand():
 
 def parse_side(text: str):
     """(game, stake cents, names) from "GAME STAKE PLAYERS…" (the Side tag's value, N3)."""
-    from ..money import parse_amount
+    from ..money import amount_problem, parse_amount, too_large
+    from .render import say
 
     parts = text.split()
+    if len(parts) >= 3 and too_large(parts[1]):
+        raise click.BadParameter(say(amount_problem(parts[1])), param_hint="--side")
     stake = parse_amount(parts[1]) if len(parts) >= 2 else None
     if stake is None or len(parts) < 3:
         raise click.BadParameter(_("{text!r}: write GAME STAKE PLAYERS…, e.g. \"oro 5 Ana Beto Carla\"").format(
             text=text), param_hint="--side")
-    return parts[0], stake, parts[2:]
+    return parts[0], stake, [nfc(name) for name in parts[2:]]
 
 
 @hand.command("new", cls=Command)
@@ -80,7 +84,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
 
 
 @hand.command("show", cls=Command)
-@click.option("--hand", "number", type=click.IntRange(min=1), metavar=N_("INTEGER RANGE"),
+@click.option("--hand", "number", type=click.IntRange(1, HAND), metavar=N_("INTEGER RANGE"),
               help=N_("Which hand (default: the latest)."))
 @click.option("--json", "as_json", is_flag=True,
               help=N_("The hand's verdict as `check --json` gives it (N8), plus \"table\" and \"number\"."))
@@ -140,7 +144,7 @@ def print_table(shown) -> None:
 
 
 @hand.command("log", cls=Command)
-@click.option("--hand", "number", type=click.IntRange(min=1), metavar=N_("INTEGER RANGE"),
+@click.option("--hand", "number", type=click.IntRange(1, HAND), metavar=N_("INTEGER RANGE"),
               help=N_("Which hand (default: the latest)."))
 @click.option("--all", "everything", is_flag=True,
               help=N_("Every row, corrections included (default: the moves that stand)."))

@@ -11,8 +11,10 @@ import sys
 import click
 
 from ..i18n import N_
+from ..limits import HAND
 from ..money import fmt
 from .book import book_command, db_option, open_book
+from .files import encoding_option
 from .lang import Command, _, lang_option, ngettext
 
 
@@ -59,10 +61,11 @@ def _selection(table, player, since, until):
 @click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
 @click.option("--table", "table", metavar=N_("NAME"),
               help=N_("The table the hands go to (else each record's Table tag, else the file's name)."))
+@encoding_option
 @db_option
 @lang_option
 @book_command
-def import_(files, table, db):
+def import_(files, table, encoding, db):
     """Judge hand records and store their valid hands in the book.
 
     Each hand is judged as `check` judges it. A valid hand is stored with its events, its
@@ -70,7 +73,8 @@ def import_(files, table, db):
     (PATH:LINE: CODE message) and nothing of it is stored, and the rest goes on. A hand
     already in the book (known by its content) is not stored twice, so an import cut short
     is finished by running it again. Hands that continue a table carry on its pots; a pot
-    a record carries in from hands the book never saw is counted as brought in.
+    a record carries in from hands the book never saw is counted as brought in. A file is
+    read as it is imported: memory stays the same whatever its size.
 
     Exit status: 0 when every hand was stored or known, 1 when any was rejected, 2 when a
     file cannot be read or the book cannot be used.
@@ -79,33 +83,45 @@ def import_(files, table, db):
     Examples:
       desmoche-ref import sample_logs/*.dsm
       desmoche-ref import thursday.dsm --table 3
+      desmoche-ref import --encoding cp1252 old-windows-file.dsm
       desmoche-ref import night.dsm --db postgresql://league@server/book
     """
     from .runtime import collector_paused
 
+    if table is not None:
+        from ..limits import table_name
+        from .render import say
+
+        table, problem = table_name(table)
+        if problem:
+            fail(_("--table: {problem}").format(problem=say(problem)))
     with collector_paused():
-        status = _import_files(files, table, db)
+        status = _import_files(files, table, db, encoding)
     sys.exit(status)
 
 
-def _import_files(files, table, db) -> int:
+def _import_files(files, table, db, encoding) -> int:
     from ..findings import M
     from ..notation.parser import NO_HAND
-    from .files import read_record
+    from .files import encoding_hint, open_binary
     from .render import Style, print_file_error, print_findings
 
     book = open_book(db)
     status = 0
     plain = Style(ascii_only=True)  # cards as the record writes them
     for path in files:
-        data, problem = read_record(path)
+        f, problem = open_binary(path)
         if problem:
             print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem))
             status = 2
             continue
-        result = _import_one(book, data, path, table)
+        with f:
+            result = _import_one(book, f, path, table, encoding)
+        hint = encoding_hint(path, result)
         if not result.tables:  # as `check` says it, and as it exits
             print_file_error(path, NO_HAND)
+            if hint:
+                click.echo(hint)
             status = max(status, 1)
             continue
         for r in result.rejected:
@@ -117,17 +133,29 @@ def _import_files(files, table, db) -> int:
             "{path}: {count} hands stored, {known} already in the book, {rejected} rejected (table {tables})",
             result.stored).format(path=path, count=result.stored, known=result.known,
                                   rejected=len(result.rejected), tables=", ".join(result.tables)))
+        if hint:
+            click.echo(hint)
         if result.rejected:
             status = max(status, 1)
     return status
 
 
-def _import_one(book, data: bytes, path: str, table):
+def _import_one(book, f, path: str, table, encoding):
+    """Import one open file, read block by block (a progress bar on a terminal for a big one)."""
+    import os
+    import stat
+
+    from ..notation.parser import read_blocks
     from ..store.importer import import_records
 
-    if not sys.stderr.isatty() or len(data) < 200_000:
-        return import_records(book, data, path, table)
-    lines = data.count(b"\n") + 1
+    try:
+        info = os.fstat(f.fileno())
+    except (OSError, ValueError):  # standard input that is no file (a test's)
+        info = None
+    if not sys.stderr.isatty() or info is None or not stat.S_ISREG(info.st_mode) or info.st_size < 200_000:
+        return import_records(book, read_blocks(f), path, table, encoding=encoding)
+    lines = sum(block.count(b"\n") for block in read_blocks(f)) + 1  # the bar's length, read once
+    f.seek(0)
     # the label is the file's name: the bar has no words (its figures are a percentage and a time)
     with click.progressbar(length=lines, label=path, file=sys.stderr) as bar:
         done = [0]
@@ -136,13 +164,13 @@ def _import_one(book, data: bytes, path: str, table):
             bar.update(line - done[0])
             done[0] = line
 
-        return import_records(book, data, path, table, progress)
+        return import_records(book, read_blocks(f), path, table, progress, encoding=encoding)
 
 
 # ------------------------------------------------------------------ export
 @click.command(cls=Command)
 @click.option("--table", metavar=N_("NAME"), help=N_("Only this table's hands."))
-@click.option("--hand", type=int, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("--hand", type=click.IntRange(1, HAND), metavar="N", help=N_("Only hand N (of --table, or of every table)."))
 @click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar=N_("FILE"),
               help=N_("Write to FILE instead of standard output."))
 @click.option("--force", is_flag=True, help=N_("Write over FILE if it exists (never over the book)."))
@@ -245,8 +273,12 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     from ..store.league import standings as compute
 
     _check_format(fmt_name)
+    from ..store.league import player_name
+
     book = open_book(db, readonly=True)
     with book.connect() as session:
+        if player is not None:
+            player = player_name(session, player)
         table_ = compute(session, _selection(table, player, since, until))
     if as_json:
         return _json(table_.as_json())
@@ -306,7 +338,7 @@ def _in_words(rows) -> list:
 @click.command(cls=Command)
 @click.option("--player", metavar="P", help=N_("Only this player's postings."))
 @click.option("--table", metavar=N_("NAME"), help=N_("Only this table's postings."))
-@click.option("--hand", type=int, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("--hand", type=click.IntRange(1, HAND), metavar="N", help=N_("Only hand N (of --table, or of every table)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))
 @click.option("--csv", "as_csv", is_flag=True, help=N_("Print CSV, one row a posting."))
 @db_option
@@ -323,10 +355,12 @@ def ledger(player, table, hand, as_json, as_csv, db):
       desmoche-ref ledger --table 3 --hand 2
       desmoche-ref ledger --csv > postings.csv
     """
-    from ..store.league import ledger as entries
+    from ..store.league import ledger as entries, player_name
 
     book = open_book(db, readonly=True)
     with book.connect() as session:
+        if player is not None:
+            player = player_name(session, player)
         rows = list(entries(session, player, table, hand))
     if as_json:
         return _json({"postings": [e.as_json() for e in rows]})

@@ -24,12 +24,12 @@ def table():
 
 
 def cents(text: str, what: str) -> int:
-    from ..money import parse_amount
+    from ..money import amount_problem, parse_amount
+    from .render import say
 
     amount = parse_amount(text)
     if amount is None:
-        raise click.BadParameter(_("{text!r} is not an amount (e.g. 10 or 2.50)").format(text=text),
-                                 param_hint=what)
+        raise click.BadParameter(say(amount_problem(text)), param_hint=what)
     return amount
 
 
@@ -63,9 +63,11 @@ def table_new(name, players, bet, rules, options, sides, db):
     options = _(", options {options}").format(options=row.options) if row.options else ""
     options += "".join(_(", side {game} {stake} ({players})").format(game=g, stake=fmt(st), players=" ".join(n))
                        for g, st, n in row.sides)
-    click.echo(_("table {name}: {players}, bet {bet}, {rules}{options} — next: "
-                 "`desmoche-ref hand new --dealer NAME`").format(
-        name=row.name, players=" ".join(row.players), bet=fmt(row.bet), rules=row.rules, options=options))
+    seats = " · ".join(f"{n} {p}" for n, p in enumerate(row.players, 1))
+    click.echo(_("table {name}: seats {seats}, bet {bet}, {rules}{options} — next: "
+                 "`desmoche-ref hand new --dealer NAME`\n"
+                 "(one name a seat: a name with a space is written with _, as José_María)").format(
+        name=row.name, seats=seats, bet=fmt(row.bet), rules=row.rules, options=options))
 
 
 @table.command("list", cls=Command)

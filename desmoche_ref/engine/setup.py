@@ -4,7 +4,8 @@ import re
 from functools import lru_cache
 
 from ..findings import M, error
-from ..money import fmt, parse_amount
+from ..limits import name_problem
+from ..money import amount_problem, fmt, parse_amount
 from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
 
@@ -111,6 +112,9 @@ def read_players(value: str):
     if bad:
         return names, "N3.1", M("{name!r} is not a player name (a letter, then letters, digits, _ "
                                 "- .)", name=bad[0][:24])
+    long = next(filter(None, map(name_problem, names)), None)
+    if long:
+        return names, "N3.1", long
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         return names, "N3.1", M("player {name} is seated twice", name=dup)
@@ -197,8 +201,7 @@ def _read_money(s, first, errors):
         if tag is not None:
             cents = parse_amount(tag.value)
             if cents is None:
-                errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount (like 10 or "
-                                                        "2.50)", word=tag.value[:24])))
+                errors.append(error(tag.line, "N3.2", amount_problem(tag.value)))
             elif name == "Bet":
                 s.bet = cents
             else:
@@ -219,8 +222,7 @@ def _read_sides(s, tags, errors):
             continue
         stake = parse_amount(parts[1])
         if stake is None:
-            errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount",
-                                                    word=parts[1][:24])))
+            errors.append(error(tag.line, "N3.2", amount_problem(parts[1])))
             continue
         if any(e.game == game for e in s.sides):
             errors.append(error(tag.line, "N3", M("the side game {game} is entered twice",
@@ -248,8 +250,7 @@ def _read_side_carry(s, tags, errors):
             continue
         cents = parse_amount(parts[1])
         if cents is None:
-            errors.append(error(tag.line, "N3.2", M("{word!r} is not an amount",
-                                                    word=parts[1][:24])))
+            errors.append(error(tag.line, "N3.2", amount_problem(parts[1])))
             continue
         s.side_carry[game] = s.side_carry.get(game, 0) + cents
 

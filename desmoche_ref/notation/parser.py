@@ -5,6 +5,7 @@ import re
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import M, error
+from ..limits import LINE, nfc, too_long
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",
@@ -112,7 +113,10 @@ _VERB = {v: v for v in VERBS} | SPANISH_VERBS
 
 
 def parse_event(text: str, line: int) -> Event:
-    """One event line (comment already removed) into an Event; bad lines carry `error`."""
+    """One event line (comment already removed) into an Event; bad lines carry `error`.
+    Names are read in Unicode NFC (N3.1): a typed line may come decomposed."""
+    if not text.isascii():
+        text = nfc(text)
     parts = text.split()
     count = len(parts)
     verb = _VERB.get(parts[0]) or _VERB.get(parts[0].lower(), parts[0].lower())
@@ -232,23 +236,37 @@ class Undecodable(str):
     does not move a hand's boundaries."""
 
 
+class TooLong(str):
+    """A line longer than N1.5 allows, as its first characters only (the reader keeps no
+    more of it): enough to tell a tag line from an event or a comment, as `Undecodable`."""
+
+
 _BLOCK = 1 << 18  # bytes read at a time: memory stays bounded whatever the file's size
+_HELD = 4 * LINE + 1  # the most bytes of a line that can still be LINE characters (and a \r)
+_KEPT = 64  # characters kept of a line too long
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
+def _too_long(text: str) -> TooLong:
+    return TooLong(text.lstrip()[:_KEPT])
+
+
 class Lines:
-    """The lines of a record file as text, decoded block by block (N1.1).
+    """The lines of a record file as text, decoded block by block (N1.1), in Unicode NFC.
 
     `blocks` is an iterable of bytes (an open file read in blocks, or one bytes object).
     UTF-8 unless `encoding` names another codec; a UTF-8 byte-order mark is skipped and a
-    UTF-16 one makes the file UTF-16. A line that does not decode comes as `Undecodable`.
-    After reading, `looks_like` is "cp1252" when every such line reads as Windows-1252 (or
-    Latin-1) text: the usual cause, and what `--encoding` should say. One object per
-    reading: nothing outlives it."""
+    UTF-16 one makes the file UTF-16. A line that does not decode comes as `Undecodable`,
+    one longer than LINE characters (N1.5, counted as written) as `TooLong`: of such a line
+    no more than `_HELD` bytes are ever held, however long it is. After reading,
+    `looks_like` is "cp1252" when every undecodable line reads as Windows-1252 (or Latin-1)
+    text: the usual cause, and what `--encoding` should say. One object per reading:
+    nothing outlives it."""
 
     def __init__(self, blocks, encoding=None):
-        if isinstance(blocks, (bytes, bytearray, memoryview)):
-            blocks = (bytes(blocks),)
+        if isinstance(blocks, (bytes, bytearray, memoryview)):  # read as a file is: block by block
+            whole = memoryview(blocks)
+            blocks = (bytes(whole[at:at + _BLOCK]) for at in range(0, len(whole), _BLOCK))
         self.blocks = blocks
         name = codecs.lookup(encoding).name if encoding is not None else "utf-8"
         self.encoding = None if name == "utf-8" else name  # None: the fast UTF-8 path
@@ -277,26 +295,43 @@ class Lines:
 
     def _utf8(self, head, blocks):
         rest = b""
+        skipping = None  # the start of a line too long, while the rest of it is read past
         for source in (head, blocks):
             for block in source:
+                if skipping is not None:
+                    end = block.find(b"\n")
+                    if end < 0:
+                        continue
+                    yield skipping
+                    skipping, block = None, block[end + 1:]
                 if rest:
                     block = rest + block
                 cut = block.rfind(b"\n") + 1
                 rest, block = block[cut:], block[:cut]
+                if len(rest) > _HELD:  # no line end where one must be: the line is too long
+                    skipping, rest = _too_long(rest[:_HELD].decode("utf-8", "replace")), b""
                 if not block:
                     continue
                 try:
-                    lines = block.decode("utf-8").split("\n")
+                    text = block.decode("utf-8")
                 except UnicodeDecodeError:
                     lines = [self._one(raw) for raw in block.split(b"\n")]
+                else:
+                    lines = text.split("\n")
+                    if max(map(len, lines)) > LINE:  # some line may be too long: each is looked at
+                        lines = [_checked(line) for line in lines]
+                    elif not text.isascii():
+                        lines = nfc(text).split("\n")  # NFC keeps the line ends where they are
                 lines.pop()  # the block ends with a line end: after it, nothing
                 yield from lines
-        if rest:
+        if skipping is not None:
+            yield skipping
+        elif rest:
             yield self._one(rest)
 
     def _one(self, raw: bytes) -> str:
         try:
-            return raw.decode("utf-8")
+            return _checked(raw.decode("utf-8"))
         except UnicodeDecodeError:
             pass
         if not self._others:  # one line that is not Windows-1252 text either settles it
@@ -311,15 +346,34 @@ class Lines:
     def _decoded(self, head, blocks):
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
         rest = ""
+        skipping = None
         for source in (head, blocks):
             for block in source:
-                lines = (rest + decoder.decode(block)).split("\n")
+                text = decoder.decode(block)
+                if skipping is not None:
+                    end = text.find("\n")
+                    if end < 0:
+                        continue
+                    yield skipping
+                    skipping, text = None, text[end + 1:]
+                lines = (rest + text).split("\n")
                 rest = lines.pop()
+                if len(rest) > LINE + 1:
+                    skipping, rest = _too_long(rest), ""
                 for line in lines:
-                    yield Undecodable(line) if "\ufffd" in line else line
+                    yield Undecodable(line) if "\ufffd" in line else _checked(line)
         rest += decoder.decode(b"", True)
-        if rest:
-            yield Undecodable(rest) if "\ufffd" in rest else rest
+        if skipping is not None:
+            yield skipping
+        elif rest:
+            yield Undecodable(rest) if "\ufffd" in rest else _checked(rest)
+
+
+def _checked(line: str) -> str:
+    """A decoded line as the reader gives it: in NFC, or TooLong (N1.5)."""
+    if len(line) > LINE and len(line.rstrip("\r")) > LINE:
+        return _too_long(line)
+    return nfc(line)
 
 
 def read_blocks(f, size: int = _BLOCK):
@@ -335,18 +389,26 @@ def iter_hands(source, encoding=None):
     lines = source if isinstance(source, Lines) else Lines(source, encoding)
     hand = None
     pending = []  # comment lines waiting for the next tag or event
-    unreadable = []  # N1.1 of comment lines that did not decode: they go where `pending` goes
+    unreadable = []  # N1.1/N1.5 of comment lines that could not be read: they go where `pending` goes
+
+    def problem(number, text):
+        if type(text) is TooLong:
+            return error(number, "N1.5", too_long(LINE + 1))
+        return error(number, "N1.1", lines.reason)
+
     for number, text in enumerate(lines, 1):
-        bad = type(text) is Undecodable
+        bad = type(text) is not str
         stripped = text.strip()
         if not stripped:
+            if bad:  # a line of spaces too long: an error all the same
+                unreadable.append(problem(number, text))
             continue
         if "\t" in stripped:  # tabs count as spaces (N1.1)
             stripped = stripped.replace("\t", " ")
         first = stripped[0]
         if first == "#":
             if bad:
-                unreadable.append(error(number, "N1.1", lines.reason))
+                unreadable.append(problem(number, text))
             else:
                 pending.append(stripped[1:].rstrip())
             continue
@@ -361,7 +423,7 @@ def iter_hands(source, encoding=None):
                 unreadable = []
             tag = parse_tag(stripped, number)
             if bad:  # still a tag (its name counts), but the hand is invalid here
-                hand.tag_errors.append(error(number, "N1.1", lines.reason))
+                hand.tag_errors.append(problem(number, text))
             if isinstance(tag, Tag):
                 if pending:
                     tag.lead, pending = pending, []
@@ -370,7 +432,7 @@ def iter_hands(source, encoding=None):
                 hand.tag_errors.append(tag)
             continue
         if bad:
-            ev = Event("", None, number, error=error(number, "N1.1", lines.reason))
+            ev = Event("", None, number, error=problem(number, text))
         else:
             body, comment = split_comment(stripped)
             ev = parse_event(body, number)

@@ -7,7 +7,8 @@ import shlex
 from typing import NamedTuple
 
 from ..findings import M, error
-from ..money import parse_amount
+from ..limits import nfc, too_long
+from ..money import amount_problem, parse_amount, too_large
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import write_event
 
@@ -36,7 +37,6 @@ SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "cuen
                     "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
 SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
-LONGEST = 500  # the book keeps a line and a comment of up to 500 characters each
 
 
 class Command(NamedTuple):
@@ -90,12 +90,15 @@ def read_move(text: str, line: int) -> Move:
     if verb is None:
         return _unreadable(line, "N4", M("unknown verb or command {word!r} (`help` lists the verbs, "
                                          "their short forms and the commands)", word=clip(parts[0])))
-    if len(body) > LONGEST or len(comment or "") > LONGEST:
-        return _unreadable(line, "N1", M("the line is longer than the book keeps ({longest} characters)",
-                                         longest=LONGEST))
+    if too_long(len(text)):  # N1.5, as typed
+        return _unreadable(line, "N1.5", too_long(len(text)))
     ev = parse_event(" ".join([verb] + parts[1:]), line)
     ev.comment = comment
-    return Move(ev, None if ev.error else write_event(ev), comment)
+    written = None if ev.error else write_event(ev)
+    kept = written and too_long(len(written) + (len(comment) + 2 if comment is not None else 0))
+    if kept:  # and as the book keeps it: canonical (N7), ` #` before the comment
+        return _unreadable(line, "N1.5", kept)
+    return Move(ev, written, comment)
 
 
 def _unreadable(line: int, code: str, message) -> Move:
@@ -157,9 +160,11 @@ def read_side(text: str):
         raise Usage(M("new: --side {text!r} should be \"GAME STAKE PLAYER…\", e.g. \"oro 5 Ana Beto\"",
                       text=text))
     stake = parse_amount(parts[1])
+    if too_large(parts[1]):
+        raise Usage(M("new: {problem}", problem=amount_problem(parts[1])))
     if stake is None:
         raise Usage(M("new: {stake!r} is not a stake (N3.2: an amount like 5 or 2.50)", stake=clip(parts[1])))
-    return parts[0], stake, parts[2:]
+    return parts[0], stake, [nfc(name) for name in parts[2:]]
 
 
 def help_text(say=str, spanish: bool = False) -> str:

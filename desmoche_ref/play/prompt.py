@@ -17,14 +17,18 @@ STATUS = {"in": M("in"), "passed": M("passed"), "out": M("out")}
 
 
 def names_text(names: list):
-    """`Ana`, `Ana and Beto`, `Ana and Beto and Carla`: each `and` a message of its own."""
-    if len(names) == 1:
-        return names[0]
-    return M("{names} and {name}", names=names_text(names[:-1]), name=names[-1])
+    """`Ana`, `Ana and Beto`, `Ana and Beto and Carla`: each `and` a message of its own
+    (no name: empty)."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = M("{names} and {name}", names=text, name=name)
+    return text
 
 
 def outcome_text(ref):
     o = ref.outcome
+    if not o.winners:  # nobody won: every player passed, fouled or ran out of stock (R11.3, N5.4)
+        return M("no winner")
     names = ref.setup.players
     who = names_text([names[s] for s in o.winners])
     if o.kind == "win":

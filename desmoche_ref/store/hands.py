@@ -14,6 +14,7 @@ from sqlmodel import select
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
 from ..findings import M
+from ..limits import checked_table, nfc, unknown
 from ..notation.parser import parse_text
 from ..notation.writer import write_event
 from ..money import fmt
@@ -89,6 +90,9 @@ def table_setup(table: BookTable, dealer: str | None = None, sides=None) -> Setu
 def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
                  options: str = "", sides=()) -> BookTable:
     """A new table; its values are judged as a hand's tags would be (N3, R15, R4.1)."""
+    name, players, problem = checked_table(name, players)
+    if problem:
+        raise StoreError(problem)
     if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
         raise StoreError(M("there is already a table {name!r} in this book", name=name))
     sides = [[game, stake, list(names)] for game, stake, names in sides]
@@ -132,9 +136,10 @@ def find_table(session, name: str | None = None) -> BookTable:
             raise StoreError(M("no table yet in this book: start one with "
                                "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
         name = last.value
-    table = session.exec(select(BookTable).where(BookTable.name == name)).first()
+    table = session.exec(select(BookTable).where(BookTable.name == nfc(name).strip())).first()
     if table is None:
-        raise StoreError(M("there is no table {name!r} in this book (`desmoche-ref table list`)", name=name))
+        raise StoreError(unknown(M("there is no table {name!r} in this book (`desmoche-ref table list`)",
+                                   name=name), name, session.exec(select(BookTable.name))))
     return table
 
 
@@ -168,7 +173,7 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
     pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6). A void
     hand was never dealt: the same player deals again."""
-    players = table.players.split()
+    players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:
         if previous is None:
             raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))

@@ -31,8 +31,9 @@ from typing import NamedTuple
 from sqlalchemy import DateTime, func, insert, select, text as sql, update
 
 from ..findings import M
+from ..limits import table_name, too_long
 from ..money import fmt
-from ..notation.parser import KNOWN_TAGS
+from ..notation.parser import KNOWN_TAGS, Lines
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from .identity import recorder
@@ -42,9 +43,6 @@ from .records import brought_in_moves, chain_hash, content_hash, enforced_fouls,
 
 BATCH = 250            # hands per transaction
 JUDGED = 25            # hands per message from the judging process to the writing one
-MAX_NAME = 64          # Player.name
-MAX_TABLE = 100        # BookTable.name
-MAX_TEXT = 500         # Event.line, Event.comment
 IMPORT_LOCK = 0x696D706F7274  # "import": the PostgreSQL advisory lock of the content-hash dedupe
 
 
@@ -66,6 +64,7 @@ class Imported(NamedTuple):
     known: int           # already in the book
     rejected: list       # Rejected
     tables: list         # the tables its hands went to, in order of first use
+    looks_like: str | None = None  # the encoding its unreadable lines read in (Lines.looks_like)
 
 
 class _Prepared:
@@ -91,23 +90,28 @@ def default_table(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0] or path
 
 
-def import_records(book, data: bytes, path: str, table: str | None = None, progress=None,
-                   batch_size: int = BATCH) -> Imported:
-    """Judge and store every hand of one file. `table` overrides each record's Table tag;
-    without either the file's name is the table. `progress(line)` is told how far it got;
-    `batch_size` hands are written per transaction.
+def import_records(book, source, path: str, table: str | None = None, progress=None,
+                   batch_size: int = BATCH, encoding: str | None = None) -> Imported:
+    """Judge and store every hand of one file. `source` is the file's bytes, or its blocks
+    of bytes as read (`notation.parser.read_blocks` of an open file: then no more than a
+    block and a hand at a time is in memory, whatever the file's size), in `encoding`
+    (UTF-8 by default, N1.1). `table` overrides each record's Table tag; without either the
+    file's name is the table. `progress(line)` is told how far it got; `batch_size` hands
+    are written per transaction.
 
     The hands are judged in a child process (store/forked.py) while this one writes them:
-    judging and writing each take about half the time, and run on two cores at once."""
+    judging and writing each take about half the time, and run on two cores at once. The
+    child reads the file."""
     from .forked import ChildGone, forked
 
     rejected, batch, tables = [], [], []
     with book.connect() as conn:
         who = recorder(conn)
-    judged = forked(_judged, data, path, table, who)  # forked before the writer's thread starts
+    looks_like = None
+    judged = forked(_judged, source, path, table, who, encoding)  # forked before the writer's thread starts
     with closing(judged), _Writer(book, rejected, path) as writer:
         try:
-            for prepared, refused, names, line in judged:
+            for prepared, refused, names, line, looks_like in judged:
                 rejected += refused
                 tables += [name for name in names if name not in tables]
                 batch += prepared
@@ -122,30 +126,40 @@ def import_records(book, data: bytes, path: str, table: str | None = None, progr
         if batch:
             writer.put(batch)
     rejected.sort(key=lambda r: r.number)
-    return Imported(path, writer.stored, writer.known, rejected, tables)
+    return Imported(path, writer.stored, writer.known, rejected, tables, looks_like)
 
 
-def _judged(data: bytes, path: str, table: str | None, who: str):
+def _judged(source, path: str, table: str | None, who: str, encoding=None):
     """The file's hands judged, JUDGED at a time: (the valid hands prepared, the rejected
-    ones, the tables named, the last line judged)."""
+    ones, the tables named, the last line judged, and once the file is read the encoding
+    its unreadable lines look like)."""
     fallback = default_table(path)
     prepared, refused, names = [], [], []
-    for number, report in enumerate(judge_stream(data), 1):
+    lines = Lines(source, encoding)
+    record = None
+    for number, report in enumerate(judge_stream(lines), 1):
         record = report.record
-        name = table or _tag(record, "Table") or fallback
+        given = table or _tag(record, "Table") or fallback
+        name, problem = table_name(given)
+        name = name or _shown(given)
         if name not in names:
             names.append(name)
-        problem = _too_long(report, name)
+        if problem:
+            problem = (record.line, "N3", problem)
         if report.status == INVALID or problem:
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))
         else:
-            prepared.append(_prepare(number, name, report, who))
+            hand = _prepare(number, name, report, who)
+            problem = _too_long(hand, record)
+            if problem:
+                refused.append(Rejected(path, number, record.line, name, [problem]))
+            else:
+                prepared.append(hand)
         if len(prepared) + len(refused) >= JUDGED:
-            yield prepared, refused, names, record.line
+            yield prepared, refused, names, record.line, None
             prepared, refused, names = [], [], []
-    if prepared or refused or names:
-        yield prepared, refused, names, record.line
+    yield prepared, refused, names, record.line if record else 0, lines.looks_like
 
 
 class _Writer:
@@ -207,17 +221,20 @@ def _tag(record, name):
     return tag.value.strip() if tag is not None and tag.value.strip() else None
 
 
-def _too_long(report, table: str):
-    """A finding for what the book's columns cannot hold (never for a real table's record)."""
-    if len(table) > MAX_TABLE:
-        return (report.record.line, "N3", M("the table name is longer than {most} characters", most=MAX_TABLE))
-    for name in report.setup.players:
-        if len(name) > MAX_NAME:
-            return (report.record.line, "N3.1", M("the name {name}… is longer than {most} characters",
-                                                  name=name[:24], most=MAX_NAME))
-    for ev in report.record.events:
-        if ev.comment is not None and len(ev.comment) > MAX_TEXT:
-            return (ev.line, "N1.2", M("a comment longer than {most} characters cannot be stored", most=MAX_TEXT))
+def _shown(name: str) -> str:
+    """A name the book refuses, as the rejection names it: on one line, not too long."""
+    name = name if name.isprintable() else repr(name)[1:-1]
+    return name if len(name) <= 24 else name[:23] + "…"
+
+
+def _too_long(p: _Prepared, record):
+    """N1.5 for a line that, as the book keeps it (canonical, N7), would be longer than a
+    line may be: a record's line within N1.5 seldom grows (`foul P f5 …` is written
+    `foul P other …`), but an export must read back."""
+    for ev, (line, comment, *_chain) in zip(record.events, p.events):
+        long = too_long(len(line) + (len(comment) + 2 if comment is not None else 0))
+        if long:
+            return (ev.line, "N1.5", M("written in canonical form (N7), {problem}", problem=long))
     return None
 
 

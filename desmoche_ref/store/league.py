@@ -17,6 +17,7 @@ from typing import NamedTuple
 from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_, select, table
 
 from ..findings import M
+from ..limits import nfc, unknown
 from ..money import fmt
 from .records import BROUGHT_IN, OUTSIDE  # noqa: F401 (carried-in money: importer.py)
 
@@ -90,18 +91,31 @@ def _hand_filters(session, sel: Selection) -> list:
         where.append(hand.c.table_id == table_id(session, sel.table))
     if sel.since is not None:
         where.append(hand.c.opened >= datetime.combine(sel.since, time(), timezone.utc))
-    if sel.until is not None:
+    if sel.until is not None and sel.until < date.max:  # until the last day there is: no bound
         where.append(hand.c.opened < datetime.combine(sel.until + timedelta(days=1), time(), timezone.utc))
     return where
 
 
 def table_id(session, name: str) -> int:
-    found = session.execute(select(card_table.c.id).where(card_table.c.name == name)).scalar()
+    found = session.execute(select(card_table.c.id).where(card_table.c.name == nfc(name).strip())).scalar()
     if found is None:
         from .hands import StoreError
 
-        raise StoreError(M("there is no table {name!r} in this book", name=name))
+        names = session.execute(select(card_table.c.name)).scalars()
+        raise StoreError(unknown(M("there is no table {name!r} in this book", name=name), name, names))
     return found
+
+
+def player_name(session, name: str) -> str:
+    """The player `name` names (NFC, N3.1), as the book has it; StoreError if the book has
+    no such player (with the close match, `ana` for `Ana`)."""
+    name = nfc(name)
+    if session.execute(select(player.c.id).where(player.c.name == name)).first() is None:
+        from .hands import StoreError
+
+        names = session.execute(select(player.c.name)).scalars()
+        raise StoreError(unknown(M("there is no player {name!r} in this book", name=name), name, names))
+    return name
 
 
 def _total(value):

@@ -37,6 +37,8 @@ from datetime import datetime, timezone
 from sqlalchemy import BigInteger, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from ..limits import LINE, NAME, TABLE
+
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
@@ -53,13 +55,13 @@ class Setting(SQLModel, table=True):
 class Player(SQLModel, table=True):
     __tablename__ = "player"
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, index=True, max_length=64)
+    name: str = Field(unique=True, index=True, max_length=NAME)
 
 
 class BookTable(SQLModel, table=True):
     __tablename__ = "card_table"
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, index=True, max_length=100)
+    name: str = Field(unique=True, index=True, max_length=TABLE)
     players: str = Field(max_length=300)            # names in seat order, space-separated
     bet: int = Field(sa_type=BigInteger)  # cents
     rules: str = Field(default="desmoche", max_length=20)
@@ -105,8 +107,8 @@ class Event(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     hand_id: int = Field(foreign_key="hand.id")     # indexed first in uq_event_hand_seq
     seq: int                                         # 1, 2, … in its hand: the append key
-    line: str = Field(max_length=500)                # the canonical notation line (N7)
-    comment: str | None = Field(default=None, max_length=500)
+    line: str = Field(max_length=LINE)               # the canonical notation line (N7, N1.5)
+    comment: str | None = Field(default=None, max_length=LINE)
     entered: datetime = Field(default_factory=now)
     supersedes: int | None = Field(default=None, foreign_key="event.id")  # an undo's target
     hash: str = Field(max_length=64)                 # sha256 over the previous hash and this row

@@ -42,8 +42,9 @@ def content_hash(setup, tags, lines) -> str:
 
 
 def enforced_fouls(report) -> str:
-    """The Hand.fouls column: one name per foul that stood (a forgiven one never happened, R14.3)."""
-    return " ".join(f.player for f in report.fouls if f.enforced)
+    """The Hand.fouls column: the name of each player a foul disqualified, once (a forgiven
+    foul never happened, R14.3; a foul against a player already out changes nothing, N4.8)."""
+    return " ".join(dict.fromkeys(f.player for f in report.fouls if f.enforced))
 
 
 def posting_rows(hand_id: int, table_id: int, moves, ids: dict) -> list:

@@ -271,6 +271,8 @@ class TableBook:
         `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
         from ..engine.replay import COMPLETE
         from ..engine.state import OVER
+        from ..findings import error
+        from ..limits import too_long
         from ..notation.parser import parse_event, split_comment
         from ..notation.writer import write_event
         from . import hands as H
@@ -295,6 +297,8 @@ class TableBook:
             raise Refused(finding)
         text = write_event(ev)
         full = text if comment is None else f"{text} #{comment}"
+        if too_long(len(full)):  # N1.5, for the line as the book keeps it
+            raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
         if held.ref.phase == OVER and held.lines and held.lines[-1] == full \
                 and self._same_verdict(held, full):
             self._check_unchanged()

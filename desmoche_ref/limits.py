@@ -1,0 +1,87 @@
+"""The limits of what a record and the book hold: one set, the same for every command and
+both engines, checked before the database sees a value (so SQLite and PostgreSQL refuse
+the same things, in the same words).
+
+- a line of a record or a typed move: at most LINE characters, its comment included (N1.5);
+- a player's name: at most NAME characters (N3.1), compared after Unicode NFC
+  normalisation (a name typed as `e` + combining accent is the same `é`);
+- a table's name: at most TABLE characters, not blank, no line end or other control
+  character; NFC too, and without the spaces around it (as a Table tag's value is read);
+- an amount: below 1,000,000,000, at most AMOUNT_DIGITS digits before the point (N3.2;
+  money.parse_amount);
+- a hand's number: at most HAND (the book's INTEGER column).
+
+Pure and light: the reader imports it (no database, no click).
+"""
+
+from .findings import M
+
+LINE = 4096           # characters of a line, its comment included (N1.5)
+NAME = 64             # characters of a player's name (N3.1; Player.name)
+TABLE = 100           # characters of a table's name (BookTable.name)
+AMOUNT_DIGITS = 9     # digits before the point: amounts are below 1,000,000,000 (N3.2)
+HAND = 2**31 - 1      # a hand's number (Hand.number, an INTEGER on both engines)
+
+
+def nfc(text: str) -> str:
+    """`text` in Unicode NFC (N3.1); ASCII text, nearly every line, as it is."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
+
+
+def too_long(count: int):
+    """The N1.5 message for a line of `count` characters or more (None when it fits)."""
+    if count <= LINE:
+        return None
+    return M("this line is longer than {most} characters", most=LINE)
+
+
+def name_problem(name: str):
+    """Why a player's name (already NFC) is too long for N3.1, else None."""
+    if len(name) > NAME:
+        return M("the name {name}… is longer than {most} characters", name=name[:24], most=NAME)
+    return None
+
+
+def table_name(name: str):
+    """(the table's name as the book keeps it, None) or (None, why it cannot be one)."""
+    name = nfc(name).strip()
+    if not name:
+        return None, M("a table needs a name: not empty, not only spaces")
+    if not name.isprintable():
+        return None, M("a table's name is one line of printable characters: no line end, tab or "
+                       "control character")
+    if len(name) > TABLE:
+        return None, M("the table name {name}… is longer than {most} characters", name=name[:24], most=TABLE)
+    return name, None
+
+
+def checked_table(name: str, players):
+    """(name, players, None) as the book keeps a new table's (NFC), or (…, why not): the
+    players' names are judged with the table's other values, as a Players tag's are."""
+    name, problem = table_name(name)
+    return name, [nfc(p) for p in players], problem
+
+
+def closest(name: str, names):
+    """The one of `names` that `name` was most likely meant to be: the same but for case or
+    accents' encoding, else the closest spelling (difflib), else None."""
+    key = nfc(name).strip().casefold()
+    folded = {nfc(n).casefold(): n for n in names}
+    if key in folded:
+        return folded[key]
+    import difflib
+
+    close = difflib.get_close_matches(key, folded, n=1, cutoff=0.6)
+    return folded[close[0]] if close else None
+
+
+def unknown(message, name: str, names):
+    """`message` (about an unknown `name`), with "did you mean …?" when one of `names` is close."""
+    match = closest(name, names)
+    if match is None:
+        return message
+    return M("{message}: did you mean {name}?", message=message, name=match)
