@@ -222,6 +222,9 @@ def test_the_spanish_verbs_and_commands_are_read_as_the_english_ones():
         Command("state", ""), Command("undo", ""), Command("log", ""), Command("settle", ""),
         Command("help", ""), Command("quit", "")]
     assert read("nueva --dealer Beto", 1) == Command("new", "--dealer Beto")
+    # `a` where the English takes `to` (N4.10); the book stores `to`
+    assert read("agregar Carla 7d a 6d", 27).text == "add Carla 7d to 6d"
+    assert read("+ Carla 7d A 6d", 27).text == "add Carla 7d to 6d"
 
 
 def test_tab_offers_the_spanish_words_first_in_spanish():
@@ -237,6 +240,13 @@ def test_tab_offers_the_spanish_words_first_in_spanish():
     assert candidates("robar Beto 2", ref, spanish=True) == ("2", ["2d"])
     assert candidates("nueva --dealer ", ref, spanish=True) == ("", ["Ana", "Beto", "Carla"])
     assert candidates("p", ref) == ("p", ["pay", "pass"])               # English: as before
+    # after `agregar` the word before a meld's card is `a` (N4.10); after `add`, `to`
+    ref = friday_referee(27)
+    assert candidates("agregar Carla 7d ", ref, spanish=True)[1][-1] == "a"
+    assert candidates("add Carla 7d ", ref, spanish=True)[1][-1] == "to"
+    assert candidates("agregar Carla 7d a ", ref, spanish=True) == (
+        "", ["4d", "5d", "6d", "9s", "9d", "9c", "Ah", "2h", "3h"])
+    assert candidates("agregar Carla 7d a 6d ", ref, spanish=True) == ("", [])
 
 
 def test_the_prompt_and_the_view_render_in_spanish():

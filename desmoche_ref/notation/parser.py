@@ -51,6 +51,8 @@ SPANISH_VERBS = {
     "bajar": "meld", "agregar": "add", "pagar": "pay", "pasar": "pass", "mostrar": "show",
     "falta": "foul", "perdonar": "forgive", "fin": "end",
 }
+# N4.10: `add … to CARD` may say `a` for `to` (`agregar Beto 5c a 4c`); the writer emits `to`
+TO_WORDS = ("to", "a")
 NO_ARGS = {"cut", "claim", "knock", "pass", "forgive"}
 ONE_CARD = {"draw", "pay", "cambio"}
 
@@ -178,7 +180,7 @@ def parse_event(text: str, line: int) -> Event:
                                                 "PLAYER hand CARD"))
                 elif args:
                     raise LineError("N4", M("foul {word} takes no more arguments", word=word))
-        elif verb == "add" and len(args) >= 2 and args[-2].lower() == "to":
+        elif verb == "add" and len(args) >= 2 and args[-2].lower() in TO_WORDS:
             target = parse_card(args[-1])
             if target is None:
                 raise LineError("N2.1", M("{word!r} is not a card", word=clip(args[-1])))
