@@ -133,3 +133,28 @@ def test_session_a_lost_carry_is_its_own_line_with_its_finding(tmp_path):
     assert night["unbalanced"] == [{"line": 89, "pot": "main pot", "amount": "-40.00",
                                     "why": f"carried out by the hand before and not carried in: {finding}"}]
     assert sum(float(v) for v in night["final"].values()) == -40.0
+
+
+def run_in_process(*args, input=None):
+    """The command run in this process (CliRunner): (exit code, output)."""
+    from click.testing import CliRunner
+
+    from desmoche_ref.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input, env={"NO_COLOR": "1"})
+    return result.exit_code, result.output
+
+
+def test_the_card_hint_shows_what_to_type_in_both_languages():
+    """The hint's example cards are what a recorder types (As, Td), not suit symbols; the cards a
+    finding is about are still shown with their suits."""
+    record = '[Players "Ana Beto"]\n[Dealer "Ana"]\n[Bet "10"]\n\ndeal Beto 2c 3c 4c Xx\n'
+    for lang, hint in (("en", "'Xx' is not a card (cards are like As, Td, 10♠)"),
+                       ("es", "'Xx' no es una carta (las cartas son como As, Td, 10♠)")):
+        code, out = run_in_process("--lang", lang, "check", "-", input=record)
+        assert code == 1 and out.splitlines()[1] == f"-:5: N2.1 {hint}"
+    code, out = run_in_process("--lang", "es", "check", LOGS / "dispute-not-a-meld.dsm")
+    assert f"{LOGS / 'dispute-not-a-meld.dsm'}:18: R8.1 Q♠ K♠ A♠ no es una combinación" in out
+    # a card the recorder typed, quoted, stays as typed
+    code, out = run_in_process("check", "-", input=record.replace("deal Beto 2c 3c 4c Xx", "Kd Beto 2c"))
+    assert out.splitlines()[1].startswith("-:5: N4 unknown verb 'Kd' (verbs: cut, deal,")

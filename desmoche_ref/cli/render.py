@@ -10,11 +10,12 @@ import os
 import re
 import sys
 import unicodedata
+from string import Formatter
 
 import click
 
 from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
-from ..findings import render
+from ..findings import Message, render
 from ..i18n import N_
 from ..money import fmt
 from .lang import _, language, ngettext
@@ -93,11 +94,21 @@ class Style:
         return self.cards(parse_card(n) for n in names)
 
     def text(self, message: str) -> str:
-        """An engine message in the chosen language, its card names written for a person."""
-        message = say(message)
+        """An engine message in the chosen language, the cards it names written for a person.
+        A Message's cards are its values (`{cards}`): the words of its template stay as
+        written, so an example of what to type (`cards are like As, Td`) reads as typed; so
+        does a value the template quotes (`{word!r}`: what the recorder typed)."""
         if not self.symbols:
-            return message
-        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), message)
+            return say(message)
+        if not isinstance(message, Message):
+            return self._suits(message) if isinstance(message, str) else message
+        gettext = _ if language() != "en" else str
+        quoted = {name for _, name, _, conversion in Formatter().parse(message.template) if conversion}
+        return gettext(message.template).format_map(
+            {k: render(v, gettext) if k in quoted else self.text(v) for k, v in message.args.items()})
+
+    def _suits(self, text: str) -> str:
+        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), text)
 
 
 def say(message) -> str:
