@@ -7,7 +7,7 @@ and keep the bet while a pot is carried.
 
 from dataclasses import dataclass, field
 
-from .findings import M
+from .findings import M, listed
 from .money import fmt
 from .settle import MAIN_POT
 
@@ -60,7 +60,7 @@ def _outcome_word(hand) -> str:
     if hand.status != "complete":
         return M(hand.status)  # the word N8 writes: complete, incomplete, invalid
     kind, seats, auto, _ = hand.outcome
-    who = " ".join(hand.setup.players[s] for s in seats)
+    who = listed(hand.setup.players[s] for s in seats)
     if kind == "win":
         return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
     return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")

@@ -83,7 +83,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     assert out[3] == "14: historial no lleva argumentos (`ayuda` lista los comandos)"
     assert out[4] == ("Escriba una jugada por línea, como la escribe la notación (`draw Beto 2d` o "
                       "`robar Beto 2d`, `meld Carla 9s 9d 9c`);")
-    assert "  draw PLAYER CARD                         robar      dr" in out
+    assert "  draw JUGADOR CARTA                       robar      dr" in out
     assert out[out.index("  new, nueva [--dealer J] [--side \"JUEGO APUESTA JUGADORES…\"]… [--no-sides]") + 1] == (
         "      cierra esta mano (asentando su liquidación) y reparte la siguiente: el reparto pasa a la "
         "derecha y los botes acumulados entran solos")
@@ -145,9 +145,9 @@ def test_state_and_log_in_spanish(tmp_path):
         "Ana      juega   4♠ 5♠ 6♠ 8♥ J♥ Q♥ J♦ A♣ 8♣  (arriba del palo)",
         "Beto     juega   3♠ 4♥ 10♥ 8♦ Q♦ J♣          2♠ 2♦ 2♣",
         "Carla    juega   A♠ 9♠ K♠ 2♥ 3♥ 5♦ 6♦ 9♣ K♣  (arriba del palo)",
-        "en oferta: 7♣ (pagada por Beto); pueden tomarla: nadie",
+        "en oferta: 7♣ (pagada por Beto); puede tomarla: nadie",
         "pila de descarte: (vacía)",
-        "cartas en el mazo: 24",
+        "mazo: 24 cartas",
         "turno: le toca robar a Carla · en oferta 7♣ de Beto",
     ]
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; anunciar Ana Beto Carla; "
@@ -254,7 +254,7 @@ def test_the_prompt_and_the_view_render_in_spanish():
         return render(message, es)
 
     assert say(prompt_text(7, friday_referee(0))) == "M7 · el reparto: reparte Ana > "
-    assert say(prompt_text(7, friday_referee(4))) == "M7 · el cambio: falta pasar una carta: Beto, Carla, Ana > "
+    assert say(prompt_text(7, friday_referee(4))) == "M7 · el cambio: falta pasar una carta: Beto, Carla y Ana > "
     assert say(prompt_text(7, friday_referee(7))) == "M7 · le toca robar a Beto > "
     assert say(prompt_text(7, friday_referee(9))) == "M7 · le toca a Beto · tomó 2♦, ahora paga > "
     assert say(prompt_text(7, friday_referee(17))) == "M7 · le toca a Carla · en oferta 9♦ de Beto > "

@@ -9,6 +9,8 @@ How a command speaks Spanish (the pattern every command follows):
 - A message of the pure core (a finding, a reason): `M("{cards} is not a meld: {why}",
   cards=…, why=…)` (findings.py) — its English text is the string, its template and values
   are kept; the shell shows it with `render.say(message)`, in the language of the run.
+  `MN(one, many, n, …)` where it counts; names in a sentence are `listed(names)` ("Ana,
+  Beto and Carla", "Ana, Beto y Carla"), in a runtime message too: `say(listed(names))`.
 `python tools/catalog.py` finds every such message for the catalog.
 
 The language of a run is chosen as it starts (`Translated.main`), from `--lang` anywhere

@@ -15,7 +15,7 @@ from string import Formatter
 import click
 
 from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
-from ..findings import Message, render
+from ..findings import Message, listed, render
 from ..i18n import N_
 from ..money import fmt
 from .lang import _, language, ngettext
@@ -102,10 +102,11 @@ class Style:
             return say(message)
         if not isinstance(message, Message):
             return self._suits(message) if isinstance(message, str) else message
-        gettext = _ if language() != "en" else str
-        quoted = {name for _, name, _, conversion in Formatter().parse(message.template) if conversion}
-        return gettext(message.template).format_map(
-            {k: render(v, gettext) if k in quoted else self.text(v) for k, v in message.args.items()})
+        spoken = (_, ngettext) if language() != "en" else (str, None)
+        words = message.words(*spoken)
+        quoted = {name for _, name, _, conversion in Formatter().parse(words) if conversion}
+        return words.format_map({k: render(v, *spoken) if k in quoted else self.text(v)
+                                 for k, v in message.args.items()})
 
     def _suits(self, text: str) -> str:
         return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), text)
@@ -115,11 +116,12 @@ def say(message) -> str:
     """An engine message (findings.Message) in the chosen language; English as it is."""
     if language() == "en":
         return message
-    return render(message, _)
+    return render(message, _, ngettext)
 
 
 def _names(names) -> str:
-    return _(" and ").join(names)
+    """Names in a sentence: `Ana, Beto and Carla` (findings.listed)."""
+    return say(listed(names))
 
 
 def describe_outcome(hand) -> str:

@@ -10,7 +10,7 @@ from collections import Counter
 
 from sqlmodel import select
 
-from ..findings import M, joined
+from ..findings import M, MN, joined
 from ..referee import COMPLETE, INVALID
 from .hands import (UNDO, VOID, chain_hash, event_lines, events, judge, refund_postings,
                     returned, settlement_postings)
@@ -85,8 +85,10 @@ def posting_problems(session, table, hand, report, counts, last) -> list:
     rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
     counts["postings"] += len(rows)
     found = []
-    if sum(r.amount for r in rows):
-        found.append((None, M("its postings do not sum to zero ({cents} cents)", cents=sum(r.amount for r in rows))))
+    cents = sum(r.amount for r in rows)
+    if cents:
+        found.append((None, MN("its postings do not sum to zero ({cents} cent)",
+                               "its postings do not sum to zero ({cents} cents)", abs(cents), cents=cents)))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
     standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
     expected = Counter()
