@@ -44,6 +44,16 @@ class Session:
         lines.append((M("= the players' final totals, together"), sum(self.final.values())))
         return lines
 
+    def running(self) -> list:
+        """(row, the players' totals after its hand) for each hand in order: a hand that is not
+        complete adds nothing; a player is in the totals from their first complete hand."""
+        so_far, out = {}, []
+        for row in self.rows:
+            for p, cents in row.net.items():
+                so_far[p] = so_far.get(p, 0) + cents
+            out.append((row, dict(so_far)))
+        return out
+
     def as_json(self) -> dict:
         return {"players": self.players,
                 "hands": [{"hand": r.number, "line": r.line, "dealer": r.dealer, "outcome": r.outcome,

@@ -237,6 +237,9 @@ class Summary:
         self.counts = {"complete": 0, "incomplete": 0, "invalid": 0}
         self.players = []
         self.net = {}
+        self.settled = set()   # the players with a hand whose nets are known
+        self.invalid = set()   # the players of an invalid hand
+        self.left_out = []     # (number, status) of the hands without nets
         self.findings = 0
 
     def add(self, number: int, hand) -> None:
@@ -251,8 +254,19 @@ class Summary:
         if hand.settlement is not None:
             for name, cents in hand.settlement.net.items():
                 self.net[name] += cents
+                self.settled.add(name)
             line += "; " + ", ".join(f"{n} {fmt(c)}" for n, c in hand.settlement.net.items())
+        else:  # no nets: its players' totals say so, not 0.00
+            self.left_out.append((number, out["status"]))
+            if out["status"] == "invalid":
+                self.invalid.update(out["players"])
         click.echo(line)
+
+    def _net(self, name: str) -> str:
+        """A player's total: the sum of the nets known, else why there is none."""
+        if name in self.settled:
+            return fmt(self.net[name])
+        return _("invalid") if name in self.invalid else _("incomplete")
 
     def print_totals(self) -> None:
         hands = sum(self.counts.values())
@@ -265,8 +279,11 @@ class Summary:
         click.echo(ngettext("{path}: {count} hand ({kinds}), {found}", "{path}: {count} hands ({kinds}), {found}",
                             hands).format(path=self.path, count=hands, kinds=kinds, found=found))
         if self.players:
-            rows = [[p, fmt(self.net[p])] for p in self.players]
+            rows = [[p, self._net(p)] for p in self.players]
             click.echo(simple_table(rows, [_("player"), _("net")], right={1}))
+        if self.left_out and self.settled:
+            hands = [_("hand {number} ({status})").format(number=n, status=_(status)) for n, status in self.left_out]
+            click.echo(_("not counted in the nets: {hands}").format(hands=say(listed(hands))))
 
 
 def print_report(report, style: Style, summary: bool = False) -> list:
@@ -290,6 +307,19 @@ def print_report(report, style: Style, summary: bool = False) -> list:
         codes += [code for _, code, _ in night.problems]
         print_session(path, night, style)
     return codes
+
+
+def print_running(session) -> None:
+    """The players' running totals, hand after hand: where the night stood after each hand
+    (a hand that is not complete changes nothing and says why)."""
+    players = session.players
+    rows = []
+    for row, so_far in session.running():
+        label = str(row.number) if row.net else _("{number} ({status})").format(
+            number=row.number, status=say(row.outcome))
+        rows.append([label] + [fmt(so_far[p]) if p in so_far else "" for p in players])
+    click.echo(_("running totals, after each hand:"))
+    click.echo(simple_table(rows, [_("after hand")] + players, right=set(range(1, 1 + len(players)))))
 
 
 def print_rules_hint(codes) -> None:
@@ -322,3 +352,5 @@ def print_session(path: str, session, style: Style | None = None) -> None:
     if ledger:  # what the players' totals do not balance without, line by line
         rows = [[fmt(cents), style.text(label)] for label, cents in ledger]
         click.echo(simple_table(rows, [_("amount"), _("money outside the players' totals")], right={0}))
+    if count > 1:
+        print_running(session)
