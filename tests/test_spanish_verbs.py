@@ -77,6 +77,7 @@ def test_a_without_its_card_is_not_a_card():
     assert (ev.error.code, ev.error.message) == ("N2.1", "'Xz' is not a card")
 
 
+@pytest.mark.slow
 def test_a_live_add_takes_a_for_to_and_stores_to(live):
     live("table", "new", "t", "--players", "Ana Beto", "--bet", "10")
     live("hand", "new", "--dealer", "Ana")
