@@ -11,29 +11,54 @@ class Message(str):
     """A message as the engine writes it: the English text (the string itself: what `--json`
     prints and the tests read) made from a template and its values, both kept so that the
     shell can show the message in another language (`render`). The templates are marked
-    with `M` for the catalog (tools/catalog.py); a value may be a Message itself (a reason
-    inside a reason). Made only when a finding is, which is rare: no cost per event."""
+    with `M` (or `MN`, a message that counts) for the catalog (tools/catalog.py); a value may
+    be a Message itself (a reason inside a reason). Made only when a finding is, which is
+    rare: no cost per event."""
 
-    def __new__(cls, template: str, args: dict):
-        self = super().__new__(cls, template.format_map(args))
-        self.__dict__["template"] = template
-        self.__dict__["args"] = args
+    def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None):
+        english = template if plural is None or n == 1 else plural
+        self = super().__new__(cls, english.format_map(args))
+        self.__dict__.update(template=template, args=args, plural=plural, n=n)
         return self
 
     def __setattr__(self, name, value):
         raise AttributeError("a Message is immutable")
 
     def __reduce__(self):
-        return Message, (self.template, self.args)
+        return Message, (self.template, self.args, self.plural, self.n)
 
-    def render(self, gettext) -> str:
-        """The message in the language of `gettext` (a catalog's gettext function)."""
-        return gettext(self.template).format_map({k: render(v, gettext) for k, v in self.args.items()})
+    def words(self, gettext, ngettext=None) -> str:
+        """The template in the language of `gettext`; a message that counts takes its form
+        for `n` from `ngettext` (by default the catalog's of `gettext`, see `render`)."""
+        if self.plural is None:
+            return gettext(self.template)
+        return (ngettext or _ngettext_of(gettext))(self.template, self.plural, self.n)
+
+    def render(self, gettext, ngettext=None) -> str:
+        """The message in the language of `gettext` (a catalog's gettext function) and
+        `ngettext` (its ngettext)."""
+        return self.words(gettext, ngettext).format_map(
+            {k: render(v, gettext, ngettext) for k, v in self.args.items()})
 
 
 def M(template: str, **args) -> Message:
     """The message `template` with its values; the English text is `template.format(**args)`."""
     return Message(template, args)
+
+
+def MN(one: str, many: str, n: int, **args) -> Message:
+    """A message that counts, as `ngettext` takes it: `one` when `n` is 1, else `many` (in
+    Spanish, the catalog's form for `n`): MN("{count} card", "{count} cards", k, count=k)."""
+    return Message(one, args, many, n)
+
+
+def listed(names) -> str:
+    """Names in a sentence, as one Message: `Ana`, `Ana and Beto`, `Ana, Beto and Carla`
+    (`y` in Spanish); "" for none (`listed(names) or M("nobody")`)."""
+    names = list(names)
+    if len(names) < 2:
+        return names[0] if names else ""
+    return M("{names} and {name}", names=", ".join(names[:-1]), name=names[-1])
 
 
 def joined(messages):
@@ -45,9 +70,19 @@ def joined(messages):
     return out
 
 
-def render(text, gettext):
-    """`text` in the language of `gettext` if it is a Message; any other value as it is."""
-    return text.render(gettext) if isinstance(text, Message) else text
+def render(text, gettext, ngettext=None):
+    """`text` in the language of `gettext` (and of `ngettext`, for a message that counts) if
+    it is a Message; any other value as it is."""
+    return text.render(gettext, ngettext) if isinstance(text, Message) else text
+
+
+def _ngettext_of(gettext):
+    """The ngettext of the catalog whose gettext is `gettext` (i18n.translations(lang).gettext);
+    for another function, the English form for n, looked up with `gettext`."""
+    catalog = getattr(gettext, "__self__", None)
+    if hasattr(catalog, "ngettext"):
+        return catalog.ngettext
+    return lambda one, many, n: gettext(one if n == 1 else many)
 
 ERROR = "error"
 WARNING = "warning"

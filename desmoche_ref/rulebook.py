@@ -1,8 +1,9 @@
 """The rulebook in code: every code the program can cite (R…, F…, N…) with its words and a
 short title, read from the rulebook text that ships inside the package (data/RULES.md,
 data/NOTATION.md; docs/ holds the same files for people to read). In Spanish the rules are
-data/es/REGLAS.md (docs/es/REGLAS.md), the same codes; the notation stays English.
-Pure: text in, values out.
+data/es/REGLAS.md (docs/es/REGLAS.md), the same codes; the notation stays English but for
+its sections' titles, which the catalog translates (NOTATION_SECTIONS).
+Pure: text in, values out (the Spanish titles are read from the packaged catalog).
 """
 
 import os
@@ -10,11 +11,18 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from .i18n import N_, translations
+
 DATA = os.path.join(os.path.dirname(__file__), "data")
 SOURCES = ("RULES.md", "NOTATION.md")
 # language -> the file each source is read from, under data/
 FILES = {"en": {"RULES.md": "RULES.md", "NOTATION.md": "NOTATION.md"},
          "es": {"RULES.md": "es/REGLAS.md", "NOTATION.md": "NOTATION.md"}}
+# The titles of the notation's sections (## N1 Lines …), as NOTATION.md writes them: the
+# Spanish rulebook shows them in Spanish (the rules themselves stay as the notation words them)
+NOTATION_SECTIONS = (N_("Lines"), N_("Cards"), N_("Tags"), N_("Events"), N_("What the referee reports"),
+                     N_("Open and closed records"), N_("Canonical form and round trip"),
+                     N_("Machine-readable report"))
 CODE = re.compile(r"([RNF])(\d+)(?:\.(\d+[a-z]?))?", re.IGNORECASE)
 
 _HEADING = re.compile(r"## (?:(\d+)\.|(N\d+)) (.+)")
@@ -46,11 +54,12 @@ class Rulebook(NamedTuple):
         return [r for r in self.rules.values() if r.section == section and r.code != section]
 
     def search(self, words: str) -> list:
-        """The rules (not sections) whose words mention `words`, as a whole word, any case,
-        accents or none (corazon finds corazón)."""
+        """The rules whose words mention `words`, and the sections whose title does (R9
+        Forcing), as a whole word, any case, accents or none (corazon finds corazón); in the
+        rulebook's order."""
         pattern = re.compile(r"(?<!\w)" + re.escape(_fold(words.strip())) + r"(?!\w)", re.IGNORECASE)
         return [r for r in self.rules.values()
-                if r.code != r.section and pattern.search(_fold(r.text.replace("`", "")))]
+                if pattern.search(_fold((r.title if r.code == r.section else r.text).replace("`", "")))]
 
 
 def _fold(text: str) -> str:
@@ -73,6 +82,11 @@ def load(lang: str = "en") -> Rulebook:
     for source in SOURCES:
         with open(os.path.join(DATA, FILES[lang][source]), encoding="utf-8") as f:
             parse(f.read(), source, rules, sections)
+    if lang != "en":
+        say = translations(lang).gettext
+        for code in sections:
+            if rules[code].source == "NOTATION.md":
+                rules[code] = rules[code]._replace(title=say(rules[code].title))
     return Rulebook(rules, sections)
 
 

@@ -7,7 +7,7 @@ and keep the bet while a pot is carried.
 
 from dataclasses import dataclass, field
 
-from .findings import M
+from .findings import M, listed
 from .money import fmt
 from .settle import MAIN_POT
 
@@ -44,6 +44,16 @@ class Session:
         lines.append((M("= the players' final totals, together"), sum(self.final.values())))
         return lines
 
+    def running(self) -> list:
+        """(row, the players' totals after its hand) for each hand in order: a hand that is not
+        complete adds nothing; a player is in the totals from their first complete hand."""
+        so_far, out = {}, []
+        for row in self.rows:
+            for p, cents in row.net.items():
+                so_far[p] = so_far.get(p, 0) + cents
+            out.append((row, dict(so_far)))
+        return out
+
     def as_json(self) -> dict:
         return {"players": self.players,
                 "hands": [{"hand": r.number, "line": r.line, "dealer": r.dealer, "outcome": r.outcome,
@@ -60,7 +70,7 @@ def _outcome_word(hand) -> str:
     if hand.status != "complete":
         return M(hand.status)  # the word N8 writes: complete, incomplete, invalid
     kind, seats, auto, _ = hand.outcome
-    who = " ".join(hand.setup.players[s] for s in seats)
+    who = listed(hand.setup.players[s] for s in seats)
     if kind == "win":
         return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
     return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")

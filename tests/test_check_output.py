@@ -122,14 +122,90 @@ def test_session_a_lost_carry_is_its_own_line_with_its_finding(tmp_path):
     finding = "R2.3 Carry is 0.00 but the hand before carried out 40.00"
     assert f"{lost}:89: {finding}\n" in run.stdout
     label = f"main pot, line 89: carried out by the hand before and not carried in: {finding}"
-    assert run.stdout.endswith(
+    assert (
         "total                                       -5.00  -180.00   10.00  135.00\n"
         "amount  money outside the players' totals\n"
         "------  " + "-" * len(label) + "\n"
         f"-40.00  {label}\n"
-        "-40.00  = the players' final totals, together\n" + RULES_HINT.format("R4.4"))
+        "-40.00  = the players' final totals, together\n"
+        "running totals, after each hand:\n") in run.stdout
+    assert run.stdout.endswith("11           -5.00  -180.00   10.00  135.00\n" + RULES_HINT.format("R4.4"))
     doc = __import__("json").loads(cli("check", "--session", "--json", lost).stdout)
     night = doc["files"][0]["session"]
     assert night["unbalanced"] == [{"line": 89, "pot": "main pot", "amount": "-40.00",
                                     "why": f"carried out by the hand before and not carried in: {finding}"}]
     assert sum(float(v) for v in night["final"].values()) == -40.0
+
+
+def run_in_process(*args, input=None):
+    """The command run in this process (CliRunner): (exit code, output)."""
+    from click.testing import CliRunner
+
+    from desmoche_ref.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input, env={"NO_COLOR": "1"})
+    return result.exit_code, result.output
+
+
+def test_the_card_hint_shows_what_to_type_in_both_languages():
+    """The hint's example cards are what a recorder types (As, Td), not suit symbols; the cards a
+    finding is about are still shown with their suits."""
+    record = '[Players "Ana Beto"]\n[Dealer "Ana"]\n[Bet "10"]\n\ndeal Beto 2c 3c 4c Xx\n'
+    for lang, hint in (("en", "'Xx' is not a card (cards are like As, Td, 10♠)"),
+                       ("es", "'Xx' no es una carta (las cartas son como As, Td, 10♠)")):
+        code, out = run_in_process("--lang", lang, "check", "-", input=record)
+        assert code == 1 and out.splitlines()[1] == f"-:5: N2.1 {hint}"
+    code, out = run_in_process("--lang", "es", "check", LOGS / "dispute-not-a-meld.dsm")
+    assert f"{LOGS / 'dispute-not-a-meld.dsm'}:18: R8.1 Q♠ K♠ A♠ no es una combinación" in out
+    # a card the recorder typed, quoted, stays as typed
+    code, out = run_in_process("check", "-", input=record.replace("deal Beto 2c 3c 4c Xx", "Kd Beto 2c"))
+    assert out.splitlines()[1].startswith("-:5: N4 unknown verb 'Kd' (verbs: cut, deal,")
+
+
+def test_summary_says_invalid_where_a_hand_has_no_nets(tmp_path):
+    """A player whose hands are all invalid has no net, not 0.00; a hand left out of the nets
+    is named under them."""
+    code, out = run_in_process("check", "--summary", LOGS / "dispute-not-a-meld.dsm")
+    assert code == 1 and out.splitlines()[2:7] == [
+        "player      net", "------  -------", "Ana     invalid", "Beto    invalid", "Carla   invalid"]
+    code, out = run_in_process("--lang", "es", "check", "--summary", LOGS / "dispute-not-a-meld.dsm")
+    assert [line.split() for line in out.splitlines()[2:7]] == [
+        ["jugador", "neto"], ["-------", "--------"], ["Ana", "inválida"], ["Beto", "inválida"], ["Carla", "inválida"]]
+    mixed = tmp_path / "mixed.dsm"
+    mixed.write_text((LOGS / "dispute-not-a-meld.dsm").read_text() + "\n" + (LOGS / "friday.dsm").read_text())
+    code, out = run_in_process("check", "--summary", mixed)
+    assert out.splitlines()[3:9] == ["player     net", "------  ------", "Ana     -25.00", "Beto    -10.00",
+                                     "Carla    35.00", "not counted in the nets: hand 1 (invalid)"]
+    code, out = run_in_process("--lang", "es", "check", "--summary", mixed)
+    assert "no cuentan en los netos: mano 1 (inválida)" in out.splitlines()
+    incomplete = tmp_path / "incomplete.dsm"
+    incomplete.write_text("\n".join((LOGS / "friday.dsm").read_text().splitlines()[:12]) + "\n")
+    code, out = run_in_process("check", "--summary", incomplete)
+    assert (code, out.splitlines()[-1]) == (0, "Carla   incomplete")
+
+
+def test_session_prints_the_running_totals_after_each_hand(tmp_path):
+    code, out = run_in_process("check", "--session", LOGS / "club-night.dsm")
+    lines = out.splitlines()
+    at = lines.index("running totals, after each hand:")
+    assert lines[at + 1:at + 5] == [
+        "after hand     Ana     Beto   Carla    Dani",
+        "----------  ------  -------  ------  ------",
+        "1             0.00   -15.00   35.00  -20.00",
+        "2           -15.00   -30.00   20.00  -30.00"]
+    total = next(line for line in lines if line.startswith("total "))
+    assert lines[at + 13].split()[1:] == total.split()[1:] == ["-5.00", "-140.00", "10.00", "135.00"]
+    code, out = run_in_process("--lang", "es", "check", "--session", LOGS / "club-night.dsm")
+    lines = out.splitlines()
+    at = lines.index("totales acumulados, después de cada mano:")
+    assert lines[at + 1].split() == ["tras", "la", "mano", "Ana", "Beto", "Carla", "Dani"]
+    assert lines[at + 5].split() == ["3", "-40.00", "65.00", "-5.00", "-20.00"]
+    # a hand without nets changes nothing and says why; a night of one hand has no running table
+    mixed = tmp_path / "mixed.dsm"
+    mixed.write_text((LOGS / "dispute-not-a-meld.dsm").read_text() + "\n" + (LOGS / "friday.dsm").read_text())
+    code, out = run_in_process("check", "--session", mixed)
+    assert out.splitlines()[-6:-1] == [
+        "running totals, after each hand:", "after hand      Ana    Beto  Carla",
+        "-----------  ------  ------  -----", "1 (invalid)", "2            -25.00  -10.00  35.00"]
+    code, out = run_in_process("check", "--session", LOGS / "friday.dsm")
+    assert code == 0 and "running totals" not in out

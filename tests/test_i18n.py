@@ -145,8 +145,31 @@ def test_the_rules_commands_own_messages_in_spanish():
     assert sections[0] == "El reglamento (REGLAS.md):"
     assert "  R14  Faltas y descalificación (R14.1-R14.5, F1-F5)" in sections
     assert "La notación de las anotaciones (NOTATION.md):" in sections
+    assert sections[sections.index("La notación de las anotaciones (NOTATION.md):") + 1:-1] == [
+        "  N1   Líneas (N1.1-N1.4)", "  N2   Cartas (N2.1-N2.5)", "  N3   Etiquetas (N3.1-N3.2)",
+        "  N4   Eventos (N4.1-N4.10)", "  N5   Lo que informa el árbitro (N5.1-N5.4)",
+        "  N6   Anotaciones abiertas y cerradas (N6.1-N6.2)", "  N7   Forma canónica e ida y vuelta",
+        "  N8   El informe para programas (JSON)"]
     assert sections[-1] == ("desmoche-ref rules CÓDIGO imprime una regla; desmoche-ref rules "
                             "PALABRA busca las reglas que la mencionan.")
+    assert cli("--lang", "es", "rules", "N4.3").stdout.startswith("N4 Eventos — NOTATION.md\n\nN4.3 The card")
+
+
+def test_a_word_finds_the_section_it_titles_in_spanish_too():
+    forzar = cli("--lang", "es", "rules", "forzar").stdout.splitlines()
+    assert forzar == ["R7.5  Quién puede tomar la carta en oferta", "R9    Forzar (opción forcing)",
+                      "2 reglas mencionan 'forzar'; desmoche-ref rules CÓDIGO imprime una."]
+
+
+def test_every_section_of_the_notation_has_its_spanish_title():
+    from desmoche_ref.rulebook import NOTATION_SECTIONS, load
+
+    english, spanish = load("en"), load("es")
+    notation = [code for code in english.sections if code.startswith("N")]
+    assert [english.rules[c].title for c in notation] == list(NOTATION_SECTIONS)
+    for code in notation:
+        assert spanish.rules[code].title != english.rules[code].title, code
+        assert spanish.rules[code].text == english.rules[code].text  # the notation's words stay
 
 
 def test_json_keeps_its_codes_and_sources_in_spanish():

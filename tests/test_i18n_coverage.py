@@ -20,7 +20,7 @@ SOURCES = sorted([*ROOT.glob("desmoche_ref/cli/*.py"), *ROOT.glob("desmoche_ref/
 PRINTS = {"echo", "secho", "ClickException", "UsageError", "BadParameter", "BadOptionUsage",
           "FileError", "Abort", "fail"}
 SHOWN_KEYWORDS = {"help", "metavar", "label", "message"}  # label: a progress bar's
-MARKS = {"_", "N_", "ngettext", "M"}  # the message markers (cli/lang.py, findings.M)
+MARKS = {"_", "N_", "ngettext", "M", "MN"}  # the message markers (cli/lang.py, findings.M and MN)
 WORD = re.compile(r"[^\W\d_]{2,}")  # two letters or more: a one-letter metavar (N, P) says nothing
 
 # Literals with words that read the same in both languages, each with its reason. (A literal

@@ -136,8 +136,8 @@ def test_new_with_bad_options_says_how_it_goes(args, message):
 # ------------------------------------------------------------ the prompt
 @pytest.mark.parametrize("upto, text", [
     (0, "H7 · the deal: Ana deals > "),
-    (4, "H7 · the cambio: Beto, Carla, Ana to pass a card > "),
-    (5, "H7 · the cambio: Carla, Ana to pass a card > "),
+    (4, "H7 · the cambio: Beto, Carla and Ana to pass a card > "),
+    (5, "H7 · the cambio: Carla and Ana to pass a card > "),
     (7, "H7 · Beto to draw > "),
     (8, "H7 · Beto to act · on offer 2♦ from Beto > "),
     (9, "H7 · Beto to act · took 2♦, pays next > "),

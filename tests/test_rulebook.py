@@ -110,9 +110,10 @@ def test_rules_finds_the_rules_that_mention_a_word():
     assert run.stdout == (
         "R7.5  Who may take the card on offer\n"
         "R7.8  Taking is voluntary (RULING), except under option forcing (R9)\n"
+        "R9    Forcing (option forcing)\n"  # a section, by its title
         "R9.1  Under forcing, a card on offer that fits a meld on the table — it…\n"
         "N4.3  The card on offer that nobody takes needs no line: the next draw says…\n"
-        "4 rules mention 'forcing'; desmoche-ref rules CODE prints one.\n")
+        "5 rules mention 'forcing'; desmoche-ref rules CODE prints one.\n")
     found = json.loads(cli("rules", "--json", "up", "the", "tree").stdout)
     assert [r["code"] for r in found] == ["R12.3", "R12.4", "R12.5"]
 

@@ -99,8 +99,8 @@ Opciones:
                                         "  The player turns up the top card of the stock (R7.1)."]
     assert cli("draw", "--help", "--lang", "en", db=db, **ES).stdout == english
     add = cli("add", "--lang", "es", "--help", db=db).stdout.splitlines()
-    assert add[0] == "Uso: python -m desmoche_ref add [OPCIONES] JUGADOR CARTAS… [to CARTA]"
-    assert "  La línea `add JUGADOR CARTAS… [to CARTA]` de la notación (N4), juzgada sobre" in add
+    assert add[0] == "Uso: python -m desmoche_ref add [OPCIONES] JUGADOR CARTAS… [a CARTA]"
+    assert "  La línea `add JUGADOR CARTAS… [a CARTA]` de la notación (N4), juzgada sobre" in add
 
 
 def neutral(line: str) -> bool:
@@ -144,11 +144,11 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     moved = cli("--lang", "es", "draw", "Beto", "2d", db=book_url)
     assert (moved.returncode, moved.stderr) == (0, "")
     assert moved.stdout == ("jugada 8: draw Beto 2d\n"
-                            "en oferta: 2♦ (robada por Beto); pueden tomarla: Beto\n"
+                            "en oferta: 2♦ (robada por Beto); puede tomarla: Beto\n"
                             "si nadie la toma, roba Beto\n")
     assert es(*FRIDAY[8]).stdout == "jugada 9: meld Beto 2s 2d 2c\nBeto tomó 2♦ y baja más, luego paga una carta\n"
     assert es(*FRIDAY[9]).stdout == ("jugada 10: pay Beto 7c\n"
-                                     "en oferta: 7♣ (pagada por Beto); pueden tomarla: nadie\n"
+                                     "en oferta: 7♣ (pagada por Beto); puede tomarla: nadie\n"
                                      "si nadie la toma, roba Carla\n")
     refused = cli("draw", "Ana", "4d", db=book_url, **ES)  # Carla draws next: out of turn (R7.6)
     assert (refused.returncode, refused.stdout) == (1, "")
@@ -323,7 +323,7 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
         conn.execute(text("UPDATE event SET line = 'draw Beto 2d' WHERE seq = 8"))
     engine.dispose()
     postings = verified(es("verify", status=1).stdout).splitlines()
-    assert postings[0] == "mesa friday mano 1: sus asientos no suman cero (1 centavos)"
+    assert postings[0] == "mesa friday mano 1: sus asientos no suman cero (1 centavo)"
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
     assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")

@@ -130,7 +130,7 @@ def test_view_in_spanish():
     assert lines[1].startswith("reparte Carla · apuesta 10.00, acumulado 0.00 · desmoche: todo=off")
     assert lines[2].split() == ["jugador", "estado", "mano", "mesa"]
     assert lines[-5:] == [
-        "en oferta: 9♥ (robada por Beto); pueden tomarla: Beto",
+        "en oferta: 9♥ (robada por Beto); puede tomarla: Beto",
         "pila de descarte: K♦",
         "mazo: 23 cartas",
         "turno: si nadie toma 9♥, roba Carla",

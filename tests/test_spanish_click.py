@@ -212,3 +212,23 @@ def test_ctrl_c_is_aborted_in_spanish():
             reader.kill()
             reader.wait()
         assert (reader.returncode, out, err) == (1, "", f"\n{said}\n")
+
+
+def test_click_is_left_as_it_is_and_gettext_put_back_after_a_spanish_run():
+    """Click's words come through the standard gettext (its default domain bound to our catalog
+    for the run): nothing of click's is changed, and the binding ends with the run."""
+    import gettext
+
+    import click.core
+    import click.exceptions
+    from click.testing import CliRunner
+
+    from desmoche_ref.cli import main
+
+    before = (gettext.textdomain(), os.environ.get("LANGUAGE"))
+    spanish = CliRunner().invoke(main, ["--lang", "es", "check"])
+    assert spanish.exit_code == 2 and spanish.output.splitlines()[-1] == "Error: Falta el argumento 'ARCHIVO...'."
+    assert click.core._ is gettext.gettext and click.exceptions.ngettext is gettext.ngettext
+    assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == before
+    english = CliRunner().invoke(main, ["check"])
+    assert english.output.splitlines()[-1] == "Error: Missing argument 'FILE...'."

@@ -85,10 +85,13 @@ def test_the_spanish_guide_has_the_english_guides_records_with_spanish_verbs():
 
 
 def english_verbs(text: str) -> list:
-    """The record's lines with each Spanish verb made English (the Event tag's text aside)."""
+    """The record's lines with each Spanish verb made English (the Event tag's text aside),
+    and `agregar`'s `a CARD` the `to CARD` it stands for (N4.10)."""
     lines = []
     for line in text.splitlines():
         verb, _, rest = line.partition(" ")
+        if verb == "agregar":
+            rest = re.sub(r" a (\S+)$", r" to \1", rest)
         if not line.startswith("[Event"):
             lines.append(f"{SPANISH_VERBS.get(verb, verb)} {rest}")
     return lines

@@ -84,7 +84,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     assert out[3] == "14: historial no lleva argumentos (`ayuda` lista los comandos)"
     assert out[4] == ("Escriba una jugada por línea, como la escribe la notación (`draw Beto 2d` o "
                       "`robar Beto 2d`, `meld Carla 9s 9d 9c`);")
-    assert "  draw PLAYER CARD                         robar      dr" in out
+    assert "  draw JUGADOR CARTA                       robar      dr" in out
     assert out[out.index("  new, nueva [--dealer J] [--side \"JUEGO APUESTA JUGADORES…\"]… [--no-sides]") + 1] == (
         "      cierra esta mano (asentando su liquidación) y reparte la siguiente: el reparto pasa a la "
         "derecha y los botes acumulados entran solos")
@@ -146,9 +146,9 @@ def test_state_and_log_in_spanish(tmp_path):
         "Ana      juega   4♠ 5♠ 6♠ 8♥ J♥ Q♥ J♦ A♣ 8♣  (arriba del palo)",
         "Beto     juega   3♠ 4♥ 10♥ 8♦ Q♦ J♣          2♠ 2♦ 2♣",
         "Carla    juega   A♠ 9♠ K♠ 2♥ 3♥ 5♦ 6♦ 9♣ K♣  (arriba del palo)",
-        "en oferta: 7♣ (pagada por Beto); pueden tomarla: nadie",
+        "en oferta: 7♣ (pagada por Beto); puede tomarla: nadie",
         "pila de descarte: (vacía)",
-        "cartas en el mazo: 24",
+        "mazo: 24 cartas",
         "turno: le toca robar a Carla · en oferta 7♣ de Beto",
     ]
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; anunciar Ana Beto Carla; "
@@ -224,6 +224,9 @@ def test_the_spanish_verbs_and_commands_are_read_as_the_english_ones():
         Command("state", ""), Command("undo", ""), Command("log", ""), Command("settle", ""),
         Command("help", ""), Command("quit", "")]
     assert read("nueva --dealer Beto", 1) == Command("new", "--dealer Beto")
+    # `a` where the English takes `to` (N4.10); the book stores `to`
+    assert read("agregar Carla 7d a 6d", 27).text == "add Carla 7d to 6d"
+    assert read("+ Carla 7d A 6d", 27).text == "add Carla 7d to 6d"
 
 
 def test_tab_offers_the_spanish_words_first_in_spanish():
@@ -239,6 +242,13 @@ def test_tab_offers_the_spanish_words_first_in_spanish():
     assert candidates("robar Beto 2", ref, spanish=True) == ("2", ["2d"])
     assert candidates("nueva --dealer ", ref, spanish=True) == ("", ["Ana", "Beto", "Carla"])
     assert candidates("p", ref) == ("p", ["pay", "pass"])               # English: as before
+    # after `agregar` the word before a meld's card is `a` (N4.10); after `add`, `to`
+    ref = friday_referee(27)
+    assert candidates("agregar Carla 7d ", ref, spanish=True)[1][-1] == "a"
+    assert candidates("add Carla 7d ", ref, spanish=True)[1][-1] == "to"
+    assert candidates("agregar Carla 7d a ", ref, spanish=True) == (
+        "", ["4d", "5d", "6d", "9s", "9d", "9c", "Ah", "2h", "3h"])
+    assert candidates("agregar Carla 7d a 6d ", ref, spanish=True) == ("", [])
 
 
 def test_the_prompt_and_the_view_render_in_spanish():
@@ -246,7 +256,7 @@ def test_the_prompt_and_the_view_render_in_spanish():
         return render(message, es)
 
     assert say(prompt_text(7, friday_referee(0))) == "M7 · el reparto: reparte Ana > "
-    assert say(prompt_text(7, friday_referee(4))) == "M7 · el cambio: falta pasar una carta: Beto, Carla, Ana > "
+    assert say(prompt_text(7, friday_referee(4))) == "M7 · el cambio: falta pasar una carta: Beto, Carla y Ana > "
     assert say(prompt_text(7, friday_referee(7))) == "M7 · le toca robar a Beto > "
     assert say(prompt_text(7, friday_referee(9))) == "M7 · le toca a Beto · tomó 2♦, ahora paga > "
     assert say(prompt_text(7, friday_referee(17))) == "M7 · le toca a Carla · en oferta 9♦ de Beto > "

@@ -60,6 +60,38 @@ def fields(ev) -> tuple:
     return tuple(getattr(ev, name) for name in type(ev).__slots__)
 
 
+@pytest.mark.parametrize("line", ["agregar Beto 5c a 4c", "agregar Beto 5c A 4c", "add Beto 5c a 4c",
+                                  "AGREGAR Beto 5c 6c a 4c"])
+def test_a_stands_for_to_and_the_writer_emits_to(line):
+    """N4.10: `agregar Beto 5c a 4c`, the natural Spanish, is `add Beto 5c to 4c`."""
+    ev = parse_event(line, 5)
+    twin = parse_event(line.replace(" a ", " to ").replace(" A ", " to "), 5)
+    assert ev.error is None and fields(ev) == fields(twin)
+    assert write_event(ev) == "add Beto " + " ".join(line.split()[2:-2]) + " to 4c"
+
+
+def test_a_without_its_card_is_not_a_card():
+    ev = parse_event("agregar Beto 5c a", 5)
+    assert (ev.error.code, ev.error.message) == ("N2.1", "'a' is not a card (cards are like As, Td, 10♠)")
+    ev = parse_event("agregar Beto 5c a Xz", 5)
+    assert (ev.error.code, ev.error.message) == ("N2.1", "'Xz' is not a card")
+
+
+@pytest.mark.slow
+def test_a_live_add_takes_a_for_to_and_stores_to(live):
+    live("table", "new", "t", "--players", "Ana Beto", "--bet", "10")
+    live("hand", "new", "--dealer", "Ana")
+    for line in ["deal Beto 2c 3c 4c 6c 7c Kd Qh 9s Js", "deal Ana Ah 3h 5h 7h 9h Jh Ks 2d 4d",
+                 "cambio Beto Js", "cambio Ana 2d", "draw Beto 8c", "meld Beto 6c 7c 8c",
+                 "meld Beto 2c 3c 4c", "pay Beto Kd", "draw Ana 5c"]:
+        live(*line.split())
+    out = live("--lang", "es", "add", "Beto", "5c", "a", "4c").output
+    assert out.splitlines()[0] == "jugada 10: add Beto 5c to 4c"
+    assert live("rec", "agregar Beto Qh a 4c", status=1).output == (  # judged as `to 4c` is
+        "refused: R8.2 Qh does not fit the meld of 4c: a run is one suit (nothing stored)\n")
+    assert live("hand", "log").output.splitlines()[-1].endswith(" add Beto 5c to 4c")
+
+
 def test_an_unknown_spanish_looking_verb_is_still_an_error():
     ev = parse_event("robe Ana 7h", 4)
     assert (ev.error.line, ev.error.code) == (4, "N4")

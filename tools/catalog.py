@@ -4,7 +4,7 @@
     python tools/catalog.py --check   # exit 1 if the .po misses a message or a translation,
                                       # or the shipped .mo is not the .po compiled
 
-A message is what desmoche_ref/cli/lang.py says it is: a `_("…")`, `N_("…")`, `M("…", …)` or
+A message is what desmoche_ref/cli/lang.py says it is: a `_("…")`, `N_("…")`, `M("…", …)`, `MN(…)` or
 `ngettext(…)` call anywhere in desmoche_ref/, and the docstring of a click command or group
 declared with `cls=` (the help page, as `inspect.cleandoc` leaves it). After a refresh,
 translate the new entries of the .po (an empty msgstr, or one marked fuzzy) and run it again.
@@ -26,7 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "desmoche_ref"
 PO = PACKAGE / "locale" / "es" / "LC_MESSAGES" / "desmoche_ref.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": {1: None, 2: (1, 2)}, "M": None, "ngettext": (1, 2)}  # M: findings.M
+KEYWORDS = {"_": None, "N_": {1: None, 2: (1, 2)}, "M": None, "MN": (1, 2), "ngettext": (1, 2)}  # findings.M, MN
 
 
 def extract_messages(fileobj, keywords, comment_tags, options):

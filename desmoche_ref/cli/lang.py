@@ -9,15 +9,18 @@ How a command speaks Spanish (the pattern every command follows):
 - A message of the pure core (a finding, a reason): `M("{cards} is not a meld: {why}",
   cards=…, why=…)` (findings.py) — its English text is the string, its template and values
   are kept; the shell shows it with `render.say(message)`, in the language of the run.
+  `MN(one, many, n, …)` where it counts; names in a sentence are `listed(names)` ("Ana,
+  Beto and Carla", "Ana, Beto y Carla"), in a runtime message too: `say(listed(names))`.
 `python tools/catalog.py` finds every such message for the catalog.
 
 The language of a run is chosen as it starts (`Translated.main`), from `--lang` anywhere
 among its arguments, else DESMOCHE_LANG or the locale (desmoche_ref/i18n.py); the click
 context keeps it too (ctx.meta, shared by a group and its command). Click's own words
-(its errors, "Usage:", "[default: 3]") are looked up in the same catalog: a run that
-chooses Spanish binds click's gettext to ours (`_click_speaks_ours`), so an error click
-raises before `--lang` is parsed, or shows after the context has closed, is Spanish too.
-An English run binds nothing and never opens the catalog.
+(its errors, "Usage:", "[default: 3]") are looked up in the same catalog: click asks the
+standard gettext module, whose default text domain a run that chooses Spanish binds to our
+catalog for as long as it runs (`_click_speaks`), so an error click raises before `--lang`
+is parsed, or shows after the context has closed, is Spanish too. Nothing of click's is
+changed. An English run binds nothing and never opens the catalog.
 """
 
 import contextlib
@@ -35,16 +38,15 @@ from ..i18n import N_
 KEY = "desmoche_ref.lang"
 # the language of the run in progress (Translated.main); None outside a run
 RUN = contextvars.ContextVar(KEY, default=None)
-# True while click's words are being declared (see as_written)
-_DECLARING = contextvars.ContextVar(KEY + ".declaring", default=False)
 
-# Click's own words, in our catalog: the msgids click (8.1 to 8.4) looks up with gettext,
+# Click's own words, in our catalog: the msgids click (8.1 to 8.5) looks up with gettext,
 # exactly as click writes them; where versions differ, each version's. Only those this
 # program can show (click's errors about how a command is declared are for us, in English).
 # -- on a help page
 N_("Usage:")
 N_("Options")
 N_("Commands")
+N_("Positional arguments")  # click 8.5, when an argument has help (none of ours has)
 N_("Show this message and exit.")
 N_("Show the version and exit.")
 N_("%(prog)s, version %(version)s")
@@ -144,41 +146,51 @@ lang_option = click.option("--lang", type=click.Choice(i18n.LANGS), expose_value
                            is_eager=True, callback=_set_lang, help=LANG_HELP)
 
 
-def _click_gettext(message: str) -> str:
-    return message if _DECLARING.get() else _(message)
-
-
-def _click_ngettext(one: str, many: str, n: int) -> str:
-    return (one if n == 1 else many) if _DECLARING.get() else ngettext(one, many, n)
-
-
-def _click_speaks_ours() -> None:
-    """Click's modules look their words up with ours, in the language of the run (click calls
-    its `_` as it raises or shows): bound by the first run that chooses Spanish; a later one
-    finds them bound and changes nothing."""
+@contextlib.contextmanager
+def _click_speaks(lang: str):
+    """Click's own words in `lang` for the length of a run. Click looks them up with the
+    standard `gettext.gettext` and `ngettext` (`from gettext import gettext as _`), which
+    read the default text domain in the language the environment's LANGUAGE names: for a
+    Spanish run the default domain is our catalog's and LANGUAGE is `es`; both are put back
+    as they were when the run ends. An English run binds nothing."""
+    if lang == "en":
+        yield
+        return
     import gettext
 
-    import click._termui_impl  # noqa: F401 (loaded by click only when needed: bound now)
-    import click.shell_completion  # noqa: F401
+    domain, before = gettext.textdomain(), os.environ.get("LANGUAGE")
+    gettext.bindtextdomain(i18n.DOMAIN, i18n.LOCALE)
+    gettext.textdomain(i18n.DOMAIN)
+    os.environ["LANGUAGE"] = lang
+    try:
+        yield
+    finally:
+        gettext.textdomain(domain)
+        _put_back("LANGUAGE", before)
 
-    for name, module in list(sys.modules.items()):
-        if name.startswith("click."):
-            if getattr(module, "_", None) is gettext.gettext:
-                module._ = _click_gettext
-            if getattr(module, "ngettext", None) is gettext.ngettext:
-                module.ngettext = _click_ngettext
+
+def _put_back(name: str, value) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 @contextlib.contextmanager
 def as_written():
     """Click's words given while a command is declared stay as click writes them (a
     click.Path's name, the help of the help option): they are shown translated with their
-    parameter (`_spoken`), so a later run in another language reads its own."""
-    token = _DECLARING.set(True)
+    parameter (`_spoken`), so a later run in another language reads its own. (No catalog is
+    `en`: under LANGUAGE=en gettext gives every message as written.)"""
+    if RUN.get() in (None, "en"):
+        yield
+        return
+    before = os.environ.get("LANGUAGE")
+    os.environ["LANGUAGE"] = "en"
     try:
         yield
     finally:
-        _DECLARING.reset(token)
+        _put_back("LANGUAGE", before)
 
 
 def _spoken(param, say):
@@ -203,11 +215,10 @@ class Translated:
     def main(self, args=None, *rest, **kwargs):
         """Run the command line: the language chosen before click reads an argument."""
         lang = _lang_in(sys.argv[1:] if args is None else args) or i18n.choose(None, os.environ)
-        if lang != "en":
-            _click_speaks_ours()
         token = RUN.set(lang)
         try:
-            return super().main(args, *rest, **kwargs)
+            with _click_speaks(lang):
+                return super().main(args, *rest, **kwargs)
         finally:
             RUN.reset(token)
 
@@ -239,8 +250,10 @@ class Translated:
                 formatter.write_text(text)
 
     def get_short_help_str(self, limit=45):
-        if self.help and not self.short_help:
-            return click.utils.make_default_short_help(_(inspect.cleandoc(self.help)), limit)
+        if self.help and not self.short_help:  # click's own shortening, of the help in the run's language
+            spoken = copy.copy(self)
+            spoken.help = _(inspect.cleandoc(self.help))
+            return super(Translated, spoken).get_short_help_str(limit)
         return super().get_short_help_str(limit)
 
 

@@ -10,7 +10,7 @@ the move this command looked at: if another recorder got there first, exit 3, no
 import click
 
 from ..cards import pretty
-from ..findings import M
+from ..findings import M, listed
 from ..i18n import N_
 from .book import book_command, db_option, open_book, table_option
 from .lang import Command, _, lang_option, ngettext
@@ -181,11 +181,13 @@ def print_settlement(table: str, number: int, report) -> None:
 
 def next_state(ref) -> list:
     """The table's next state in a line or two, from the referee's queries (suits shown)."""
+    from .render import say
+
     names = ref.setup.players
     outcome = ref.outcome
     if outcome is not None:
         winners = len(outcome.winners)
-        who = _(" and ").join(names[s] for s in outcome.winners) or _("nobody")
+        who = say(listed(names[s] for s in outcome.winners)) or _("nobody")
         if outcome.kind == "win":
             how = ngettext("{who} wins with ten cards down", "{who} wins with ten cards down", winners).format(who=who)
         elif outcome.kind == "auto-win":
@@ -212,13 +214,14 @@ def next_state(ref) -> list:
     if waiting:
         text = _("the cambio: waiting for {players}; then {player} draws first") if drawer \
             else _("the cambio: waiting for {players}")
-        return [text.format(players=", ".join(waiting), player=drawer)]
+        return [text.format(players=say(listed(waiting)), player=drawer)]
     offer = ref.offer()
     if offer is not None:
         how = _("drawn by {player}") if offer.drawn else _("paid by {player}")
-        text = _("on offer: {card} ({how}); may take it: {players}").format(
+        text = ngettext("on offer: {card} ({how}); may take it: {players}",
+                        "on offer: {card} ({how}); may take it: {players}", max(1, len(offer.may_take))).format(
             card=pretty(offer.card), how=how.format(player=names[offer.by]),
-            players=", ".join(names[s] for s in offer.may_take) or _("nobody"))
+            players=say(listed(names[s] for s in offer.may_take)) or _("nobody"))
         if offer.must_take >= 0:
             text += _("; {player} must take it (R9.1)").format(player=names[offer.must_take])
         lines = [text]

@@ -10,11 +10,12 @@ import os
 import re
 import sys
 import unicodedata
+from string import Formatter
 
 import click
 
 from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
-from ..findings import render
+from ..findings import Message, listed, render
 from ..i18n import N_
 from ..money import fmt
 from .lang import _, language, ngettext
@@ -93,22 +94,34 @@ class Style:
         return self.cards(parse_card(n) for n in names)
 
     def text(self, message: str) -> str:
-        """An engine message in the chosen language, its card names written for a person."""
-        message = say(message)
+        """An engine message in the chosen language, the cards it names written for a person.
+        A Message's cards are its values (`{cards}`): the words of its template stay as
+        written, so an example of what to type (`cards are like As, Td`) reads as typed; so
+        does a value the template quotes (`{word!r}`: what the recorder typed)."""
         if not self.symbols:
-            return message
-        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), message)
+            return say(message)
+        if not isinstance(message, Message):
+            return self._suits(message) if isinstance(message, str) else message
+        spoken = (_, ngettext) if language() != "en" else (str, None)
+        words = message.words(*spoken)
+        quoted = {name for _, name, _, conversion in Formatter().parse(words) if conversion}
+        return words.format_map({k: render(v, *spoken) if k in quoted else self.text(v)
+                                 for k, v in message.args.items()})
+
+    def _suits(self, text: str) -> str:
+        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), text)
 
 
 def say(message) -> str:
     """An engine message (findings.Message) in the chosen language; English as it is."""
     if language() == "en":
         return message
-    return render(message, _)
+    return render(message, _, ngettext)
 
 
 def _names(names) -> str:
-    return _(" and ").join(names)
+    """Names in a sentence: `Ana, Beto and Carla` (findings.listed)."""
+    return say(listed(names))
 
 
 def _outcome(out, errors, live: bool = False) -> str:
@@ -236,6 +249,9 @@ class Summary:
         self.counts = {"complete": 0, "incomplete": 0, "invalid": 0}
         self.players = []
         self.net = {}
+        self.settled = set()   # the players with a hand whose nets are known
+        self.invalid = set()   # the players of an invalid hand
+        self.left_out = []     # (number, status) of the hands without nets
         self.findings = 0
 
     def add(self, number: int, hand) -> None:
@@ -250,8 +266,19 @@ class Summary:
         if hand.settlement is not None:
             for name, cents in hand.settlement.net.items():
                 self.net[name] += cents
+                self.settled.add(name)
             line += "; " + ", ".join(f"{n} {fmt(c)}" for n, c in hand.settlement.net.items())
+        else:  # no nets: its players' totals say so, not 0.00
+            self.left_out.append((number, out["status"]))
+            if out["status"] == "invalid":
+                self.invalid.update(out["players"])
         click.echo(line)
+
+    def _net(self, name: str) -> str:
+        """A player's total: the sum of the nets known, else why there is none."""
+        if name in self.settled:
+            return fmt(self.net[name])
+        return _("invalid") if name in self.invalid else _("incomplete")
 
     def print_totals(self) -> None:
         hands = sum(self.counts.values())
@@ -264,8 +291,11 @@ class Summary:
         click.echo(ngettext("{path}: {count} hand ({kinds}), {found}", "{path}: {count} hands ({kinds}), {found}",
                             hands).format(path=self.path, count=hands, kinds=kinds, found=found))
         if self.players:
-            rows = [[p, fmt(self.net[p])] for p in self.players]
+            rows = [[p, self._net(p)] for p in self.players]
             click.echo(simple_table(rows, [_("player"), _("net")], right={1}))
+        if self.left_out and self.settled:
+            hands = [_("hand {number} ({status})").format(number=n, status=_(status)) for n, status in self.left_out]
+            click.echo(_("not counted in the nets: {hands}").format(hands=say(listed(hands))))
 
 
 def print_report(report, style: Style, summary: bool = False) -> list:
@@ -289,6 +319,19 @@ def print_report(report, style: Style, summary: bool = False) -> list:
         codes += [code for _, code, _ in night.problems]
         print_session(path, night, style)
     return codes
+
+
+def print_running(session) -> None:
+    """The players' running totals, hand after hand: where the night stood after each hand
+    (a hand that is not complete changes nothing and says why)."""
+    players = session.players
+    rows = []
+    for row, so_far in session.running():
+        label = str(row.number) if row.net else _("{number} ({status})").format(
+            number=row.number, status=say(row.outcome))
+        rows.append([label] + [fmt(so_far[p]) if p in so_far else "" for p in players])
+    click.echo(_("running totals, after each hand:"))
+    click.echo(simple_table(rows, [_("after hand")] + players, right=set(range(1, 1 + len(players)))))
 
 
 def print_rules_hint(codes) -> None:
@@ -321,3 +364,5 @@ def print_session(path: str, session, style: Style | None = None) -> None:
     if ledger:  # what the players' totals do not balance without, line by line
         rows = [[fmt(cents), style.text(label)] for label, cents in ledger]
         click.echo(simple_table(rows, [_("amount"), _("money outside the players' totals")], right={0}))
+    if count > 1:
+        print_running(session)

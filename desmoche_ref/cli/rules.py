@@ -20,7 +20,8 @@ def rules(query, as_json):
 
     A code (R9.1, F3, N4.3, as every finding cites) prints that rule as the rulebook
     words it; a section's code (R9, N4) prints the whole section. A word lists the
-    rules that mention it, each with its code and a short title. With nothing, the
+    rules that mention it and the sections whose title does, each with its code and a
+    short title. With nothing, the
     sections of the rulebook (RULES.md) and of the notation (NOTATION.md). Exit 1
     when nothing is found. Under Spanish (--lang es, LANG=es_NI.UTF-8) the rules are
     the Spanish rulebook's (docs/es/REGLAS.md), the same codes.

@@ -7,7 +7,7 @@ import click
 
 from ..cards import parse_card, pretty_cards as cards_text
 from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
-from ..findings import M
+from ..findings import M, listed
 from ..i18n import N_
 from .files import encoding_hint, encoding_option, read_record
 from .lang import Command, _, lang_option, language, ngettext
@@ -75,7 +75,8 @@ def view(file, hand_number, at_line, as_json, encoding):
     hands = record.hands
     last_line = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     if at_line is not None and at_line > last_line:
-        _usage_error(_("--at {line}: {path} has {count} lines").format(line=at_line, path=file, count=last_line))
+        _usage_error(ngettext("--at {line}: {path} has {count} line", "--at {line}: {path} has {count} lines",
+                              last_line).format(line=at_line, path=file, count=last_line))
     if hand_number is None:
         hand_number = hand_at(hands, at_line) if at_line is not None else 1
     if hand_number > len(hands):
@@ -123,9 +124,10 @@ def print_table(file, number, line, at_line, t, colour) -> None:
     offer = t["offer"]
     if offer:
         how = _("drawn by {player}") if offer["how"] == "drawn" else _("paid by {player}")
-        text = _("on offer: {card} ({how}); may take: {players}").format(
+        text = ngettext("on offer: {card} ({how}); may take: {players}",
+                        "on offer: {card} ({how}); may take: {players}", max(1, len(offer["may_take"]))).format(
             card=_cards([offer["card"]], colour), how=how.format(player=offer["by"]),
-            players=", ".join(offer["may_take"]) or _("nobody"))
+            players=say(listed(offer["may_take"])) or _("nobody"))
         if offer["must_take"]:
             text += _("; must take: {player} (R9.1)").format(player=offer["must_take"])
         click.echo(text)
@@ -148,7 +150,7 @@ def turn(t, colour) -> str:
     """Whose turn it is, in words, from the referee's answers in the table `t`."""
     outcome = t["outcome"]
     if outcome:
-        who = _(" and ").join(outcome["winners"])
+        who = say(listed(outcome["winners"]))
         if outcome["kind"] == "win":
             return _("over: {who} won with ten cards down at line {line}").format(who=who, line=outcome["line"])
         if outcome["kind"] == "auto-win":
@@ -174,7 +176,7 @@ def turn(t, colour) -> str:
         waiting = [m["player"] for m in t["moves"] if m["verb"] == "cambio"]
         if waiting:
             return _("the cambio: waiting for {players}; then {player} draws first").format(
-                players=", ".join(waiting), player=drawer)
+                players=say(listed(waiting)), player=drawer)
         return _("{player} draws the first card").format(player=drawer)
     offer = t["offer"]
     if offer:

@@ -1,7 +1,7 @@
 """The deal (RULES §3, N4.6): the cut, dealing, returning cards dealt too many, and the misdeal
 (F1) judged by the totals once the deal is over."""
 
-from ..findings import Foul, M
+from ..findings import Foul, M, MN
 from .judging import fail
 from .state import ACTIVE, DISQUALIFIED, FREE, HAND, OUT, PRE, STOCK
 
@@ -21,8 +21,9 @@ class Deal:
         self.from_stock(ev, ev.cards)
         count = len(ev.cards) + ev.unknown
         if count > g.stock:
-            fail(ev.line, "N2.4", M("the deck has only {stock} cards left to deal, not {count}",
-                                    stock=g.stock, count=count))
+            fail(ev.line, "N2.4", MN("the deck has only {stock} card left to deal, not {count}",
+                                     "the deck has only {stock} cards left to deal, not {count}",
+                                     g.stock, stock=g.stock, count=count))
         if g.stock_known:
             if ev.unknown:
                 for c in g.known_in_stock():  # a `?` may be one of them: no longer known where
@@ -80,10 +81,13 @@ class Deal:
             self.disqualify(dealer, ev.line)
         for p in g.players:
             if p.status == ACTIVE and p.hand_count != 9:
-                fail(ev.line, "R3.5", M("{player} holds {hand_count} cards when play starts: every "
-                                        "player holds nine (a short hand is completed from the "
-                                        "stock with a deal line)",
-                                        player=p.name, hand_count=p.hand_count))
+                fail(ev.line, "R3.5", MN("{player} holds {hand_count} card when play starts: every "
+                                         "player holds nine (a short hand is completed from the "
+                                         "stock with a deal line)",
+                                         "{player} holds {hand_count} cards when play starts: every "
+                                         "player holds nine (a short hand is completed from the "
+                                         "stock with a deal line)",
+                                         p.hand_count, player=p.name, hand_count=p.hand_count))
         for p in g.players:
             p.dealt9 = (frozenset(p.hand), p.unknown)
         if len(g.active()) <= 1:

@@ -2,7 +2,7 @@
 the card on offer go to the discard pile."""
 
 from ..cards import name
-from ..findings import M
+from ..findings import M, MN, listed
 from ..melds import meld_kind
 from .judging import fail
 from .state import ACTIVE, DEAD, FREE, OFFER, PASSED, PLAY, STOCK
@@ -26,8 +26,9 @@ class Drawing:
             # (after a declaration the cambio need not be finished: N4.7 says why not to draw)
             missing = [g.players[i].name for i in g.active() if not g.players[i].cambio_done]
             if not g.cambio_complete and missing:
-                fail(ev.line, "R5.2", M("the cambio is not complete: {items} has not passed a card",
-                                        items=', '.join(missing)))
+                fail(ev.line, "R5.2", MN("the cambio is not complete: {items} has not passed a card",
+                                         "the cambio is not complete: {items} have not passed a card",
+                                         len(missing), items=listed(missing)))
         if g.started and g.offer >= 0 and not g.first_card:  # the usual case (R7.6)
             expected, code = g.next_active(g.offer_by), "R7.6"
         else:

@@ -1,7 +1,7 @@
 """The end of a hand (RULES §10, R14.4, N4.4): a win, an automatic win when the declarations
 close, or no winner once the stock is empty or nobody is left."""
 
-from ..findings import M
+from ..findings import M, MN
 from .judging import fail
 from .state import DEAD, OVER, PLAY, Outcome
 
@@ -37,6 +37,7 @@ class Ending:
             self.finish("no-winner", [], ev.line)
             return
         if g.phase == PLAY:
-            fail(ev.line, "N4.4", M("the hand is not over: the stock still holds {stock} cards",
-                                    stock=g.stock))
+            fail(ev.line, "N4.4", MN("the hand is not over: the stock still holds {stock} card",
+                                     "the hand is not over: the stock still holds {stock} cards",
+                                     g.stock, stock=g.stock))
         fail(ev.line, "N4.4", M("the hand is not over: play has not started"))

@@ -26,24 +26,25 @@ FOUL_KINDS = {"misdeal": "misdeal", "peek": "peek", "hand": "hand", "arrangement
               "f5": "other"}
 FOUL_CODES = {"misdeal": "F1", "peek": "F2", "hand": "F3", "arrangement": "F4", "other": "F5"}
 
-# verb -> (usage, unknown cards allowed)
+# verb -> (usage, unknown cards allowed); a usage is a message: its words (PLAYER, CARDS) are
+# shown in the run's language, the verb and `to` as the notation writes them
 VERBS = {
-    "cut": ("cut PLAYER", False),
-    "deal": ("deal PLAYER CARDS", True),
-    "return": ("return PLAYER CARD", True),
-    "announce": ("announce PLAYER GAME CARDS", False),
-    "cambio": ("cambio PLAYER CARD", True),
-    "declare": ("declare PLAYER KIND [the nine CARDS]", False),
-    "draw": ("draw PLAYER CARD", False),
-    "claim": ("claim PLAYER", False),
-    "knock": ("knock PLAYER", False),
-    "meld": ("meld PLAYER CARDS", False),
-    "add": ("add PLAYER CARDS [to CARD]", False),
-    "pay": ("pay PLAYER CARD", False),
-    "pass": ("pass PLAYER", False),
-    "show": ("show PLAYER CARDS", False),
-    "foul": ("foul PLAYER KIND [CARD or WORDS]", False),
-    "forgive": ("forgive PLAYER", False),
+    "cut": (M("cut PLAYER"), False),
+    "deal": (M("deal PLAYER CARDS"), True),
+    "return": (M("return PLAYER CARD"), True),
+    "announce": (M("announce PLAYER GAME CARDS"), False),
+    "cambio": (M("cambio PLAYER CARD"), True),
+    "declare": (M("declare PLAYER KIND [the nine CARDS]"), False),
+    "draw": (M("draw PLAYER CARD"), False),
+    "claim": (M("claim PLAYER"), False),
+    "knock": (M("knock PLAYER"), False),
+    "meld": (M("meld PLAYER CARDS"), False),
+    "add": (M("add PLAYER CARDS [to CARD]"), False),
+    "pay": (M("pay PLAYER CARD"), False),
+    "pass": (M("pass PLAYER"), False),
+    "show": (M("show PLAYER CARDS"), False),
+    "foul": (M("foul PLAYER KIND [CARD or WORDS]"), False),
+    "forgive": (M("forgive PLAYER"), False),
     "end": ("end", False),
 }
 # N4.10: the Spanish verbs a table writes, read as the English ones (the writer emits English)
@@ -53,6 +54,8 @@ SPANISH_VERBS = {
     "bajar": "meld", "agregar": "add", "pagar": "pay", "pasar": "pass", "mostrar": "show",
     "falta": "foul", "perdonar": "forgive", "fin": "end",
 }
+# N4.10: `add … to CARD` may say `a` for `to` (`agregar Beto 5c a 4c`); the writer emits `to`
+TO_WORDS = ("to", "a")
 NO_ARGS = {"cut", "claim", "knock", "pass", "forgive"}
 ONE_CARD = {"draw", "pay", "cambio"}
 
@@ -183,7 +186,7 @@ def parse_event(text: str, line: int) -> Event:
                                                 "PLAYER hand CARD"))
                 elif args:
                     raise LineError("N4", M("foul {word} takes no more arguments", word=word))
-        elif verb == "add" and len(args) >= 2 and args[-2].lower() == "to":
+        elif verb == "add" and len(args) >= 2 and args[-2].lower() in TO_WORDS:
             target = parse_card(args[-1])
             if target is None:
                 raise LineError("N2.1", M("{word!r} is not a card", word=clip(args[-1])))

@@ -4,7 +4,7 @@ words that could replace its last word out (the shell draws them). In Spanish th
 offered is the Spanish verb or command; the English ones too once a letter is typed."""
 
 from ..cards import CARD_NAME, SUIT_SYMBOLS, SUITS, parse_card
-from ..notation.parser import AUTO_KINDS, FOUL_CODES, GAMES, VERBS
+from ..notation.parser import AUTO_KINDS, FOUL_CODES, GAMES, TO_WORDS, VERBS
 from .lines import COMMANDS, SPANISH_COMMAND_OF, SPANISH_OF, command_of, verb_of
 
 NEW_OPTIONS = ("--dealer", "--side", "--no-sides")
@@ -69,11 +69,12 @@ def _words(done: list, ref) -> list:
         return list(dict.fromkeys(legal + list(names)))
     if done[1] not in names:
         return []
-    return _arguments(verb, names.index(done[1]), done[2:], ref)
+    to = "a" if done[0].lower() == SPANISH_OF["add"] else "to"  # agregar … a CARD (N4.10)
+    return _arguments(verb, names.index(done[1]), done[2:], ref, to)
 
 
-def _arguments(verb: str, seat: int, args: list, ref) -> list:
-    """The words that may follow `VERB PLAYER ARGS…`."""
+def _arguments(verb: str, seat: int, args: list, ref, to: str = "to") -> list:
+    """The words that may follow `VERB PLAYER ARGS…` (`to`: the word offered before a meld's card)."""
     me = ref.seats_view()[seat]
     typed = {parse_card(a) for a in args}
     if verb == "announce" and not args:
@@ -95,12 +96,12 @@ def _arguments(verb: str, seat: int, args: list, ref) -> list:
     if verb == "meld":
         return _cards(_offered(ref) + me.hand + tuple(on_table), typed)
     if verb == "add":
-        if args and args[-1] == "to":
+        if args and args[-1].lower() in TO_WORDS:
             return _cards(on_table, typed)
-        if "to" in args:
+        if any(a.lower() in TO_WORDS for a in args):
             return []
         cards = _cards(_offered(ref) + me.hand, typed)
-        return cards + (["to"] if args and me.melds else [])
+        return cards + ([to] if args and me.melds else [])
     if verb in ("draw", "deal"):
         if verb == "draw" and args:
             return []

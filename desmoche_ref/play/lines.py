@@ -182,8 +182,9 @@ def help_text(say=str, spanish: bool = False) -> str:
     verbs = []
     for v in VERBS:
         shorts = " ".join(by_verb.get(v, [])) or "-"
-        verbs.append(f"  {VERBS[v][0]:<40} {SPANISH_OF.get(v, v):<10} {shorts}" if spanish
-                     else f"  {VERBS[v][0]:<40} {shorts}")
+        usage = say(VERBS[v][0])
+        verbs.append(f"  {usage:<40} {SPANISH_OF.get(v, v):<10} {shorts}" if spanish
+                     else f"  {usage:<40} {shorts}")
     moves = M("Moves (verb and arguments; the Spanish verb; short forms):") if spanish \
         else M("Moves (verb and arguments; short forms):")
     commands = M("Session commands (in English or in Spanish):") if spanish else M("Session commands:")

@@ -8,7 +8,7 @@ again, so the prompt never disagrees with the verdict.
 from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
 from ..engine.state import ACTIVE, DEAL, OVER, PRE
-from ..findings import M
+from ..findings import M, MN, listed
 from ..money import fmt
 
 # the kinds of automatic win and a seat's status, as a person reads them (N8 writes the codes)
@@ -16,21 +16,12 @@ AUTO = {"peladilla": M("peladilla"), "cuatro-cuerpos": M("cuatro-cuerpos"), "col
 STATUS = {"in": M("in"), "passed": M("passed"), "out": M("out")}
 
 
-def names_text(names: list):
-    """`Ana`, `Ana and Beto`, `Ana and Beto and Carla`: each `and` a message of its own
-    (no name: empty)."""
-    text = names[0] if names else ""
-    for name in names[1:]:
-        text = M("{names} and {name}", names=text, name=name)
-    return text
-
-
 def outcome_text(ref):
     o = ref.outcome
     if not o.winners:  # nobody won: every player passed, fouled or ran out of stock (R11.3, N5.4)
         return M("no winner")
     names = ref.setup.players
-    who = names_text([names[s] for s in o.winners])
+    who = listed(names[s] for s in o.winners)
     if o.kind == "win":
         return M("{who} won", who=who)
     if o.kind == "auto-win":
@@ -51,7 +42,7 @@ def turn_text(ref, colour: bool = False):
         if ref.g.deal_started and all(p.hand_count == 9 for p in ref.g.players):
             # N4.6: the deal ends at the next line that is not a deal line; nine each is done
             return M("dealt: the cambio next, {players} to pass a card",
-                     players=", ".join(names[s] for s in ref.setup.order_from_dealer()))
+                     players=listed(names[s] for s in ref.setup.order_from_dealer()))
         return M("the deal: {dealer} deals", dealer=names[ref.setup.dealer])
     if ref.declared():
         return M("an automatic win is declared: `end` closes the declarations")
@@ -67,7 +58,7 @@ def turn_text(ref, colour: bool = False):
         waiting = [seats[i].name for i in ref.setup.order_from_dealer()
                    if seats[i].status == ACTIVE and not seats[i].cambio_done]
         if waiting and any(m.verb == "cambio" for m in ref.moves()):
-            return M("the cambio: {players} to pass a card", players=", ".join(waiting))
+            return M("the cambio: {players} to pass a card", players=listed(waiting))
     drawer = ref.next_drawer()
     drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
     offer = ref.offer()
@@ -130,15 +121,16 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     offer = ref.offer()
     if offer is not None:
         by = names[offer.by]
-        text = M("on offer: {card} ({how}); may take: {players}", card=card_text(offer.card, colour),
-                 how=M("drawn by {player}", player=by) if offer.drawn else M("paid by {player}", player=by),
-                 players=", ".join(names[x] for x in offer.may_take) or M("nobody"))
+        text = MN("on offer: {card} ({how}); may take: {players}", "on offer: {card} ({how}); may take: {players}",
+                  max(1, len(offer.may_take)), card=card_text(offer.card, colour),
+                  how=M("drawn by {player}", player=by) if offer.drawn else M("paid by {player}", player=by),
+                  players=listed(names[x] for x in offer.may_take) or M("nobody"))
         if offer.must_take >= 0:
             text = M("{offer}; must take: {player}", offer=text, player=names[offer.must_take])
         out.append(text)
     state = ref.report.state
     out.append(M("discard pile: {cards}", cards=cards_text(state.dead, colour) or M("(empty)")))
-    out.append(M("stock: {count} cards", count=state.stock))
+    out.append(MN("stock: {count} card", "stock: {count} cards", state.stock, count=state.stock))
     out.append(M("turn: {turn}", turn=M("closed: `undo` reopens it, `new` deals the next") if closed
                  else turn_text(ref, colour)))
     for f in ref.report.fouls:

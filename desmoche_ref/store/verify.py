@@ -25,7 +25,7 @@ from collections import Counter
 from sqlalchemy import func
 from sqlmodel import select
 
-from ..findings import M, joined
+from ..findings import M, MN, joined
 from ..referee import COMPLETE, INVALID
 from . import journal as J
 from .hands import (UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge,
@@ -239,7 +239,9 @@ class _Hand:
         self.counts["postings"] += len(rows)
         found = []
         if sum(r.amount for r in rows):
-            found.append((None, M("its postings do not sum to zero ({cents} cents)", cents=sum(r.amount for r in rows))))
+            cents = sum(r.amount for r in rows)
+            found.append((None, MN("its postings do not sum to zero ({cents} cent)",
+                                   "its postings do not sum to zero ({cents} cents)", abs(cents), cents=cents)))
         by_id = {r.id: r for r in rows}
         seated = hand.players.split()
         targets = Counter()
