@@ -75,10 +75,6 @@ class PlayerState:
     def hand_count(self) -> int:
         return len(self.hand) + self.unknown
 
-    @property
-    def table_count(self) -> int:
-        return sum(len(m) for m in self.melds)
-
 
 class GameState:
     """Everything a line can change. Copied whole when a foul may be forgiven (R14.3)."""
