@@ -5,7 +5,7 @@ from ..cards import UNKNOWN, name, names
 from ..findings import M
 from ..ranking import KIND_RANK, auto_strength, could_qualify, why_not_auto
 from .judging import fail
-from .state import ACTIVE, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
+from .state import ACTIVE, AUTO_WIN, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
 
 
 class Cambio:
@@ -170,4 +170,4 @@ class Cambio:
         seats = {d.seat for d in standing if d.strength == best}
         winners = [s for s in self.setup.order_from_dealer() if s in seats]
         kind = next(d.kind for d in standing if d.strength == best)
-        self.finish("auto-win", winners, line, auto=kind)
+        self.finish(AUTO_WIN, winners, line, auto=kind)
