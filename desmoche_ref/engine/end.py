@@ -2,11 +2,12 @@
 close, or no winner once the stock is empty or nobody is left."""
 
 from ..findings import M
+from .base import RefereeParts
 from .judging import fail
 from .state import DEAD, NO_WINNER, OVER, PLAY, Outcome
 
 
-class Ending:
+class Ending(RefereeParts):
     def finish(self, kind, winners, line, auto=None):
         g = self.g
         g.phase = OVER

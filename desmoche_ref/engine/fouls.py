@@ -4,6 +4,7 @@
 from ..cards import UNKNOWN, name
 from ..findings import Foul, M
 from ..notation.parser import FOUL_CODES
+from .base import RefereeParts
 from .judging import fail
 from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN
 
@@ -27,7 +28,7 @@ class FoulLine:
         return FoulLine(self.index, list(self.fouls), before, self.found)
 
 
-class Fouls:
+class Fouls(RefereeParts):
     def record_foul(self, ev, seat, code, message, found=False, before=None):
         """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3).
 

@@ -5,11 +5,12 @@ order (R8.4, F4), the tenth card that wins, and the pay that ends the action."""
 from ..cards import name, names
 from ..findings import M
 from ..melds import arranged, in_order, meld_kind, remove_card, why_not_meld
+from .base import RefereeParts
 from .judging import fail
 from .state import FREE, HAND, MELD, OFFER, WIN
 
 
-class Laying:
+class Laying(RefereeParts):
     def do_lay(self, ev, seat):
         """`meld` and `add` (R7.2, R7.3, R8, N4.1, N4.2)."""
         g = self.g

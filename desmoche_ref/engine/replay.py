@@ -6,7 +6,8 @@ The rules live in one module per part of the game, each a mixin over the one tab
 (`self.g`, engine/state.py): the deal, side games, the cambio and declarations, drawing,
 the card on offer, laying, forcing, passing, fouls, the end; what they share (refusing a
 line, where its cards come from) is in engine/judging.py, and the read-only queries in
-engine/queries.py.
+engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which declares the
+state `Referee.__init__` sets and the methods one part calls on another.
 """
 
 from ..findings import M
