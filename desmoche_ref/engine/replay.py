@@ -10,6 +10,8 @@ engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which dec
 state `Referee.__init__` sets and the methods one part calls on another.
 """
 
+from typing import Callable
+
 from ..findings import M
 from .cambio import Cambio
 from .deal import Deal
@@ -176,9 +178,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         PLAY_HANDLERS[verb](self, ev, seat)
 
 
-DEAL_HANDLERS = {"cut": Referee.do_cut, "deal": Referee.do_deal, "return": Referee.do_return,
-                 "foul": Referee.do_foul, "forgive": Referee.do_forgive}
-PLAY_HANDLERS = {
+DEAL_HANDLERS: dict[str, Callable[..., None]] = {
+    "cut": Referee.do_cut, "deal": Referee.do_deal, "return": Referee.do_return,
+    "foul": Referee.do_foul, "forgive": Referee.do_forgive,
+}
+PLAY_HANDLERS: dict[str, Callable[..., None]] = {
     "cut": Referee.deal_is_over, "deal": Referee.deal_is_over, "return": Referee.deal_is_over,
     "foul": Referee.do_foul, "forgive": Referee.do_forgive,
     "announce": Referee.do_announce, "cambio": Referee.do_cambio, "declare": Referee.do_declare,
