@@ -3,11 +3,10 @@
 record each part works on, and the methods one part calls on another.
 
 Nothing here runs: the attributes are annotations only (set by `Referee.__init__` and
-`Referee.fork`), and the methods are declared for the type checker alone, each implemented
-by the part named beside it. The referee's hot path (`check`) pays nothing for this class.
+`Referee.fork`; quoted, so that the types are imported for the type checker alone), and the
+methods are declared for the type checker alone, each implemented by the part named beside
+it. The referee's hot path (`check`) pays nothing for this class.
 """
-
-from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
@@ -24,13 +23,13 @@ if TYPE_CHECKING:
 class RefereeParts:
     """The state every part of the referee shares (see Referee.__init__)."""
 
-    setup: Setup                 # the hand's tags (N3)
-    opts: RuleOptions            # setup.options
-    g: GameState                 # the table now (a forgiven foul may put back an earlier one)
-    out: Replay                  # what replaying found so far: status, findings
-    seats: dict[str, int]        # player name -> seat
-    index: int                   # the index of the latest event judged
-    last_fouls: FoulLine | None  # the fouls of the latest line that had any (R14.3)
+    setup: "Setup"                 # the hand's tags (N3)
+    opts: "RuleOptions"            # setup.options
+    g: "GameState"                 # the table now (a forgiven foul may put back an earlier one)
+    out: "Replay"                  # what replaying found so far: status, findings
+    seats: "dict[str, int]"        # player name -> seat
+    index: int                     # the index of the latest event judged
+    last_fouls: "FoulLine | None"  # the fouls of the latest line that had any (R14.3)
 
     if TYPE_CHECKING:
         # judging.py: a line's players and cards
