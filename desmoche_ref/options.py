@@ -20,6 +20,15 @@ class RuleOptions:
 
     __slots__ = ("todo", "strict", "forcing", "auto", "hand_melds", "color", "escalera",
                  "side_nowin", "dq_bonus")
+    todo: bool
+    strict: bool
+    forcing: bool
+    auto: bool
+    hand_melds: bool
+    color: str       # color, suit or off
+    escalera: str    # a23-high or a23-low
+    side_nowin: str  # carry or refund
+    dq_bonus: str    # pay or exempt
     DEFAULTS = (False, False, False, True, True, "color", "a23-high", "carry", "pay")
 
     def __init__(self, **values):

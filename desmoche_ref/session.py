@@ -7,6 +7,8 @@ and keep the bet while a pot is carried.
 
 from dataclasses import dataclass, field
 
+from .engine.replay import COMPLETE
+from .engine.state import AUTO_WIN, WIN
 from .findings import M, listed
 from .money import fmt
 from .settle import MAIN_POT
@@ -67,13 +69,13 @@ class Session:
 
 
 def _outcome_word(hand) -> str:
-    if hand.status != "complete":
+    if hand.status != COMPLETE:
         return M(hand.status)  # the word N8 writes: complete, incomplete, invalid
     kind, seats, auto, _ = hand.outcome
     who = listed(hand.setup.players[s] for s in seats)
-    if kind == "win":
+    if kind == WIN:
         return M("{who} wins", who=who) if len(seats) == 1 else M("{who} win", who=who)
-    return M("{who} ({auto})", who=who, auto=M(auto)) if kind == "auto-win" else M("no winner")
+    return M("{who} ({auto})", who=who, auto=M(auto)) if kind == AUTO_WIN else M("no winner")
 
 
 def _pot_name(pot: str):
@@ -118,7 +120,7 @@ class Night:
             if p not in session.players:
                 session.players.append(p)
                 session.totals[p] = 0
-        settled = hand.settlement if hand.status == "complete" else None
+        settled = hand.settlement if hand.status == COMPLETE else None
         net = {}
         if settled:
             for p, cents in settled.net.items():
@@ -200,7 +202,7 @@ def _pot_shares(hands, carried_out, put_in):
     names to what they put in during that hand and gives the pot's carry_in."""
     shares = {}
     for hand in reversed(hands):
-        if hand.status != "complete" or not carried_out(hand):
+        if hand.status != COMPLETE or not carried_out(hand):
             break
         carry_in, paid = put_in(hand)
         for name, cents in paid.items():
@@ -236,7 +238,7 @@ def returned_carry(hands) -> dict:
 
 def returned_pots(hands) -> dict:
     """R11.5 pot by pot: {pot name (MAIN_POT or the side game): {player: cents returned}}."""
-    if not hands or hands[-1].status != "complete":
+    if not hands or hands[-1].status != COMPLETE:
         return {}
     last = hands[-1]
     order = [last.setup.players[s] for s in last.setup.order_from_dealer()]
@@ -279,7 +281,7 @@ def _continuity(session, before, hand):
         problems.append((line, "R3.1", M("the deal passes to the right: {player} deals this hand, "
                                          "not {player2}",
                                          player=expected, player2=b.players[b.dealer])))
-    if before.status != "complete":
+    if before.status != COMPLETE:
         problems.append((line, "R2.3", M("the hand before (line {line}) is {status}: what it "
                                          "carries cannot be known",
                                          line=before.record.line, status=M(before.status))))

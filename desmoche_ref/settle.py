@@ -7,7 +7,7 @@ checked to balance to zero before it is returned (N8's conservation law).
 from typing import NamedTuple
 
 from .cards import SUIT, UNKNOWN, names
-from .engine.state import DISQUALIFIED, FREE
+from .engine.state import AUTO_WIN, DISQUALIFIED, FREE, NO_WINNER
 from .findings import M, warning
 from .melds import has_a23
 from .money import split
@@ -71,7 +71,7 @@ def main_pot(setup, outcome):
     """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
     pot = setup.carry + setup.bet * len(setup.players)
     kind, winners = outcome.kind, outcome.winners
-    if kind == "no-winner" or not winners:
+    if kind == NO_WINNER or not winners:
         return pot, pot, {}
     return pot, 0, dict(_shares(pot, winners))
 
@@ -80,13 +80,13 @@ def bonuses(setup, state, outcome) -> list:
     """R12 (and R6.6 for automatic wins): (kind, payer seat, winner seat, cents) entries."""
     opts = setup.options
     kind, winners = outcome.kind, outcome.winners
-    if not opts.todo or kind == "no-winner" or not winners or setup.bet == 0:
+    if not opts.todo or kind == NO_WINNER or not winners or setup.bet == 0:
         return []
     bet = setup.bet
     losers = [s for s in setup.order_from_dealer() if s not in winners
               and not (opts.dq_bonus == "exempt" and state.players[s].status == DISQUALIFIED)]
     entries = []
-    if kind == "auto-win":  # R6.6: Arriba del Palo from everyone, and nothing else
+    if kind == AUTO_WIN:  # R6.6: Arriba del Palo from everyone, and nothing else
         for loser in losers:
             for winner, cents in _shares(bet, winners):
                 entries.append(("arriba-del-palo", loser, winner, cents))

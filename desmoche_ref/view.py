@@ -6,7 +6,7 @@ out again, so the view a dispute is settled by never disagrees with the verdict.
 """
 
 from .cards import CARD_NAME
-from .engine.replay import Referee
+from .engine.replay import INVALID, Referee
 from .engine.setup import read_setup
 from .money import fmt
 
@@ -22,7 +22,7 @@ def table_at(record, until=None) -> dict:
     setup, errors = read_setup(record)
     view = {"line": record.line, "after_line": until, "errors": [e.as_json() for e in errors[:1]]}
     if errors:
-        view["status"] = "invalid"
+        view["status"] = INVALID
         return view
     ref = Referee(setup)
     played = ref.run(record.events, until)

@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from desmoche_ref.cards import names
-from desmoche_ref.engine.replay import Referee
+from desmoche_ref.engine.replay import INVALID, Referee
 from desmoche_ref.engine.setup import Setup, SetupError, read_setup
 from desmoche_ref.notation.parser import parse_event, parse_text
 from desmoche_ref.notation.writer import write_event
@@ -23,24 +23,26 @@ RECORDS = sorted((ROOT / "sample_logs").glob("*.dsm")) + sorted((ROOT / "tests" 
 FRIDAY = (ROOT / "tests" / "conformance" / "friday.dsm").read_text()
 
 
-def fed_line_by_line(record, check_moves=True):
+def fed_line_by_line(record):
     """The report of a hand fed through `apply` one event at a time, checking `verify` and
-    `moves` against each line on the way."""
+    `moves` against each line on the way: `apply` gives every line the verdict `verify` gave
+    it, and once the hand is invalid every later line gets that first error (N5.1)."""
     setup, errors = read_setup(record)
     assert not errors
     ref = Referee(setup)
     for ev in record.events:
-        if check_moves and ref.status != "invalid":
-            before = json.dumps(hand_report(record, setup, ref.fork().report).as_json())
-            verdict = ref.verify(ev)
-            after = json.dumps(hand_report(record, setup, ref.fork().report).as_json())
-            assert before == after, f"verify changed the hand at line {ev.line}"
-            if verdict is None and ev.error is None:
-                moves = {(m.verb, m.player) for m in ref.moves()}
-                assert (ev.verb, ev.actor) in moves, (ev.line, ev.verb, ev.actor, sorted(moves, key=str))
-        got = ref.apply(ev)
-        if got is not None:
-            assert got == verdict if check_moves else True
+        if ref.status == INVALID:
+            first = ref.report.errors[0]
+            assert ref.verify(ev) == first and ref.apply(ev) == first, f"line {ev.line} judged after the error"
+            continue
+        before = json.dumps(hand_report(record, setup, ref.fork().report).as_json())
+        verdict = ref.verify(ev)
+        after = json.dumps(hand_report(record, setup, ref.fork().report).as_json())
+        assert before == after, f"verify changed the hand at line {ev.line}"
+        if verdict is None and ev.error is None:
+            moves = {(m.verb, m.player) for m in ref.moves()}
+            assert (ev.verb, ev.actor) in moves, (ev.line, ev.verb, ev.actor, sorted(moves, key=str))
+        assert ref.apply(ev) == verdict, f"apply and verify disagree at line {ev.line}"
     return hand_report(record, setup, ref.report)
 
 

@@ -1,4 +1,5 @@
-"""Fuzzing in CI (issue 4): a few seconds of bench/fuzz.py, and 400 mutated records in one process.
+"""Fuzzing in CI (issue 4): a few seconds of the fuzzing harness (tests/fuzzing.py), and 400
+mutated records in one process.
 
 The longer run is on demand: `python bench/fuzz.py --budget 600` (see bench/README.md).
 """
@@ -10,11 +11,10 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import benchkit as common
-import fuzz
+import fuzzing
+from invariants import check_hand_json
+from mutations import mutate
 
 from desmoche_ref.referee import judge_bytes
 
@@ -24,12 +24,12 @@ BUDGET = float(os.environ.get("DESMOCHE_FUZZ_BUDGET", "4"))
 def mutated_records(count: int = 400, seed: int = 400) -> list:
     """`count` mutated records from the sample logs, the conformance records and simulated hands."""
     rng = random.Random(seed)
-    base = fuzz.seeds()
-    return [common.mutate(rng.choice(base), rng) for _ in range(count)]
+    base = fuzzing.seeds()
+    return [mutate(rng.choice(base), rng) for _ in range(count)]
 
 
 def test_fuzz_for_a_fixed_budget():
-    result = fuzz.run(BUDGET, seed=20261129)
+    result = fuzzing.run(BUDGET, seed=20261129)
     assert result["inputs"] > 0
     report = "\n\n".join(f"{sig}\n--- input ---\n{f.data!r}\n--- traceback ---\n{f.tb}"
                          for sig, f in result["failures"].items())
@@ -40,7 +40,7 @@ def test_400_mutated_records_in_one_process_yield_findings_not_tracebacks():
     failures = []
     invalid = 0
     for i, data in enumerate(mutated_records()):
-        failure = fuzz.try_input(data)
+        failure = fuzzing.try_input(data)
         if failure is not None:
             failures.append(f"record {i}: {failure.first}\n{data!r}\n{failure.tb}")
             continue
@@ -71,7 +71,7 @@ def test_400_mutated_records_through_check_json_in_one_process(tmp_path):
         if not entry["hands"]:
             assert entry.get("error"), entry["path"]
         for hand in entry["hands"]:
-            common.check_hand_json(hand, entry["path"])
+            check_hand_json(hand, entry["path"])
             for e in hand["errors"]:
                 assert type(e["line"]) is int and re.match(r"^(R|N|F)\d", e["code"]), e
                 errors += 1

@@ -9,30 +9,28 @@ varied by the simulator) or a hand-written record, and checks:
 - hiding the cards of an open record (N6) keeps it valid with the same outcome and nets;
 - a mutated record never raises: it yields findings, each error with a line and a code.
 
-The helpers (mutation, invariants, hiding cards) live in bench/benchkit.py, shared with
-the fuzzer and the benchmarks.
+The helpers live beside this file: tests/mutations.py (seed records, mutation),
+tests/invariants.py (what any verdict keeps) and tests/closed_records.py (hiding cards);
+the fuzzer (tests/fuzzing.py, bench/fuzz.py) shares the first two.
 """
 
 import os
 import random
-import sys
+from decimal import Decimal
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import benchkit as common
+from closed_records import hide_cards, is_open
+from invariants import check_hand_json, check_invariants, conservation, verdict
+from mutations import CARDS, VOCAB, mutate, seed_records, split_hands
 
 from desmoche_ref.notation.parser import parse_bytes, parse_text
 from desmoche_ref.notation.writer import syntax_errors, write_file
 from desmoche_ref.referee import judge_bytes, judge_text
-
-simulate_session = common.simulator()
-needs_simulator = pytest.mark.skipif(simulate_session is None,
-                                     reason="desmoche_ref.simulate is not there yet")
+from desmoche_ref.simulate import simulate_session
 
 # DESMOCHE_EXAMPLES=500 pytest tests/test_properties.py: a deeper run on demand.
 EXAMPLES = int(os.environ.get("DESMOCHE_EXAMPLES", "25"))
@@ -40,7 +38,7 @@ BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 sessions = st.tuples(st.integers(0, 2**31 - 1), st.sampled_from((2, 3, 4)), st.integers(1, 4))
-SEEDS = common.seed_records()
+SEEDS = seed_records()
 
 
 @lru_cache(maxsize=256)
@@ -49,7 +47,7 @@ def simulated(seed: int, players: int, hands: int) -> str:
 
 
 def hand_texts(text: str) -> list:
-    return common.split_hands(text)
+    return split_hands(text)
 
 
 def reports(text: str) -> list:
@@ -59,7 +57,6 @@ def reports(text: str) -> list:
 
 # ---------------------------------------------------------------- simulated hands
 
-@needs_simulator
 @BOUNDED
 @given(sessions)
 def test_every_simulated_hand_checks_complete_without_error(session):
@@ -72,10 +69,9 @@ def test_every_simulated_hand_checks_complete_without_error(session):
         assert hand["errors"] == [], f"{where}: {hand['errors']}"
         assert hand["status"] == "complete", f"{where}: {hand['status']}"
         assert hand["result_agrees"] is not False, f"{where}: the bots' Result disagrees"
-        common.check_hand_json(hand, where)
+        check_hand_json(hand, where)
 
 
-@needs_simulator
 @BOUNDED
 @given(sessions)
 def test_money_is_conserved_in_every_complete_hand_n8(session):
@@ -83,7 +79,7 @@ def test_money_is_conserved_in_every_complete_hand_n8(session):
     for i, hand in enumerate(reports(simulated(seed, players, count)), 1):
         if hand["status"] != "complete":
             continue
-        assert common.conservation(hand) == 0, (
+        assert conservation(hand) == 0, (
             f"simulate_session({count}, players={players}, seed={seed}) hand {i}: "
             f"nets {hand['net']}, pot {hand['carry_in']} -> {hand['carry_out']}, "
             f"side {hand['side_games']}")
@@ -92,7 +88,6 @@ def test_money_is_conserved_in_every_complete_hand_n8(session):
 long_sessions = st.tuples(st.integers(0, 2**31 - 1), st.sampled_from((2, 3, 4)), st.integers(4, 12))
 
 
-@needs_simulator
 @settings(BOUNDED, max_examples=max(4, EXAMPLES // 3))
 @given(long_sessions)
 def test_a_simulated_session_follows_on_at_one_table(session):
@@ -104,11 +99,11 @@ def test_a_simulated_session_follows_on_at_one_table(session):
     assert night.problems == [], f"simulate_session{session}: {night.problems}"
     doc = night.as_json()
     hands = reports(text)
-    carried = common.Decimal(hands[-1]["carry_out"]) + sum(
-        (common.Decimal(s["carry_out"]) for s in hands[-1]["side_games"]), common.Decimal(0))
-    first_in = common.Decimal(hands[0]["carry_in"]) + sum(
-        (common.Decimal(s["carry_in"]) for s in hands[0]["side_games"]), common.Decimal(0))
-    totals = sum((common.Decimal(v) for v in doc["totals"].values()), common.Decimal(0))
+    carried = Decimal(hands[-1]["carry_out"]) + sum(
+        (Decimal(s["carry_out"]) for s in hands[-1]["side_games"]), Decimal(0))
+    first_in = Decimal(hands[0]["carry_in"]) + sum(
+        (Decimal(s["carry_in"]) for s in hands[0]["side_games"]), Decimal(0))
+    totals = sum((Decimal(v) for v in doc["totals"].values()), Decimal(0))
     assert totals + carried - first_in == 0, f"simulate_session{session}: {doc['totals']}"
 
 
@@ -116,7 +111,7 @@ def test_money_is_conserved_in_the_hand_written_records():
     for name, data in SEEDS:
         for hand in judge_bytes(data).as_json()["hands"]:
             if hand["status"] == "complete":
-                assert common.conservation(hand) == 0, f"{name} line {hand['line']}"
+                assert conservation(hand) == 0, f"{name} line {hand['line']}"
 
 
 # ---------------------------------------------------------------- the first error (N5.1)
@@ -127,7 +122,6 @@ def judge_until(text: str, until: int) -> list:
     return [judge_hand(h, until) for h in parse_text(text).hands]
 
 
-@needs_simulator
 @BOUNDED
 @given(sessions, st.integers(0, 10**6))
 def test_every_prefix_of_a_simulated_hand_is_valid_and_complete_only_at_its_end(session, pick):
@@ -155,7 +149,7 @@ def test_every_prefix_of_a_simulated_hand_is_valid_and_complete_only_at_its_end(
 def test_the_first_error_depends_only_on_the_lines_before_it(index, mutation_seed):
     """N5.1: the first error in line order is reported and later lines are not judged."""
     name, data = SEEDS[index]
-    mutated = common.mutate(data, random.Random(mutation_seed))
+    mutated = mutate(data, random.Random(mutation_seed))
     try:
         text = mutated.decode("utf-8")
     except UnicodeDecodeError:
@@ -180,8 +174,8 @@ def assert_round_trip(data: bytes, where: str) -> None:
     canonical = write_file(record)
     again = write_file(parse_text(canonical))
     assert again == canonical, f"{where}: write(parse(text)) is not a fixed point"
-    before = [common.verdict(h) for h in judge_bytes(data).as_json()["hands"]]
-    after = [common.verdict(h) for h in judge_text(canonical).as_json()["hands"]]
+    before = [verdict(h) for h in judge_bytes(data).as_json()["hands"]]
+    after = [verdict(h) for h in judge_text(canonical).as_json()["hands"]]
     assert after == before, f"{where}: fmt changed the verdict"
 
 
@@ -190,7 +184,6 @@ def test_fmt_round_trips_the_hand_written_records(name):
     assert_round_trip(dict(SEEDS)[name], name)
 
 
-@needs_simulator
 @BOUNDED
 @given(sessions)
 def test_fmt_round_trips_simulated_sessions(session):
@@ -203,22 +196,21 @@ def test_fmt_round_trips_simulated_sessions(session):
 @given(st.integers(0, len(SEEDS) - 1), st.integers(0, 2**32 - 1))
 def test_fmt_round_trips_mutated_records(index, mutation_seed):
     name, data = SEEDS[index]
-    mutated = common.mutate(data, random.Random(mutation_seed))
+    mutated = mutate(data, random.Random(mutation_seed))
     assert_round_trip(mutated, f"{name} mutated with seed {mutation_seed}")
 
 
 # ---------------------------------------------------------------- closed records (N6)
 
-@needs_simulator
 @BOUNDED
 @given(sessions)
 def test_hiding_the_cards_keeps_the_outcome_and_nets(session):
     seed, players, count = session
     for i, text in enumerate(hand_texts(simulated(seed, players, count)), 1):
-        if not common.is_open(text):
+        if not is_open(text):
             continue
-        closed = common.hide_cards(text)
-        assert not common.is_open(closed)
+        closed = hide_cards(text)
+        assert not is_open(closed)
         where = f"simulate_session({count}, players={players}, seed={seed}) hand {i}, closed"
         (open_hand,) = reports(text)
         (closed_hand,) = reports(closed)
@@ -231,14 +223,14 @@ def test_hiding_the_cards_keeps_the_outcome_and_nets(session):
 
 OPEN_COMPLETE = [(name, i, text) for name, data in SEEDS
                  for i, text in enumerate(hand_texts(data.decode("utf-8")), 1)
-                 if common.is_open(text) and reports(text)[0]["status"] == "complete"]
+                 if is_open(text) and reports(text)[0]["status"] == "complete"]
 
 
 @pytest.mark.parametrize("name, number, text", OPEN_COMPLETE,
                          ids=[f"{n}#{i}" for n, i, _ in OPEN_COMPLETE])
 def test_hiding_the_cards_of_the_hand_written_records(name, number, text):
     (open_hand,) = reports(text)
-    (closed_hand,) = reports(common.hide_cards(text))
+    (closed_hand,) = reports(hide_cards(text))
     assert closed_hand["errors"] == []
     assert (closed_hand["outcome"], closed_hand["net"]) == (open_hand["outcome"], open_hand["net"])
 
@@ -249,32 +241,31 @@ def test_hiding_the_cards_of_the_hand_written_records(name, number, text):
 @given(st.integers(0, len(SEEDS) - 1), st.integers(0, 2**32 - 1))
 def test_mutated_hand_written_records_never_raise(index, mutation_seed):
     name, data = SEEDS[index]
-    mutated = common.mutate(data, random.Random(mutation_seed))
-    common.check_invariants(mutated, f"{name} mutated with seed {mutation_seed}")
+    mutated = mutate(data, random.Random(mutation_seed))
+    check_invariants(mutated, f"{name} mutated with seed {mutation_seed}")
 
 
-@needs_simulator
 @BOUNDED
 @given(sessions, st.integers(0, 2**32 - 1))
 def test_mutated_simulated_records_never_raise(session, mutation_seed):
     data = simulated(*session).encode("utf-8")
-    mutated = common.mutate(data, random.Random(mutation_seed))
-    common.check_invariants(mutated, f"simulate_session{session} mutated with seed {mutation_seed}")
+    mutated = mutate(data, random.Random(mutation_seed))
+    check_invariants(mutated, f"simulate_session{session} mutated with seed {mutation_seed}")
 
 
 @BOUNDED
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_never_raise(data):
-    common.check_invariants(data, repr(data))
+    check_invariants(data, repr(data))
 
 
 @BOUNDED
-@given(st.lists(st.sampled_from(common.VOCAB + common.CARDS), max_size=12).map(" ".join),
+@given(st.lists(st.sampled_from(VOCAB + CARDS), max_size=12).map(" ".join),
        st.integers(0, len(SEEDS) - 1), st.integers(0, 200))
 def test_an_arbitrary_line_inserted_never_raises(line, index, at):
     lines = SEEDS[index][1].decode("utf-8").split("\n")
     lines.insert(at % (len(lines) + 1), line)
-    common.check_invariants("\n".join(lines).encode("utf-8", "surrogatepass"), repr(line))
+    check_invariants("\n".join(lines).encode("utf-8", "surrogatepass"), repr(line))
 
 
 # ---------------------------------------------------------------- regressions found here

@@ -4,11 +4,12 @@ N4.7), with the best declaration winning when they close (R6.5, R6.6)."""
 from ..cards import UNKNOWN, name, names
 from ..findings import M
 from ..ranking import KIND_RANK, auto_strength, could_qualify, why_not_auto
+from .base import RefereeParts
 from .judging import fail
-from .state import ACTIVE, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
+from .state import ACTIVE, AUTO_WIN, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
 
 
-class Cambio:
+class Cambio(RefereeParts):
     # ------------------------------------------------------------- the cambio
     def do_cambio(self, ev, seat):
         g = self.g
@@ -170,4 +171,4 @@ class Cambio:
         seats = {d.seat for d in standing if d.strength == best}
         winners = [s for s in self.setup.order_from_dealer() if s in seats]
         kind = next(d.kind for d in standing if d.strength == best)
-        self.finish("auto-win", winners, line, auto=kind)
+        self.finish(AUTO_WIN, winners, line, auto=kind)

@@ -2,11 +2,12 @@
 (F1) judged by the totals once the deal is over."""
 
 from ..findings import Foul, M, MN
+from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, DISQUALIFIED, FREE, HAND, OUT, PRE, STOCK
 
 
-class Deal:
+class Deal(RefereeParts):
     def do_cut(self, ev, seat):
         g = self.g
         right = (self.setup.dealer + 1) % len(g.players)

@@ -4,11 +4,12 @@ the card on offer go to the discard pile."""
 from ..cards import name
 from ..findings import M, MN, listed
 from ..melds import meld_kind
+from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, DEAD, FREE, OFFER, PASSED, PLAY, STOCK
 
 
-class Drawing:
+class Drawing(RefereeParts):
     def do_draw(self, ev, seat):
         """R7.1, R7.6, R7.7: who draws; checks in the order of N5.1's table."""
         g = self.g

@@ -2,11 +2,12 @@
 close, or no winner once the stock is empty or nobody is left."""
 
 from ..findings import M, MN
+from .base import RefereeParts
 from .judging import fail
-from .state import DEAD, OVER, PLAY, Outcome
+from .state import DEAD, NO_WINNER, OVER, PLAY, Outcome
 
 
-class Ending:
+class Ending(RefereeParts):
     def finish(self, kind, winners, line, auto=None):
         g = self.g
         g.phase = OVER
@@ -15,7 +16,7 @@ class Ending:
     def check_no_one_left(self, line):
         g = self.g
         if g.phase != OVER and not g.active():
-            self.finish("no-winner", [], line)
+            self.finish(NO_WINNER, [], line)
 
     def do_end(self, ev):
         g = self.g
@@ -34,7 +35,7 @@ class Ending:
                 g.loc[g.offer] = DEAD
                 g.dead.append(g.offer)
                 g.offer = -1
-            self.finish("no-winner", [], ev.line)
+            self.finish(NO_WINNER, [], ev.line)
             return
         if g.phase == PLAY:
             fail(ev.line, "N4.4", MN("the hand is not over: the stock still holds {stock} card",

@@ -4,11 +4,12 @@ taken, by the first obliged player in the R9.1 order; it may not be let go."""
 from ..cards import name
 from ..findings import M
 from ..melds import fits
+from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE
 
 
-class Forcing:
+class Forcing(RefereeParts):
     def fitting_players(self, card):
         """Players still playing who own a meld the card fits (R9.1; passed players excluded, R9.4)."""
         g = self.g

@@ -4,8 +4,9 @@
 from ..cards import UNKNOWN, name
 from ..findings import Foul, M
 from ..notation.parser import FOUL_CODES
+from .base import RefereeParts
 from .judging import fail
-from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK
+from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN
 
 FOUL_MESSAGES = {"misdeal": M("misdeal (R3.4)"), "peek": M("looked through the discard pile"),
                  "hand": M("put a card into the hand"), "arrangement": M("a meld laid out of order (R8.4)")}
@@ -27,7 +28,7 @@ class FoulLine:
         return FoulLine(self.index, list(self.fouls), before, self.found)
 
 
-class Fouls:
+class Fouls(RefereeParts):
     def record_foul(self, ev, seat, code, message, found=False, before=None):
         """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3).
 
@@ -77,7 +78,7 @@ class Fouls:
             g.actor = -1
             g.taken = -1
             g.next_from = seat
-        if g.phase == OVER and g.outcome and g.outcome.kind == "win" and seat in g.outcome.winners:
+        if g.phase == OVER and g.outcome and g.outcome.kind == WIN and seat in g.outcome.winners:
             g.phase = PLAY  # F4 on the tenth card: the win stands only if forgiven (N4.8)
             g.outcome = None
             g.next_from = seat

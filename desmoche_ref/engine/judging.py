@@ -7,6 +7,7 @@ that an invalid hand's report shows the table just before the error (N5.1).
 
 from ..cards import name
 from ..findings import M, error, warning
+from .base import RefereeParts
 from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 
 
@@ -21,7 +22,7 @@ def fail(line, code, message):
     raise Stop(error(line, code, message))
 
 
-class Judging:
+class Judging(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):

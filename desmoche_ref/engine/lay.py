@@ -5,11 +5,12 @@ order (R8.4, F4), the tenth card that wins, and the pay that ends the action."""
 from ..cards import name, names
 from ..findings import M
 from ..melds import arranged, in_order, meld_kind, remove_card, why_not_meld
+from .base import RefereeParts
 from .judging import fail
-from .state import FREE, HAND, MELD, OFFER
+from .state import FREE, HAND, MELD, OFFER, WIN
 
 
-class Laying:
+class Laying(RefereeParts):
     def do_lay(self, ev, seat):
         """`meld` and `add` (R7.2, R7.3, R8, N4.1, N4.2)."""
         g = self.g
@@ -27,7 +28,7 @@ class Laying:
         self.lay_down(seat, cards, sources, melds, is_take)
         if p.hand_count == 0 and (not p.desmoched or all(meld_kind(m) is not None for m in melds)):
             g.actor = -1
-            self.finish("win", [seat], ev.line)
+            self.finish(WIN, [seat], ev.line)
         if ev.verb == "meld" and self.opts.strict and not in_order(cards):
             self.record_foul(ev, seat, "F4", M("{cards} laid out of order (R8.4)",
                                                cards=names(cards)), found=True)

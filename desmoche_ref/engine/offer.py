@@ -4,11 +4,12 @@ claims (`claim`, `knock`), which bind only when several players claim it."""
 from ..cards import name
 from ..findings import M
 from ..melds import fits
+from .base import RefereeParts
 from .judging import fail
 from .state import DISQUALIFIED, PASSED
 
 
-class OnOffer:
+class OnOffer(RefereeParts):
     def priority(self):
         """R7.5 order for the card on offer: a drawn card's drawer first, then from the right."""
         g = self.g

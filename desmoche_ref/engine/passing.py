@@ -4,11 +4,12 @@ their melds can still come from the stock (R13.2)."""
 from ..cards import name, names
 from ..findings import M
 from ..melds import fitting_cards
+from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, FREE, PASSED, STOCK
 
 
-class Passing:
+class Passing(RefereeParts):
     def do_pass(self, ev, seat):
         g = self.g
         p = g.players[seat]

@@ -8,6 +8,7 @@ the table session, the simulator), so that what they say never disagrees with th
 from typing import NamedTuple
 
 from ..melds import could_meld, fits, meld_kind
+from .base import RefereeParts
 from .state import DEAL, FREE, OVER, PRE
 
 
@@ -53,7 +54,7 @@ class Move(NamedTuple):
 ANYTIME = ("foul", "show", "announce", "declare")
 
 
-class Queries:
+class Queries(RefereeParts):
     # ------------------------------------------------------------- the table
     @property
     def phase(self) -> str:

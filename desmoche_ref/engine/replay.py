@@ -6,8 +6,11 @@ The rules live in one module per part of the game, each a mixin over the one tab
 (`self.g`, engine/state.py): the deal, side games, the cambio and declarations, drawing,
 the card on offer, laying, forcing, passing, fouls, the end; what they share (refusing a
 line, where its cards come from) is in engine/judging.py, and the read-only queries in
-engine/queries.py.
+engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which declares the
+state `Referee.__init__` sets and the methods one part calls on another.
 """
+
+from typing import Callable
 
 from ..findings import M
 from .cambio import Cambio
@@ -175,9 +178,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         PLAY_HANDLERS[verb](self, ev, seat)
 
 
-DEAL_HANDLERS = {"cut": Referee.do_cut, "deal": Referee.do_deal, "return": Referee.do_return,
-                 "foul": Referee.do_foul, "forgive": Referee.do_forgive}
-PLAY_HANDLERS = {
+DEAL_HANDLERS: dict[str, Callable[..., None]] = {
+    "cut": Referee.do_cut, "deal": Referee.do_deal, "return": Referee.do_return,
+    "foul": Referee.do_foul, "forgive": Referee.do_forgive,
+}
+PLAY_HANDLERS: dict[str, Callable[..., None]] = {
     "cut": Referee.deal_is_over, "deal": Referee.deal_is_over, "return": Referee.deal_is_over,
     "foul": Referee.do_foul, "forgive": Referee.do_forgive,
     "announce": Referee.do_announce, "cambio": Referee.do_cambio, "declare": Referee.do_declare,

@@ -6,6 +6,7 @@ from typing import NamedTuple
 from ..cards import names
 from ..findings import M
 from ..ranking import GAME_NEEDS, claim_strength
+from .base import RefereeParts
 from .state import FREE, HAND
 
 
@@ -20,7 +21,7 @@ class Announcement(NamedTuple):
     void_code: str | None = None  # the rule that makes it void
 
 
-class SideGames:
+class SideGames(RefereeParts):
     def do_announce(self, ev, seat):
         self.no_duplicates(ev, ev.cards)
         void, code = self.void_announcement(ev, seat)

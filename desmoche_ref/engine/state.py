@@ -49,14 +49,14 @@ class PlayerState:
 
     def __init__(self, name: str):
         self.name = name
-        self.hand = set()        # known cards in hand
+        self.hand: set[int] = set()  # known cards in hand
         self.unknown = 0         # cards in hand nobody has seen (N6.2)
-        self.melds = []          # lists of cards, as they lie (runs by rank)
+        self.melds: list[list[int]] = []  # lists of cards, as they lie (runs by rank)
         self.status = ACTIVE
         self.laid = False        # laid a card on the table (not up the tree, R12.3)
         self.dealt_total = 0     # cards dealt, before returns (N4.6)
-        self.dealt9 = None       # (frozenset known, unknown count) as dealt
-        self.held9 = None        # the same after the cambio
+        self.dealt9: tuple[frozenset, int] | None = None  # (known cards, unknown count) as dealt
+        self.held9: tuple[frozenset, int] | None = None   # the same after the cambio
         self.cambio_done = False
         self.passed_card = None  # card passed in the cambio (-1 = unknown)
         self.received_card = None
@@ -74,10 +74,6 @@ class PlayerState:
     @property
     def hand_count(self) -> int:
         return len(self.hand) + self.unknown
-
-    @property
-    def table_count(self) -> int:
-        return sum(len(m) for m in self.melds)
 
 
 class GameState:

@@ -7,13 +7,13 @@ again, so the prompt never disagrees with the verdict.
 
 from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
-from ..engine.state import ACTIVE, DEAL, OVER, PRE
+from ..engine.state import ACTIVE, AUTO_WIN, DEAL, DISQUALIFIED, OVER, PASSED, PRE, WIN
 from ..findings import M, MN, listed
 from ..money import fmt
 
 # the kinds of automatic win and a seat's status, as a person reads them (N8 writes the codes)
 AUTO = {"peladilla": M("peladilla"), "cuatro-cuerpos": M("cuatro-cuerpos"), "color": M("color")}
-STATUS = {"in": M("in"), "passed": M("passed"), "out": M("out")}
+STATUS = {ACTIVE: M("in"), PASSED: M("passed"), DISQUALIFIED: M("out")}
 
 
 def outcome_text(ref):
@@ -22,9 +22,9 @@ def outcome_text(ref):
         return M("no winner")
     names = ref.setup.players
     who = listed(names[s] for s in o.winners)
-    if o.kind == "win":
+    if o.kind == WIN:
         return M("{who} won", who=who)
-    if o.kind == "auto-win":
+    if o.kind == AUTO_WIN:
         return M("{who} won by {auto}", who=who, auto=AUTO.get(o.auto, o.auto))
     return M("no winner")
 

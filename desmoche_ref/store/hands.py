@@ -19,7 +19,6 @@ from ..notation.parser import parse_text
 from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
-from ..settle import pot_account
 from .identity import recorder
 from .journal import BET, CLOSE, journal_event, journal_hand, journal_table
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
