@@ -6,7 +6,6 @@ import pathlib
 import pytest
 from sqlmodel import select
 
-from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import alembic_config, open_book, schema_head, schema_version
 from desmoche_ref.store.models import Event, Posting
 from desmoche_ref.store.tablebook import Refused, TableBook, create_table

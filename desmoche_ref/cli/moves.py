@@ -10,7 +10,7 @@ the move this command looked at: if another recorder got there first, exit 3, no
 import click
 
 from ..cards import pretty
-from ..findings import M, listed
+from ..findings import listed
 from ..i18n import N_
 from .book import book_command, db_option, open_book, table_option
 from .lang import Command, _, lang_option, ngettext
