@@ -7,6 +7,7 @@
   duplicated; tokens or bytes garbled).
 - `check_invariants(data)`: judge bytes and assert what must hold for any input (N5, N8).
 - `hide_cards(text)`: an open record turned closed (N6): dealt and cambio cards hidden.
+- `dated(text, per_night, first_day)`: a simulated session spread over nights (Date tags).
 
 Nothing here is a test by itself; `tests/test_properties.py`, `tests/test_fuzz.py` and the
 scripts of this folder import it (this folder is put on `sys.path`).
@@ -33,6 +34,21 @@ if str(ROOT) not in sys.path:  # running from a checkout without an install
 
 
 # ------------------------------------------------------------------ corpus
+
+def dated(text: str, per_night: int, first_day: str = "2026-09-04") -> str:
+    """A simulated session (`desmoche-ref simulate`) as a season: a Date tag on each hand,
+    `per_night` hands a night, a night a week from `first_day` (the simulator writes none)."""
+    from datetime import date, timedelta
+
+    start = date.fromisoformat(first_day)
+
+    def tag(m):
+        number = int(m.group(1))
+        day = start + timedelta(weeks=(number - 1) // per_night)
+        return f'{m.group(0)}\n[Date "{day.isoformat()}"]'
+
+    return re.sub(r'^\[Hand "(\d+)"\]', tag, text, flags=re.M)
+
 
 def seed_paths() -> list:
     paths = []

@@ -132,7 +132,7 @@ def test_a_season_of_the_samples_is_a_page_a_hand_night_and_player(season):
     assert len(nights) == 21
     assert season.output == f"{out}: {1 + len(nights) + 4 + hands} pages, {hands} hands\n"
     assert (out / ".desmoche-report").exists()
-    assert sorted(p.name for p in (out / "assets").iterdir()) == ["icon.svg", "replay.js", "report.css"]
+    assert sorted(p.name for p in (out / "assets").iterdir()) == ["replay.js", "report.css"]
 
 
 @pytest.mark.parametrize("site", ["site", "site_es"])
@@ -353,3 +353,14 @@ def test_check_and_view_never_load_the_report():
     ) % (str(record), str(record), str(record))
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.stderr.rsplit("LOADED:", 1)[1] == ""
+
+
+def test_the_chart_spans_its_figures_and_draws_a_flat_season():
+    from desmoche_ref.report.svg import _ticks, line_chart
+
+    assert _ticks(-47000, 53000) == [-60000, -40000, -20000, 0, 20000, 40000, 60000]
+    assert _ticks(0, 0) == [0, 20]
+    chart = line_chart("t", [("Ana", [0, 0, 0]), ("Beto", [0, 0, 0])], "hands")
+    assert chart.count("<polyline") == 2 and "<title>Ana: 0.00</title>" in chart
+    many = line_chart("t", [("Ana", list(range(5000)))], "hands")
+    assert many.count(",") <= 241  # at most 240 points a line, and its last

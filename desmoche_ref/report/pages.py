@@ -20,7 +20,7 @@ from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
 from . import svg
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
-ASSETS = ("report.css", "replay.js", "icon.svg")
+ASSETS = ("report.css", "replay.js")
 _PRETTY_CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
 
 

@@ -10,6 +10,8 @@ season takes both cores (store/forked.py: the child reads no book, only the hand
 import os
 from datetime import datetime, timezone
 
+from markupsafe import Markup
+
 from . import pages
 from .judge import judge
 
@@ -107,7 +109,7 @@ def build(season, root: str, lang: str, progress=None, inline_file=None) -> dict
     by_key = {(s["table"], s["number"]): s for s in summaries}
     season_values = _season_values(season, summaries, paths)
     if inline_file is not None:
-        write("index.html", "season.html", root="", inline=True, css=pages.asset("report.css"),
+        write("index.html", "season.html", root="", inline=True, css=Markup(pages.asset("report.css")),
               links=False, **season_values)
         return figures
     write("index.html", "season.html", root="", inline=False, links=True, **season_values)

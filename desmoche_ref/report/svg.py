@@ -32,8 +32,10 @@ def _ticks(low: int, high: int, count: int = 5) -> list:
         if step * k >= raw:
             step *= k
             break
-    first = (low // step) * step
-    return list(range(first, high + step, step))
+    first, last = (low // step) * step, -(-high // step) * step
+    if last == first:  # every value the same (nothing won or lost): a band around it
+        last = first + step
+    return list(range(first, last + 1, step))
 
 
 def _thin(values: list) -> list:
