@@ -364,3 +364,16 @@ def test_the_chart_spans_its_figures_and_draws_a_flat_season():
     assert chart.count("<polyline") == 2 and "<title>Ana: 0.00</title>" in chart
     many = line_chart("t", [("Ana", list(range(5000)))], "hands")
     assert many.count(",") <= 241  # at most 240 points a line, and its last
+
+
+def test_a_terminal_sees_a_progress_bar(small, tmp_path):
+    import pexpect
+
+    out = tmp_path / "site"
+    child = pexpect.spawn(sys.executable, ["-m", "desmoche_ref", "report", "-o", str(out)], cwd=str(tmp_path),
+                          env=dict(os.environ, DESMOCHE_DB=small.url, COLUMNS="80"), encoding="utf-8", timeout=60)
+    child.expect(r"Writing the report +\[#+\] +100%")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and (out / "index.html").exists()
+    assert f"{out}: 6 pages, 1 hand" in child.before  # season, night, hand, three players

@@ -46,7 +46,7 @@ def report(out, tables, since, until, force, db):
       desmoche-ref report -o standings.html --since 2026-09-01
       desmoche-ref --lang es report -o temporada/ --table norte --table sur
     """
-    from ..cli.runtime import collector_paused
+    from .runtime import collector_paused
 
     with collector_paused():
         _report(out, list(dict.fromkeys(tables)), since.date() if since else None,

@@ -83,5 +83,5 @@ def collect(session, tables=(), since=None, until=None, progress=None) -> Season
     for (day, table), night in by_night.items():
         owed = balances(session, Selection(table, None, day, day))
         nights.append(Night(table, day, night, owed, settle_up(owed)))
-    names = sorted({t for t in (r.table for r in rows)}) if not tables else list(tables)
+    names = list(tables) or sorted({r.table for r in rows})
     return Season(names, since, until, table_, hands, nights, [r.player for r in table_.players])

@@ -8,7 +8,7 @@ from ..engine.replay import Referee
 from ..engine.setup import read_setup
 from ..notation.parser import parse_text
 from ..notation.writer import write_event
-from ..referee import HandReport, hand_report
+from ..referee import HandReport, hand_report, judge_hand
 from ..view import table_steps
 
 PRE_PLAY = ("pre-play",)  # the only phase whose words (the cambio waited for) need the moves
@@ -27,9 +27,11 @@ class Judged(NamedTuple):
     steps: list      # Step
 
 
-def judge(text: str) -> Judged:
-    """The verdict on a hand's record text and the table after each of its moves."""
+def judge(text: str, replay: bool = True) -> Judged:
+    """The verdict on a hand's record text and (with `replay`) the table after each of its moves."""
     record = parse_text(text).hands[0]
+    if not replay:
+        return Judged(record, judge_hand(record), [])
     setup, errors = read_setup(record)
     if errors:
         return Judged(record, HandReport(record, setup, None, setup_error=errors[0]), [])

@@ -61,7 +61,7 @@ def _hand_pages(items, root, base, paths):
 
 def _summaries(items):
     for index, hand, *_rest in items:
-        yield index, pages.summary(hand, judge(hand.text))
+        yield index, pages.summary(hand, judge(hand.text, replay=False))
 
 
 def build(season, root: str, lang: str, progress=None, inline_file=None) -> dict:

@@ -21,7 +21,7 @@ def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def _ticks(low: int, high: int, count: int = 5) -> list:
+def _ticks(low: int, high: int, count: int = 6) -> list:
     """Round values (cents) spanning low..high, about `count` of them."""
     span = max(high - low, 100)
     raw = span / count
