@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from ..cards import RED, parse_card, pretty
 from ..cli.lang import _
 from ..i18n import N_, translations
-from ..cli.render import Style, describe_outcome, say
+from ..cli.render import Style, _outcome, say
 from ..cli.view import STATUS, offer_text, pile_text, stock_text, turn
 from ..money import fmt
 from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
@@ -127,13 +127,13 @@ def player_money(entries) -> dict:
     return out
 
 
-def summary(hand, judged) -> dict:
+def summary(hand, judged, out=None) -> dict:
     """What the night, player and season pages show of a hand (sent back from the process
-    that rendered its page: plain values)."""
+    that rendered its page: plain values). `out`: the verdict's N8 JSON, if made already."""
     report = judged.report
-    out = report.as_json()
+    out = out or report.as_json()
     return {"table": hand.table, "number": hand.number, "day": hand.day, "status": out["status"],
-            "outcome": describe_outcome(report), "kind": (out["outcome"] or {}).get("kind"),
+            "outcome": _outcome(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
             "winners": (out["outcome"] or {}).get("winners") or [], "auto": (out["outcome"] or {}).get("auto"),
             "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
             "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],

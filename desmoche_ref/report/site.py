@@ -48,12 +48,13 @@ def _hand_pages(items, root, base, paths):
     rules = rulebook.load(base["lang"])
     for index, hand, page, before, after, night in items:
         judged = judge(hand.text)
-        shown = pages.summary(hand, judged)
+        out = judged.report.as_json()
+        shown = pages.summary(hand, judged, out)
         html = template.render(base, root="../", inline=False, links=True, hand=hand, steps=judged.steps,
                                replay=pages.replay_html(judged.steps, gettext),
                                record=pages.record_html(hand.text, {s.line: s.move for s in judged.steps}),
                                findings=pages.findings(judged.report, rules), previous=before, next=after,
-                               night=night, paths=paths, out=judged.report.as_json(), outcome=shown["outcome"])
+                               night=night, paths=paths, out=out, outcome=shown["outcome"])
         with open(os.path.join(root, page), "w", encoding="utf-8") as f:
             f.write(html)
         yield index, shown
