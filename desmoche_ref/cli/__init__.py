@@ -23,7 +23,6 @@ COMMANDS = {
     "standings": ("desmoche_ref.cli.league", "standings", N_("The league table: wins, bonuses, fouls, nets.")),
     "ledger": ("desmoche_ref.cli.league", "ledger", N_("The postings behind every balance.")),
     "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
-    "report": ("desmoche_ref.cli.report", "report", N_("Write the book as pages: season, nights, hands with a replay, players.")),
     "db": ("desmoche_ref.cli.db", "db", N_("The book: where it is (path), its schema (upgrade, check).")),
     "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close.")),
     "hand": ("desmoche_ref.cli.hand", "hand", N_("Start a hand, show the table now, list its moves.")),
@@ -48,6 +47,7 @@ COMMANDS = {
     "undo": ("desmoche_ref.cli.moves", "undo", N_("Take back the last move of the hand.")),
     "verify": ("desmoche_ref.cli.verify", "verify", N_("Check the book: hash chains, verdicts, postings.")),
     "play": ("desmoche_ref.cli.play", "play", N_("Referee a table all night: each move judged and stored as typed.")),
+    "report": ("desmoche_ref.cli.report", "report", N_("Write the book as pages: season, nights, hands with a replay, players.")),
 }
 
 
