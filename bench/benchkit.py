@@ -5,6 +5,7 @@
 - `count_events(data)`: the event lines of a record; `cache_dir()`: where corpora are kept.
 - `seed_records()` and `split_hands(text)` are the tests' own (tests/mutations.py), as are
   the mutations and invariants the fuzzer uses (bench/fuzz.py imports them from tests/).
+- `dated(text, per_night, first_day)`: a simulated session spread over nights (Date tags).
 
 Nothing here is a test by itself; the scripts of this folder import it (this folder is put
 on `sys.path`).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -27,6 +29,21 @@ from mutations import seed_records, split_hands  # noqa: E402  (split_hands: for
 
 
 # ------------------------------------------------------------------ corpus
+
+def dated(text: str, per_night: int, first_day: str = "2026-09-04") -> str:
+    """A simulated session (`desmoche-ref simulate`) as a season: a Date tag on each hand,
+    `per_night` hands a night, a night a week from `first_day` (the simulator writes none)."""
+    from datetime import date, timedelta
+
+    start = date.fromisoformat(first_day)
+
+    def tag(m):
+        number = int(m.group(1))
+        day = start + timedelta(weeks=(number - 1) // per_night)
+        return f'{m.group(0)}\n[Date "{day.isoformat()}"]'
+
+    return re.sub(r'^\[Hand "(\d+)"\]', tag, text, flags=re.M)
+
 
 def simulator():
     """`simulate_session` if the simulator is there, else None."""

@@ -29,16 +29,28 @@ def table_at(record, until=None) -> dict:
     if played.errors:  # ask a referee that stopped just before the error line
         ref = Referee(setup)
         ref.run(record.events, played.errors[0].line - 1)
+    view.update(referee_view(ref, setup, played))
+    return view
+
+
+def setup_view(setup) -> dict:
+    """What the view says of a hand's setup (the same after every line)."""
+    return {"dealer": setup.players[setup.dealer], "rules": setup.rules, "options": setup.options.as_json(),
+            "bet": fmt(setup.bet), "carry_in": fmt(setup.carry)}
+
+
+def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
+    """The table as the referee `ref` of `setup` has it now, with `played`'s status, findings
+    and last line (a Replay): every key of `table_at` but its header. `moves=False` leaves
+    the moves possible next out (an empty list): of the queries they cost the most.
+    `fixed`: the setup's part (setup_view), when the caller has it already."""
     names = setup.players
     offer, action, drawer, outcome = ref.offer(), ref.action(), ref.next_drawer(), ref.outcome
-    view.update({
+    return {
         "status": played.status,
         "last_line": played.last_line,
         "phase": ref.phase,
-        "dealer": names[setup.dealer],
-        "rules": setup.rules,
-        "options": setup.options.as_json(),
-        "bet": fmt(setup.bet), "carry_in": fmt(setup.carry),
+        **(fixed or setup_view(setup)),
         "errors": [e.as_json() for e in played.errors],
         "fouls": [f.as_json() for f in played.fouls],
         "warnings": [w.as_json() for w in played.warnings],
@@ -61,9 +73,38 @@ def table_at(record, until=None) -> dict:
         "outcome": None if outcome is None else {
             "kind": outcome.kind, "winners": [names[s] for s in outcome.winners],
             "auto": outcome.auto, "line": outcome.line},
-        "moves": [{"verb": m.verb, "player": m.player} for m in ref.moves()],
-    })
-    return view
+        "moves": [{"verb": m.verb, "player": m.player} for m in ref.moves()] if moves else [],
+    }
+
+
+def table_steps(record, moves=True, ref=None):
+    """(event, view) after each event of `record` in turn: the view `table_at(record, line)`
+    gives at that event's line, from one referee fed event by event (replaying the hand once,
+    not once per line). Stops after an event that makes the hand invalid (that view shows the
+    table before it, as table_at does); nothing for a record whose setup is refused.
+
+    `moves`: True, False, or the phases whose views list the moves possible next (the others
+    list none). `ref`: a fresh Referee of the record's setup to feed, so that the caller can
+    ask it for the verdict afterwards (`ref.report`) without replaying the hand again."""
+    if ref is None:
+        setup, errors = read_setup(record)
+        if errors:
+            return
+        ref = Referee(setup)
+    setup = ref.setup
+    fixed = setup_view(setup)
+
+    def view(at, line):
+        wanted = moves if isinstance(moves, bool) else at.phase in moves
+        return {"line": record.line, "after_line": line, **referee_view(at, setup, ref.out, wanted, fixed)}
+
+    for ev in record.events:
+        if ref.apply(ev) is not None:  # as table_at: the table just before the error line
+            before = Referee(setup)
+            before.run(record.events, ev.line - 1)
+            yield ev, view(before, ev.line)
+            return
+        yield ev, view(ref, ev.line)
 
 
 def hand_span(hands, number: int, last_line: int) -> tuple:

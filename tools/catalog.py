@@ -5,7 +5,7 @@
                                       # or the shipped .mo is not the .po compiled
 
 A message is what desmoche_ref/cli/lang.py says it is: a `_("…")`, `N_("…")`, `M("…", …)`, `MN(…)` or
-`ngettext(…)` call anywhere in desmoche_ref/, and the docstring of a click command or group
+`ngettext(…)` call anywhere in desmoche_ref/ (the report's templates included), and the docstring of a click command or group
 declared with `cls=` (the help page, as `inspect.cleandoc` leaves it). After a refresh,
 translate the new entries of the .po (an empty msgstr, or one marked fuzzy) and run it again.
 Needs Babel (pip install babel); the program itself reads the .mo with the standard library.
@@ -43,7 +43,9 @@ def extract_messages(fileobj, keywords, comment_tags, options):
 def extract() -> Catalog:
     """Every message of the program, as a template (no translations)."""
     template = Catalog(project="desmoche-ref", charset="utf-8")
-    found = extract_from_dir(str(PACKAGE), [("**.py", extract_messages)], {}, KEYWORDS)
+    # the report's templates call `_`, `ngettext` as the code does (Jinja2's own extractor)
+    methods = [("**.py", extract_messages), ("report/templates/**.html", "jinja2.ext:babel_extract")]
+    found = extract_from_dir(str(PACKAGE), methods, {}, KEYWORDS)
     for filename, lineno, message, comments, context in found:
         template.add(message, None, [(f"desmoche_ref/{filename}", lineno)], auto_comments=comments)
     return template

@@ -47,6 +47,7 @@ COMMANDS = {
     "undo": ("desmoche_ref.cli.moves", "undo", N_("Take back the last move of the hand.")),
     "verify": ("desmoche_ref.cli.verify", "verify", N_("Check the book: hash chains, verdicts, postings.")),
     "play": ("desmoche_ref.cli.play", "play", N_("Referee a table all night: each move judged and stored as typed.")),
+    "report": ("desmoche_ref.cli.report", "report", N_("Write the book as pages: season, nights, hands with a replay, players.")),
 }
 
 

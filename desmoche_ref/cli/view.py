@@ -121,20 +121,9 @@ def print_table(file, number, line, at_line, t, colour) -> None:
         melds = "  ".join(_cards(m, colour) for m in p["melds"])
         rows.append([p["name"], _(STATUS[p["status"]]), held, melds])
     click.echo(simple_table(rows, [_("player"), _("status"), _("hand"), _("table")]))
-    offer = t["offer"]
-    if offer:
-        how = _("drawn by {player}") if offer["how"] == "drawn" else _("paid by {player}")
-        text = ngettext("on offer: {card} ({how}); may take: {players}",
-                        "on offer: {card} ({how}); may take: {players}", max(1, len(offer["may_take"]))).format(
-            card=_cards([offer["card"]], colour), how=how.format(player=offer["by"]),
-            players=say(listed(offer["may_take"])) or _("nobody"))
-        if offer["must_take"]:
-            text += _("; must take: {player} (R9.1)").format(player=offer["must_take"])
-        click.echo(text)
-    else:
-        click.echo(_("on offer: nothing"))
-    click.echo(_("discard pile: {cards}").format(cards=_cards(t["dead"], colour) or _("(empty)")))
-    click.echo(ngettext("stock: {count} card", "stock: {count} cards", t["stock"]).format(count=t["stock"]))
+    click.echo(offer_text(t, colour))
+    click.echo(pile_text(t, colour))
+    click.echo(stock_text(t))
     click.echo(_("turn: {turn}").format(turn=turn(t, colour)))
     click.echo(_("next: {moves}").format(moves=moves_text(t["moves"])))
     for f in t["fouls"]:
@@ -144,6 +133,29 @@ def print_table(file, number, line, at_line, t, colour) -> None:
     for w in t["warnings"]:
         click.echo(_("warning line {line}: {code} {message}").format(
             line=w["line"], code=w["code"], message=say(w["message"])))
+
+
+def offer_text(t, colour) -> str:
+    """The card on offer in the table `t`, who may take it and who must, in words."""
+    offer = t["offer"]
+    if not offer:
+        return _("on offer: nothing")
+    how = _("drawn by {player}") if offer["how"] == "drawn" else _("paid by {player}")
+    text = ngettext("on offer: {card} ({how}); may take: {players}",
+                    "on offer: {card} ({how}); may take: {players}", max(1, len(offer["may_take"]))).format(
+        card=_cards([offer["card"]], colour), how=how.format(player=offer["by"]),
+        players=say(listed(offer["may_take"])) or _("nobody"))
+    if offer["must_take"]:
+        text += _("; must take: {player} (R9.1)").format(player=offer["must_take"])
+    return text
+
+
+def pile_text(t, colour) -> str:
+    return _("discard pile: {cards}").format(cards=_cards(t["dead"], colour) or _("(empty)"))
+
+
+def stock_text(t) -> str:
+    return ngettext("stock: {count} card", "stock: {count} cards", t["stock"]).format(count=t["stock"])
 
 
 def turn(t, colour) -> str:

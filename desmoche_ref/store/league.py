@@ -217,6 +217,32 @@ def balances(session, sel: Selection = Selection()) -> dict:
     return out
 
 
+class Played(NamedTuple):
+    """A stored hand as the reports list it: its table, number, the day it was played (its
+    Date tag, else when it was stored: the day --since and --until read) and its status."""
+
+    table: str
+    number: int
+    day: date
+    status: str
+
+
+def played(session, sel: Selection = Selection()) -> list:
+    """The hands of the selection (its table and dates; not its player), by table and number."""
+    h = hand.c
+    query = (select(card_table.c.name, h.number, h.opened, h.status).select_from(hand)
+             .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(session, sel))
+             .order_by(card_table.c.name, h.number))
+    return [Played(name, number, _day(opened), status) for name, number, opened, status in session.execute(query)]
+
+
+def _day(opened) -> date:
+    """The UTC day of a stored time (SQLite hands back naive UTC, PostgreSQL an aware time)."""
+    if opened.tzinfo is not None:
+        opened = opened.astimezone(timezone.utc)
+    return opened.date()
+
+
 # ------------------------------------------------------------------ ledger
 class Entry(NamedTuple):
     table: str
@@ -256,31 +282,40 @@ def ledger(session, player=None, table=None, hand_number=None):
 def export_hands(session, table=None, hand_number=None):
     """(table name, number, record text) of each stored hand, by table and number, as a
     record `check` judges exactly as the book did (its notes, its tags, then its live lines).
+    Two queries whatever the number of hands (the hands, then all their events in order), and
+    no ORM: the reports start and run faster (bench/bench_report.py).
 
     A void hand (closed before any move: no moves, no postings) is not written. A closed
     table's last hand written carries `[Closed "yes"]` (N3): importing it closes the table
     and returns its carried pots as `table close` did (docs/rulings.md)."""
-    from .hands import VOID, event_lines, hand_setup, tagged_text
+    from .records import event_lines, hand_setup, tagged_text
 
+    VOID = "void"  # hands.VOID, without loading the ORM
     h, e = hand.c, event.c
-    query = (select(hand, card_table.c.name.label("table_name"), card_table.c.closed.label("table_closed"))
-             .join(card_table, card_table.c.id == h.table_id).where(h.status != VOID))
+    where = [h.status != VOID]
     last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID)
             .group_by(h.table_id))
     if table is not None:
-        query = query.where(h.table_id == table_id(session, table))
+        where.append(h.table_id == table_id(session, table))
     if hand_number is not None:
-        query = query.where(h.number == hand_number)
+        where.append(h.number == hand_number)
     lasts = {t: n for t, n in session.execute(last).all()}
-    for row in session.execute(query.order_by(card_table.c.name, h.number)).all():
-        rows = session.execute(select(event).where(e.hand_id == row.id).order_by(e.seq)).all()
+    query = (select(hand, card_table.c.name.label("table_name"), card_table.c.closed.label("table_closed"))
+             .join(card_table, card_table.c.id == h.table_id))
+    rows = session.execute(query.where(*where).order_by(card_table.c.name, h.number)).all()
+    events = {}
+    for row in session.execute(select(event).join(hand, h.id == e.hand_id).where(*where)
+                               .order_by(e.hand_id, e.seq)):
+        events.setdefault(row.hand_id, []).append(row)
+    for row in rows:
         extra = [tuple(t) for t in json.loads(row.extra_tags)]
         if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
             extra.append(("Table", row.table_name))
         if row.table_closed is not None and lasts.get(row.table_id) == row.number:
             extra.append(("Closed", "yes"))
         notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
-        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
+        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra,
+                                                              event_lines(events.get(row.id, [])))
 
 
 # ------------------------------------------------------------------- audit

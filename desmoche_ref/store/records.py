@@ -5,7 +5,9 @@ builder of the double entry: live closes, table closes and imports all post thro
 (start-up: bench/bench_import.py)."""
 
 import hashlib
+import json
 
+from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 from ..settle import MAIN_POT, pot_account
@@ -79,3 +81,20 @@ def brought_in_moves(carried: dict, held: dict) -> list:
     return [(BROUGHT_IN, None if account == main else account.split(":", 1)[1], OUTSIDE, account,
              cents - held.get(account, 0))
             for account, cents in carried.items() if cents > held.get(account, 0)]
+
+
+def hand_setup(hand) -> Setup:
+    """The setup a stored hand is judged by, from its row (a Hand, or a row of its columns)."""
+    return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
+                             rules=hand.rules, options=hand.options, sides=json.loads(hand.sides),
+                             side_carry=json.loads(hand.side_carry))
+
+
+def live_events(rows) -> list:
+    """The rows that stand: neither an undo nor undone by one."""
+    undone = {r.supersedes for r in rows if r.supersedes is not None}
+    return [r for r in rows if r.supersedes is None and r.id not in undone]
+
+
+def event_lines(rows) -> list:
+    return [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live_events(rows)]

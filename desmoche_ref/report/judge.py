@@ -1,0 +1,41 @@
+"""A stored hand judged again from its exported record, as `check` judges it, and the table
+after each of its moves, as `view --at` shows it: one referee fed move by move gives both
+(view.table_steps), so the hand is replayed once. Pure: text in, values out."""
+
+from typing import NamedTuple
+
+from ..engine.replay import Referee
+from ..engine.setup import read_setup
+from ..notation.parser import parse_text
+from ..notation.writer import write_event
+from ..referee import HandReport, hand_report, judge_hand
+from ..view import table_steps
+
+PRE_PLAY = ("pre-play",)  # the only phase whose words (the cambio waited for) need the moves
+
+
+class Step(NamedTuple):
+    move: int    # 1, 2, … : the hand's moves, as the scorebook numbers them
+    line: int    # the line of the exported record (what `view --at` is given)
+    text: str    # the move as the notation writes it (N7)
+    view: dict   # view.table_at's dict after that line
+
+
+class Judged(NamedTuple):
+    record: object   # notation HandRecord
+    report: object   # referee.HandReport
+    steps: list      # Step
+
+
+def judge(text: str, replay: bool = True) -> Judged:
+    """The verdict on a hand's record text and (with `replay`) the table after each of its moves."""
+    record = parse_text(text).hands[0]
+    if not replay:
+        return Judged(record, judge_hand(record), [])
+    setup, errors = read_setup(record)
+    if errors:
+        return Judged(record, HandReport(record, setup, None, setup_error=errors[0]), [])
+    ref = Referee(setup)
+    steps = [Step(n, ev.line, write_event(ev), view)
+             for n, (ev, view) in enumerate(table_steps(record, PRE_PLAY, ref), 1)]
+    return Judged(record, hand_report(record, setup, ref.report), steps)

@@ -1,0 +1,234 @@
+"""The report's pages: Jinja2 templates (autoescaped: whatever a record holds is text) filled
+from a Season (collect.py) and the hands judged again (judge.py). Each page is written as one
+file; where the pages sit and how they link is `Paths`. The words are the run's language
+(cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
+
+import os
+import re
+import unicodedata
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+
+from ..cards import RED, parse_card, pretty
+from ..cli.lang import _
+from ..i18n import N_, translations
+from ..cli.render import Style, _outcome, say
+from ..cli.view import STATUS, offer_text, pile_text, stock_text, turn
+from ..money import fmt
+from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
+from . import svg
+
+TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
+ASSETS = ("report.css", "replay.js")
+_PRETTY_CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
+
+
+# ------------------------------------------------------------------- cards
+_CARD = {}
+
+
+def card_html(name: str) -> Markup:
+    """One card (its ASCII name, Qd) as the page shows it: Q♦, red or black (a <b> is a card:
+    the pages use it for nothing else; a short tag, as a season's pages hold millions)."""
+    html = _CARD.get(name)
+    if html is None:
+        c = parse_card(name)
+        html = _CARD[name] = Markup('<b class=r>{}</b>' if RED[c] else '<b>{}</b>').format(pretty(c))
+    return html
+
+
+def cards_html(names) -> Markup:
+    return Markup(" ").join(card_html(n) for n in names)
+
+
+def _suit_html(m) -> str:
+    return f'<b class=r>{m.group(0)}</b>' if m.group(2) in "♥♦" else f'<b>{m.group(0)}</b>'
+
+
+def text_html(text: str) -> Markup:
+    """A line of words with cards in it (as `view` prints them, 10♠), the cards coloured."""
+    return Markup(_PRETTY_CARD.sub(_suit_html, str(escape(text))))
+
+
+def rule_html(text: str) -> Markup:
+    """A rule's words as the rulebook writes them: `code` spans become <code>."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+
+
+# ------------------------------------------------------------------- paths
+def slug(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", plain).strip("_") or "_"
+
+
+class Paths:
+    """Where each page of the site is, relative to its root: index.html, and one folder
+    each for nights, hands and players. Names become file names (accents dropped, anything
+    else `_`); two names that come out the same are told apart by a number."""
+
+    def __init__(self, tables, players):
+        self.tables = self._unique(tables)
+        self.players = self._unique(players)
+
+    @staticmethod
+    def _unique(names) -> dict:
+        out, taken = {}, set()
+        for name in names:
+            base = s = slug(name)
+            k = 1
+            while s.lower() in taken:  # file systems that ignore case
+                k += 1
+                s = f"{base}-{k}"
+            taken.add(s.lower())
+            out[name] = s
+        return out
+
+    def hand(self, table, number) -> str:
+        return f"hands/{self.tables[table]}-{number}.html"
+
+    def night(self, table, day) -> str:
+        return f"nights/{self.tables[table]}-{day.isoformat()}.html"
+
+    def player(self, name) -> str:
+        return f"players/{self.players[name]}.html"
+
+
+# -------------------------------------------------------------- environment
+def environment(lang: str) -> Environment:
+    """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`)."""
+    words = translations(lang)
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY)
+    env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt)
+    return env
+
+
+def asset(name: str) -> str:
+    with open(os.path.join(TEMPLATES, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def party(name: str) -> str:
+    """A settle-up party in words: the pots' share is `(pot)` in the run's language."""
+    return _("(pot)") if name == POT_PARTY else name
+
+
+# ------------------------------------------------------------- what shows
+def player_money(entries) -> dict:
+    """name -> cents: what a hand's postings (ledger entries) moved into each player's
+    account (the pots and `outside`, where carried-in money came from, are no player's)."""
+    out = {}
+    for e in entries:
+        if e.account.startswith("pot:") or (e.account == OUTSIDE and e.kind == BROUGHT_IN):
+            continue
+        out[e.account] = out.get(e.account, 0) + e.amount
+    return out
+
+
+def summary(hand, judged, out=None) -> dict:
+    """What the night, player and season pages show of a hand (sent back from the process
+    that rendered its page: plain values). `out`: the verdict's N8 JSON, if made already."""
+    report = judged.report
+    out = out or report.as_json()
+    return {"table": hand.table, "number": hand.number, "day": hand.day, "status": out["status"],
+            "outcome": _outcome(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
+            "winners": (out["outcome"] or {}).get("winners") or [], "auto": (out["outcome"] or {}).get("auto"),
+            "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
+            "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],
+            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings()),
+            "money": player_money(hand.postings)}
+
+
+def replay_html(steps, gettext) -> Markup:
+    """The replay's steps, one <section id="move-N"> each: the table after the move as
+    `view --at` shows it (its words are cli/view.py's). Built as strings, and a player's row
+    or the discard pile drawn again only when it changed: a season has tens of thousands of
+    steps, and a template's loop costs many times as much."""
+    if not steps:
+        return Markup("")
+    names = {p["name"]: str(escape(p["name"])) for p in steps[0].view["players"]}
+    status = {code: str(escape(gettext(word))) for code, word in STATUS.items()}
+    head = "<thead><tr>" + "".join(f'<th scope="col">{escape(gettext(h))}</th>'
+                                   for h in (N_("player"), N_("status"), N_("hand"), N_("table"))) + "</tr></thead>"
+    move_word, line_word = gettext(N_("move {move}")), gettext(N_("line {line}"))
+    turn_word = gettext(N_("turn: {turn}"))
+    last_rows, last_dead, pile = {}, None, ""
+    out = []
+    for step in steps:
+        t = step.view
+        rows = []
+        for p in t["players"]:
+            key = (p["status"], p["hand"], p["unknown"], p["melds"])
+            seen = last_rows.get(p["name"])
+            if seen is None or seen[0] != key:
+                held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
+                if p["unknown"]:
+                    held += f' <span class="unknown">+{p["unknown"]}?</span>'
+                melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m])
+                                 + "</span>" for m in p["melds"]])
+                name = names[p["name"]]
+                seen = last_rows[p["name"]] = (key, f'<tr data-player="{name}"><th scope="row">{name}</th>'
+                                                    f'<td>{status[p["status"]]}</td><td class="held">{held}</td>'
+                                                    f'<td class="melds">{melds}</td></tr>')
+            rows.append(seen[1])
+        if t["dead"] != last_dead:
+            last_dead, pile = t["dead"], text_html(pile_text(t, False))
+        n, line = step.move, step.line
+        out.append(
+            f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
+            f'<h3><a href="#move-{n}">{move_word.format(move=n)}</a> · '
+            f'<a href="#line-{line}">{line_word.format(line=line)}</a>: <code>{escape(step.text)}</code></h3>'
+            f'<table class="seats">{head}<tbody>{"".join(rows)}</tbody></table>'
+            f'<p class="offer">{text_html(offer_text(t, False))}</p><p class="pile">{pile}</p>'
+            f'<p class="stock">{stock_text(t)}</p>'
+            f'<p class="turn">{text_html(turn_word.format(turn=turn(t, False)))}</p></section>\n')
+    return Markup("".join(out))
+
+
+_CARD_STR = {}
+
+
+def _card_str(name: str) -> str:
+    html = _CARD_STR[name] = str(card_html(name))
+    return html
+
+
+def record_html(text: str, moves: dict) -> Markup:
+    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N)."""
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        words = escape(line)
+        if n in moves:
+            words = f'<a href="#move-{moves[n]}">{words}</a>'
+        out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
+    return Markup("".join(out))
+
+
+def findings(report, rules) -> list:
+    """(line, code, message in words, the rule's text or None) of each finding."""
+    out = []
+    for line, code, message in report.findings():
+        rule = rules.get(code)
+        out.append((line, code, text_html(_pretty_message(message)), rule))
+    return out
+
+
+class _Page:
+    """What cli.render.Style asks of its stream: a page shows the suits, in no terminal colour."""
+
+    encoding = "utf-8"
+
+    @staticmethod
+    def isatty():
+        return False
+
+
+def _pretty_message(message) -> str:
+    """An engine message in the run's language, its cards (7d) as a person reads them (7♦)."""
+    return Style(stream=_Page()).text(message)
+
+
+def chart(title, series, x_label) -> Markup:
+    return svg.line_chart(title, series, x_label)

@@ -1,0 +1,244 @@
+"""The report's pages in a real browser (issue 18): Debian's Chromium, headless, driven by
+Playwright for Python through its executable path (no browser is downloaded). One browser
+for the module; the reports are built once, from the sample logs and the league's records
+and from a simulated season of 24 hands over 3 nights, in English and in Spanish.
+
+Skipped, saying why, where Chromium or Playwright is missing; `.ci/run` installs Chromium.
+"""
+
+import json
+import os
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+sys.path.insert(0, str(ROOT / "bench"))
+import benchkit  # noqa: E402
+
+from test_report import HOSTILE_COMMENT, HOSTILE_EVENT, HOSTILE_TABLE, hostile_record  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed "
+                                                              "(pip install -e '.[test]')")
+
+
+def run(*args, db, status=0):
+    """A command of the real command line, in-process (click's CliRunner), on the book `db`."""
+    from click.testing import CliRunner
+
+    from desmoche_ref.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args], env={"DESMOCHE_DB": str(db)})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == status, (args, result.output)
+    return result.stdout
+
+
+class Built:
+    def __init__(self, folder):
+        self.book = folder / "book.db"
+        run("import", *sorted((ROOT / "sample_logs").glob("*.dsm")), *sorted((ROOT / "tests" / "league_data").glob("*.dsm")),
+            db=self.book, status=1)
+        simulated = folder / "season.dsm"
+        text = run("simulate", "--hands", "24", "--players", "4", "--seed", "3", db=self.book)
+        simulated.write_text(benchkit.dated(text, 8), encoding="utf-8")
+        run("import", simulated, "--table", "club", db=self.book)
+        self.en, self.es = folder / "season", folder / "temporada"
+        run("report", "-o", self.en, db=self.book)
+        run("--lang", "es", "report", "-o", self.es, db=self.book)
+        self.standings = json.loads(run("standings", "--json", db=self.book))
+        hostile = folder / "hostile"
+        hostile.mkdir()
+        run("import", hostile_record(hostile), "--table", HOSTILE_TABLE, db=hostile / "book.db")
+        self.hostile = hostile / "site"
+        run("report", "-o", self.hostile, db=hostile / "book.db")
+        self.folder = folder
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return Built(tmp_path_factory.mktemp("browser"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module (Playwright gives it a fresh profile of its own)."""
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+class Watched:
+    """A tab that keeps the console's errors, the page's errors and every request that
+    leaves file:// (a data: URL is the page's own bytes, not a request out)."""
+
+    def __init__(self, context):
+        self.page = context.new_page()
+        self.errors, self.outside, self.dialogs = [], [], []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: r.url.startswith(("file://", "data:")) or self.outside.append(r.url))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url}"))
+
+    def open(self, path, anchor=""):
+        self.page.goto(pathlib.Path(path).as_uri() + anchor)
+        return self.page
+
+    def close(self):
+        self.page.close()
+
+
+@pytest.fixture
+def tab(context):
+    watched = Watched(context)
+    yield watched
+    watched.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_page_opens_from_disk_with_no_error_and_nothing_fetched(built, tab, lang):
+    """Every page in English; in Spanish every page but the hands after the fifth (the same
+    template as the others, which are all opened in English). A file the page needs and does not
+    find is a console error; every link is checked by tests/test_report.py, and here on the
+    season page."""
+    site = getattr(built, lang)
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) == 67 + 24 + 3  # the samples' pages, then the simulated season's hands and nights
+    if lang == "es":
+        hands = [p for p in pages if p.parent.name == "hands"]
+        pages = [p for p in pages if p not in hands[5:]]
+    for path in pages:
+        page = tab.open(path)
+        assert page.evaluate("document.documentElement.lang") == lang, path
+    page = tab.open(site / "index.html")
+    for href in page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)"):
+        assert href.startswith("file://") and pathlib.Path(re.sub(r"^file://", "", href.split("#")[0])).exists()
+    assert tab.errors == [] and tab.outside == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_standings_in_the_dom_are_standings_json(built, tab, lang):
+    page = tab.open(getattr(built, lang) / "index.html")
+    rows = page.eval_on_selector_all("#standings-table tbody tr", """rows => rows.map(r =>
+        Object.fromEntries([...r.querySelectorAll('[data-key]')].map(c => [c.dataset.key, c.textContent.trim()])))""")
+    counted = ("hands", "wins", "auto_wins", "no_winner", "fouls", "side_games_won")
+    assert [{k: int(v) if k in counted else v for k, v in r.items()} for r in rows] == built.standings["players"]
+
+
+def _visible_step(page):
+    return page.evaluate("""() => {
+        const steps = [...document.querySelectorAll('.step')].filter(s => s.offsetParent !== null);
+        return steps.map(s => ({move: +s.dataset.move, line: +s.dataset.line,
+            players: Object.fromEntries([...s.querySelectorAll('tr[data-player]')].map(r => [r.dataset.player, {
+                hand: [...r.querySelectorAll('td.held b')].map(b => b.textContent),
+                melds: [...r.querySelectorAll('td.melds .meld')].map(m => [...m.querySelectorAll('b')].map(b => b.textContent))
+            }])),
+            stock: s.querySelector('.stock').textContent, turn: s.querySelector('.turn').textContent}));
+    }""")
+
+
+def _view_cards(view):
+    from desmoche_ref.cards import parse_card, pretty
+
+    def shown(names):
+        return [pretty(parse_card(n)) for n in names]
+
+    return {p["name"]: {"hand": shown(p["hand"]), "melds": [shown(m) for m in p["melds"]]} for p in view["players"]}
+
+
+@pytest.mark.parametrize("table, number", [("forcing-table", 1), ("club", 7)])
+def test_the_arrow_keys_step_the_replay_through_what_view_at_shows(built, tab, table, number):
+    from desmoche_ref.notation.parser import parse_text
+    from desmoche_ref.view import table_at
+
+    text = run("export", "--table", table, "--hand", number, db=built.book)
+    record = parse_text(text).hands[0]
+    page = tab.open(built.en / "hands" / f"{table}-{number}.html")
+    lines = [ev.line for ev in record.events]
+    for k, line in enumerate(lines):
+        if k:
+            page.keyboard.press("ArrowRight")
+        (step,) = _visible_step(page)
+        assert (step["move"], step["line"]) == (k + 1, line)
+        assert page.evaluate("location.hash") == ("" if k == 0 else f"#move-{k + 1}")
+        view = table_at(record, line)
+        assert {n: p for n, p in step["players"].items()} == _view_cards(view), (table, number, line)
+        assert step["stock"] == f"stock: {view['stock']} card" + ("" if view["stock"] == 1 else "s")
+    page.keyboard.press("ArrowRight")  # past the last move: it stays there
+    assert _visible_step(page)[0]["move"] == len(lines)
+    page.keyboard.press("ArrowLeft")
+    assert _visible_step(page)[0]["move"] == len(lines) - 1
+    # a link to a move opens at it (here in a fresh load: the step is the address)
+    page = tab.open(built.en / "hands" / f"{table}-{number}.html", "#move-5")
+    assert _visible_step(page)[0]["move"] == 5
+    assert tab.errors == []
+
+
+def test_without_javascript_every_step_is_on_the_page(browser, built):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((built.en / "hands" / "forcing-table-1.html").as_uri())
+    steps = _visible_step(page)
+    assert [s["move"] for s in steps] == list(range(1, 34))
+    context.close()
+
+
+PIXEL_VARIANCE = """async (src) => {
+    const img = new Image(); img.src = src; await img.decode();
+    const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0, sum = 0, sq = 0;
+    for (let i = 0; i < d.length; i += 4) { const v = (d[i] + d[i+1] + d[i+2]) / 3; sum += v; sq += v * v; n++; }
+    const mean = sum / n; return sq / n - mean * mean;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_season_page_is_drawn_fits_a_phone_and_prints(built, tab, lang, tmp_path):
+    import base64
+
+    page = tab.open(getattr(built, lang) / "index.html")
+    shot = page.screenshot(full_page=False)
+    variance = page.evaluate(PIXEL_VARIANCE, "data:image/png;base64," + base64.b64encode(shot).decode())
+    assert variance > 500  # a blank page is 0; text, tables and a chart on white are thousands
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("document.documentElement.clientWidth") == 390
+    pdf = page.pdf(format="A4", print_background=True)
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 1
+    assert tab.errors == [] and tab.outside == []
+
+
+def test_a_hostile_name_stays_text(built, tab):
+    for path in sorted(built.hostile.rglob("*.html")):
+        page = tab.open(path)
+        assert page.evaluate("document.querySelectorAll('script:not([src]), img').length") == 0
+    page = tab.open(next((built.hostile / "hands").iterdir()))
+    body = page.evaluate("document.body.textContent")
+    assert HOSTILE_EVENT in body and HOSTILE_COMMENT in body
+    page = tab.open(built.hostile / "index.html")
+    assert HOSTILE_TABLE in page.evaluate("document.body.textContent")
+    assert tab.dialogs == [] and tab.errors == []
