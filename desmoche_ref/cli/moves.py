@@ -9,11 +9,9 @@ the move this command looked at: if another recorder got there first, exit 3, no
 
 import click
 
-from ..cards import pretty
-from ..findings import listed
 from ..i18n import N_
 from .book import book_command, db_option, open_book, table_option
-from .lang import Command, _, lang_option, ngettext
+from .lang import Command, _, lang_option
 
 # verb -> (the notation's arguments after the player, help line, example arguments)
 VERBS = {
@@ -180,56 +178,8 @@ def print_settlement(table: str, number: int, report) -> None:
 
 
 def next_state(ref) -> list:
-    """The table's next state in a line or two, from the referee's queries (suits shown)."""
+    """The table's next state in a line or two, in the run's language (play/prompt.py words it)."""
+    from ..play.prompt import next_state_text
     from .render import say
 
-    names = ref.setup.players
-    outcome = ref.outcome
-    if outcome is not None:
-        winners = len(outcome.winners)
-        who = say(listed(names[s] for s in outcome.winners)) or _("nobody")
-        if outcome.kind == "win":
-            how = ngettext("{who} wins with ten cards down", "{who} wins with ten cards down", winners).format(who=who)
-        elif outcome.kind == "auto-win":
-            how = ngettext("{who} wins by {auto}", "{who} wins by {auto}", winners).format(
-                who=who, auto=_(outcome.auto))
-        else:
-            how = _("no winner: the pot carries")
-        return [_("the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
-                  "`hand new`) closes it and posts the settlement").format(how=how)]
-    if ref.phase == "deal":
-        held = ", ".join(f"{s.name} {len(s.hand) + s.unknown}" for s in ref.seats_view())
-        return [_("the deal: {held} cards").format(held=held)]
-    action = ref.action()
-    if action is not None:
-        took = _("{player} took {card} and mends the melds a desmoche broke, then pays") if action.owes == "mend" \
-            else _("{player} took {card} and lays more, then pays a card")
-        return [took.format(player=names[action.seat], card=pretty(action.taken))]
-    if ref.declared():
-        return [_("an automatic win is declared: more declarations, then `desmoche-ref end`")]
-    moves = ref.moves()
-    waiting = [p for verb, p in moves if verb == "cambio"]
-    drawer = ref.next_drawer()
-    drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
-    if waiting:
-        text = _("the cambio: waiting for {players}; then {player} draws first") if drawer \
-            else _("the cambio: waiting for {players}")
-        return [text.format(players=say(listed(waiting)), player=drawer)]
-    offer = ref.offer()
-    if offer is not None:
-        how = _("drawn by {player}") if offer.drawn else _("paid by {player}")
-        text = ngettext("on offer: {card} ({how}); may take it: {players}",
-                        "on offer: {card} ({how}); may take it: {players}", max(1, len(offer.may_take))).format(
-            card=pretty(offer.card), how=how.format(player=names[offer.by]),
-            players=say(listed(names[s] for s in offer.may_take)) or _("nobody"))
-        if offer.must_take >= 0:
-            text += _("; {player} must take it (R9.1)").format(player=names[offer.must_take])
-        lines = [text]
-        if ("end", None) in moves:
-            lines.append(_("if nobody takes it the stock is empty: `desmoche-ref end` ends the hand"))
-        elif drawer:
-            lines.append(_("if nobody takes it, {player} draws next").format(player=drawer))
-        return lines
-    if ("end", None) in moves:
-        return [_("the stock is empty: `desmoche-ref end` ends the hand")]
-    return [_("{player} draws next").format(player=drawer) if drawer else _("no draw can come next")]
+    return [say(m) for m in next_state_text(ref)]

@@ -144,3 +144,62 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     out.append(M("may come next: {moves}", moves="; ".join(
         f"{verb_name.get(verb, verb)} {' '.join(who)}".rstrip() for verb, who in nexts.items())))
     return out
+
+
+def next_state_text(ref) -> list:
+    """What comes next at the table, in a line or two (Messages): what the verbs, `undo` and
+    `hand show` print after a move, from the referee's queries (cards with their suits)."""
+    names = ref.setup.players
+    outcome = ref.outcome
+    if outcome is not None:
+        winners = len(outcome.winners)
+        who = listed(names[s] for s in outcome.winners) or M("nobody")
+        if outcome.kind == WIN:
+            how = MN("{who} wins with ten cards down", "{who} wins with ten cards down", winners, who=who)
+        elif outcome.kind == AUTO_WIN:
+            how = MN("{who} wins by {auto}", "{who} wins by {auto}", winners, who=who,
+                     auto=AUTO.get(outcome.auto, outcome.auto))
+        else:
+            how = M("no winner: the pot carries")
+        return [M("the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
+                  "`hand new`) closes it and posts the settlement", how=how)]
+    if ref.phase == DEAL:
+        held = ", ".join(f"{s.name} {len(s.hand) + s.unknown}" for s in ref.seats_view())
+        return [M("the deal: {held} cards", held=held)]
+    action = ref.action()
+    if action is not None:
+        took = M("{player} took {card} and mends the melds a desmoche broke, then pays",
+                 player=names[action.seat], card=card_text(action.taken)) if action.owes == "mend" \
+            else M("{player} took {card} and lays more, then pays a card", player=names[action.seat],
+                   card=card_text(action.taken))
+        return [took]
+    if ref.declared():
+        return [M("an automatic win is declared: more declarations, then `desmoche-ref end`")]
+    moves = ref.moves()
+    waiting = [p for verb, p in moves if verb == "cambio"]
+    drawer = ref.next_drawer()
+    drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
+    if waiting:
+        if drawer:
+            return [M("the cambio: waiting for {players}; then {player} draws first", players=listed(waiting),
+                      player=drawer)]
+        return [M("the cambio: waiting for {players}", players=listed(waiting))]
+    offer = ref.offer()
+    if offer is not None:
+        how = M("drawn by {player}", player=names[offer.by]) if offer.drawn \
+            else M("paid by {player}", player=names[offer.by])
+        text = MN("on offer: {card} ({how}); may take it: {players}",
+                  "on offer: {card} ({how}); may take it: {players}", max(1, len(offer.may_take)),
+                  card=card_text(offer.card), how=how,
+                  players=listed(names[s] for s in offer.may_take) or M("nobody"))
+        if offer.must_take >= 0:
+            text = M("{offer}; {player} must take it (R9.1)", offer=text, player=names[offer.must_take])
+        lines = [text]
+        if ("end", None) in moves:
+            lines.append(M("if nobody takes it the stock is empty: `desmoche-ref end` ends the hand"))
+        elif drawer:
+            lines.append(M("if nobody takes it, {player} draws next", player=drawer))
+        return lines
+    if ("end", None) in moves:
+        return [M("the stock is empty: `desmoche-ref end` ends the hand")]
+    return [M("{player} draws next", player=drawer) if drawer else M("no draw can come next")]
