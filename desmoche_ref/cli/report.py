@@ -12,7 +12,7 @@ from ..i18n import N_
 from .book import book_command, db_option
 from .lang import Command, _, language, lang_option, ngettext
 from .league import DATE, fail
-from .simulate import _umask
+from .files import _umask
 
 
 @click.command(cls=Command)
