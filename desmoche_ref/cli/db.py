@@ -155,14 +155,14 @@ def db_grant(role, recorder, reader, db):
       desmoche-ref db grant viewer --reader
     """
     from ..store.db import describe
-    from ..store.roles import READER, RECORDER, grant
+    from ..store.roles import READER, RECORDER
+    from ..store.scorebook import Scorebook
     from .render import say
 
     if recorder == reader:
         raise click.UsageError(_("say what the role may do: --recorder or --reader (one of them)"))
     book = _server_book(db)
-    with book.begin() as conn:
-        warnings = grant(conn, role, RECORDER if recorder else READER)
+    warnings = Scorebook(book).grant(role, RECORDER if recorder else READER)
     text = _("role {role} may record in {book}: it adds moves, hands, tables and postings, and may not "
              "change or delete a stored move or posting, nor the schema") if recorder else \
         _("role {role} may read {book}, and nothing else")
@@ -184,11 +184,10 @@ def db_revoke(role, db):
       desmoche-ref db revoke clerk
     """
     from ..store.db import describe
-    from ..store.roles import revoke
+    from ..store.scorebook import Scorebook
 
     book = _server_book(db)
-    with book.begin() as conn:
-        had = revoke(conn, role)
+    had = Scorebook(book).revoke(role)
     text = _("role {role} may no longer use {book}") if had else \
         _("role {role} had nothing on {book}: nothing to revoke")
     click.echo(text.format(role=role, book=describe(book.url)))
@@ -211,12 +210,10 @@ def db_roles(as_json, db):
     """
     import json
 
-    from ..store.roles import OWNER, granted, owner
+    from ..store.scorebook import Scorebook
     from .render import simple_table
 
-    book = _server_book(db)
-    with book.connect() as conn:
-        rows = [(owner(conn), OWNER)] + granted(conn)
+    rows = Scorebook(_server_book(db)).roles()
     if as_json:
         json.dump([{"role": r, "access": a} for r, a in rows], sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

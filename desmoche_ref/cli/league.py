@@ -1,7 +1,7 @@
 """The league's commands: `import`, `export`, `standings`, `ledger`, `settle-up`.
 
-A thin shell over store/importer.py, store/league.py and settleup.py: options in, one
-transaction or one read, output as a table (tabulate), JSON or CSV. What a person reads is
+A thin shell over the book-wide scorebook service (store/scorebook.py) and settleup.py:
+options in, one call (one transaction or one read), output as a table (tabulate), JSON or CSV. What a person reads is
 in the language of the run (cli/lang.py): the help, the lines, the tables' headers and the
 ledger's words; --json and --csv keep their English keys and values.
 """
@@ -106,7 +106,9 @@ def _import_files(files, table, db, encoding) -> int:
     from .files import encoding_hint, open_binary
     from .render import Style, print_file_error, print_findings
 
-    book = open_book(db)
+    from ..store.scorebook import Scorebook
+
+    book = Scorebook(open_book(db))
     status = 0
     plain = Style(ascii_only=True)  # cards as the record writes them
     for path in files:
@@ -146,14 +148,13 @@ def _import_one(book, f, path: str, table, encoding):
     import stat
 
     from ..notation.parser import read_blocks
-    from ..store.importer import import_records
 
     try:
         info = os.fstat(f.fileno())
     except (OSError, ValueError):  # standard input that is no file (a test's)
         info = None
     if not sys.stderr.isatty() or info is None or not stat.S_ISREG(info.st_mode) or info.st_size < 200_000:
-        return import_records(book, read_blocks(f), path, table, encoding=encoding)
+        return book.import_file(read_blocks(f), path, table, encoding=encoding)
     lines = sum(block.count(b"\n") for block in read_blocks(f)) + 1  # the bar's length, read once
     f.seek(0)
     # the label is the file's name: the bar has no words (its figures are a percentage and a time)
@@ -164,7 +165,7 @@ def _import_one(book, f, path: str, table, encoding):
             bar.update(line - done[0])
             done[0] = line
 
-        return import_records(book, read_blocks(f), path, table, progress, encoding=encoding)
+        return book.import_file(read_blocks(f), path, table, progress, encoding=encoding)
 
 
 # ------------------------------------------------------------------ export
@@ -196,9 +197,8 @@ def export(table, hand, out, force, db):
       desmoche-ref export --table 3 --hand 2
       desmoche-ref export -o season.dsm --force
     """
-    from ..store.journal import head
     from ..store.db import sqlite_path
-    from ..store.league import export_hands
+    from ..store.scorebook import Scorebook
     from .files import OutputRefused, check_output, write_output
 
     book = open_book(db, readonly=True)
@@ -208,9 +208,7 @@ def export(table, hand, out, force, db):
             check_output(out, force, book_file)  # before the book is read
         except OutputRefused as e:
             fail(str(e))
-    with book.connect() as session:
-        texts = [text for _table_name, _number, text in export_hands(session, table, hand)]
-        book_head = head(session)
+    texts, book_head = Scorebook(book).export(table, hand)
     text = "\n".join(texts)
     if out:
         try:
@@ -270,16 +268,10 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
       desmoche-ref standings --table 3 --since 2026-11-01 --json
       desmoche-ref standings --fmt github
     """
-    from ..store.league import standings as compute
+    from ..store.scorebook import Scorebook
 
     _check_format(fmt_name)
-    from ..store.league import player_name
-
-    book = open_book(db, readonly=True)
-    with book.connect() as session:
-        if player is not None:
-            player = player_name(session, player)
-        table_ = compute(session, _selection(table, player, since, until))
+    table_ = Scorebook(open_book(db, readonly=True)).standings(_selection(table, player, since, until))
     if as_json:
         return _json(table_.as_json())
     rows = [list(r.as_json().values()) for r in table_.players]
@@ -355,13 +347,9 @@ def ledger(player, table, hand, as_json, as_csv, db):
       desmoche-ref ledger --table 3 --hand 2
       desmoche-ref ledger --csv > postings.csv
     """
-    from ..store.league import ledger as entries, player_name
+    from ..store.scorebook import Scorebook
 
-    book = open_book(db, readonly=True)
-    with book.connect() as session:
-        if player is not None:
-            player = player_name(session, player)
-        rows = list(entries(session, player, table, hand))
+    rows = Scorebook(open_book(db, readonly=True)).ledger(player, table, hand)
     if as_json:
         return _json({"postings": [e.as_json() for e in rows]})
     if as_csv:  # the book's own words
@@ -390,11 +378,10 @@ def settle_up(table, since, until, as_json, db):
       desmoche-ref settle-up --json
     """
     from ..settleup import settle_up as clear
-    from ..store.league import POT_PARTY, balances
+    from ..store.league import POT_PARTY
+    from ..store.scorebook import Scorebook
 
-    book = open_book(db, readonly=True)
-    with book.connect() as session:
-        owed = balances(session, _selection(table, None, since, until))
+    owed = Scorebook(open_book(db, readonly=True)).balances(_selection(table, None, since, until))
     transfers = clear(owed)
     if as_json:
         return _json({"transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.cents)}

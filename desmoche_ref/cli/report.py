@@ -99,18 +99,17 @@ def _check_target(out: str, book_file, force: bool) -> bool:
 def _report(out, tables, since, until, force, db):
     import tempfile
 
-    from ..report.collect import collect
     from ..report.site import build
-    from ..store.db import SCHEMA_HEAD, open_book as open_unchanged, schema_version
+    from ..store.db import open_book as open_unchanged, schema_head, schema_version
+    from ..store.scorebook import Scorebook
 
     book_file = _book_file(db)
     single = _check_target(out, book_file, force)
     book = open_unchanged(db, migrate=False)  # a report never changes the book, its schema neither
     try:
-        if schema_version(book) != SCHEMA_HEAD:
+        if schema_version(book) != schema_head():
             fail(_("the book's schema is not this program's: run `desmoche-ref db upgrade` first"))
-        with book.connect() as session:
-            season = collect(session, tables, since, until)
+        season = Scorebook(book).season(tables, since, until)
     finally:
         book.engine.dispose()
     if not season.hands:

@@ -38,12 +38,10 @@ def verify(head, as_json, db):
       desmoche-ref verify --head 3f1c…e9a0
       desmoche-ref verify --json
     """
-    from ..store.verify import verify_book
+    from ..store.scorebook import Scorebook
     from .render import say
 
-    book = open_book(db, readonly=True)
-    with book.read() as s:
-        problems, counts, book_head = verify_book(s, head)
+    problems, counts, book_head = Scorebook(open_book(db, readonly=True)).verify(head)
     if as_json:
         json.dump({"problems": [{"table": t, "hand": n, "seq": q, "message": m} for t, n, q, m in problems],
                    "hands": counts["hands"], "moves": counts["events"], "postings": counts["postings"],

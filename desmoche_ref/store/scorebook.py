@@ -1,0 +1,91 @@
+"""The scorebook service, book-wide: what the league's commands ask of the whole book.
+
+`TableBook` (tablebook.py) records at one table; `Scorebook` answers for the book: the
+standings, the ledger, the balances settle-up clears, the export, the audit, a report's
+season, importing a file, and on a league server who may do what. Each call is one
+transaction (a read, or one write) and returns plain values; `cli/` renders them and never
+holds a session, a connection or a transaction of its own. Failures are `StoreError` or
+`BookError`, each one line for the person.
+"""
+
+from .league import Selection  # noqa: F401  (the commands build their filters with it)
+
+
+class Scorebook:
+    def __init__(self, book):
+        self.book = book
+
+    # ------------------------------------------------------------ the league's reports
+    def standings(self, sel: Selection):
+        """league.Standings of the hands `sel` picks; an unknown --player is a StoreError."""
+        from .league import player_name, standings
+
+        with self.book.connect() as conn:
+            if sel.player is not None:
+                sel = sel._replace(player=player_name(conn, sel.player))
+            return standings(conn, sel)
+
+    def balances(self, sel: Selection) -> dict:
+        """{party: cents} settle-up clears (the pots as one party, league.POT_PARTY)."""
+        from .league import balances
+
+        with self.book.connect() as conn:
+            return balances(conn, sel)
+
+    def ledger(self, player=None, table=None, hand=None) -> list:
+        """league.Entry of every posting picked, in the order made."""
+        from .league import ledger, player_name
+
+        with self.book.connect() as conn:
+            if player is not None:
+                player = player_name(conn, player)
+            return list(ledger(conn, player, table, hand))
+
+    def export(self, table=None, hand=None):
+        """([record text of each hand picked], the book head or None)."""
+        from .journal import head
+        from .league import export_hands
+
+        with self.book.connect() as conn:
+            return [text for _table, _number, text in export_hands(conn, table, hand)], head(conn)
+
+    def verify(self, head: str | None = None):
+        """(problems, counts, the book head): verify.verify_book over the whole book."""
+        from .verify import verify_book
+
+        with self.book.read() as session:
+            return verify_book(session, head)
+
+    def season(self, tables, since, until):
+        """The report's season (report/collect.py) of the hands picked."""
+        from ..report.collect import collect
+
+        with self.book.connect() as conn:
+            return collect(conn, tables, since, until)
+
+    def import_file(self, data, path: str, table=None, progress=None, encoding=None):
+        """importer.Imported: one file's hands judged and stored (importer.import_records)."""
+        from .importer import import_records
+
+        return import_records(self.book, data, path, table, progress, encoding=encoding)
+
+    # ------------------------------------------------------------ a league server's roles
+    def grant(self, role: str, access: str) -> list:
+        """Give `role` the recorder's or the reader's privileges (roles.py): its warnings."""
+        from .roles import grant
+
+        with self.book.begin() as conn:
+            return grant(conn, role, access)
+
+    def revoke(self, role: str) -> bool:
+        from .roles import revoke
+
+        with self.book.begin() as conn:
+            return revoke(conn, role)
+
+    def roles(self) -> list:
+        """[(role, access)]: the owner first, then every role given anything."""
+        from .roles import OWNER, granted, owner
+
+        with self.book.connect() as conn:
+            return [(owner(conn), OWNER)] + granted(conn)
