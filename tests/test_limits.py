@@ -15,7 +15,8 @@ from desmoche_ref.engine.setup import read_setup
 from desmoche_ref.limits import LINE, closest, table_name
 from desmoche_ref.money import parse_amount
 from desmoche_ref.notation.parser import Lines, TooLong, parse_text
-from desmoche_ref.play.prompt import names_text, turn_text
+from desmoche_ref.findings import listed
+from desmoche_ref.play.prompt import turn_text
 from helpers import raw, tags_text, verdict
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -158,4 +159,4 @@ def test_when_every_player_has_fouled_the_hand_is_over_without_a_winner():
     ref.run(record.events)
     assert (ref.outcome.kind, list(ref.outcome.winners)) == ("no-winner", [])
     assert turn_text(ref) == "over: no winner · `end` closes the hand"
-    assert names_text([]) == "" and names_text(["Ana", "Beto", "Carla"]) == "Ana and Beto and Carla"
+    assert listed([]) == "" and listed(["Ana", "Beto", "Carla"]) == "Ana, Beto and Carla"
