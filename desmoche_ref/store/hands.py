@@ -20,7 +20,8 @@ from ..money import fmt
 from ..referee import COMPLETE, INVALID, hand_report
 from ..settle import pot_account
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
-from .records import chain_hash, content_hash, enforced_fouls, tagged_text  # noqa: F401 (hands.chain_hash, …)
+from .records import (chain_hash, content_hash, enforced_fouls, event_lines, hand_setup,  # noqa: F401
+                      live_events, tagged_text)  # (hands.chain_hash, hands.event_lines, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
@@ -134,12 +135,6 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     if hand is None:
         raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
     return hand
-
-
-def hand_setup(hand: Hand) -> Setup:
-    return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
-                             rules=hand.rules, options=hand.options, sides=json.loads(hand.sides),
-                             side_carry=json.loads(hand.side_carry))
 
 
 def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = None,
@@ -279,12 +274,6 @@ def events(session, hand: Hand) -> list:
     return list(session.exec(select(Event).where(Event.hand_id == hand.id).order_by(Event.seq)))
 
 
-def live_events(rows) -> list:
-    """The rows that stand: neither an undo nor undone by one."""
-    undone = {r.supersedes for r in rows if r.supersedes is not None}
-    return [r for r in rows if r.supersedes is None and r.id not in undone]
-
-
 def current_seq(session, hand: Hand) -> int:
     return session.exec(select(func.coalesce(func.max(Event.seq), 0))
                         .where(Event.hand_id == hand.id)).one()
@@ -293,10 +282,6 @@ def current_seq(session, hand: Hand) -> int:
 def record_text(hand: Hand, lines) -> str:
     """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
     return tagged_text(hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)], lines)
-
-
-def event_lines(rows) -> list:
-    return [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live_events(rows)]
 
 
 def judge(hand: Hand, lines):

@@ -268,21 +268,29 @@ def ledger(session, player=None, table=None, hand_number=None):
 # ------------------------------------------------------------------ export
 def export_hands(session, table=None, hand_number=None):
     """(table name, number, record text) of each stored hand, by table and number, as a
-    record `check` judges exactly as the book did (its tags, then its live lines)."""
-    from .hands import event_lines, hand_setup, tagged_text
+    record `check` judges exactly as the book did (its tags, then its live lines). Two
+    queries whatever the number of hands (the hands, then all their events in order), and
+    no ORM: the reports start and run faster (bench/bench_report.py)."""
+    from .records import event_lines, hand_setup, tagged_text
 
     h, e = hand.c, event.c
-    query = select(hand, card_table.c.name.label("table_name")).join(card_table, card_table.c.id == h.table_id)
+    where = []
     if table is not None:
-        query = query.where(h.table_id == table_id(session, table))
+        where.append(h.table_id == table_id(session, table))
     if hand_number is not None:
-        query = query.where(h.number == hand_number)
-    for row in session.execute(query.order_by(card_table.c.name, h.number)).all():
-        rows = session.execute(select(event).where(e.hand_id == row.id).order_by(e.seq)).all()
+        where.append(h.number == hand_number)
+    query = select(hand, card_table.c.name.label("table_name")).join(card_table, card_table.c.id == h.table_id)
+    rows = session.execute(query.where(*where).order_by(card_table.c.name, h.number)).all()
+    events = {}
+    for row in session.execute(select(event).join(hand, h.id == e.hand_id).where(*where)
+                               .order_by(e.hand_id, e.seq)):
+        events.setdefault(row.hand_id, []).append(row)
+    for row in rows:
         extra = [tuple(t) for t in json.loads(row.extra_tags)]
         if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
             extra.append(("Table", row.table_name))
-        yield row.table_name, row.number, tagged_text(hand_setup(row).tags() + extra, event_lines(rows))
+        yield row.table_name, row.number, tagged_text(hand_setup(row).tags() + extra,
+                                                      event_lines(events.get(row.id, [])))
 
 
 # ------------------------------------------------------------------- audit

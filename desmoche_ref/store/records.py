@@ -3,7 +3,9 @@ the hash chain of its events, the fouls its standings count. The importer and th
 reports use these without loading the models (start-up: bench/bench_import.py)."""
 
 import hashlib
+import json
 
+from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 
@@ -31,3 +33,20 @@ def content_hash(setup, tags, lines) -> str:
 def enforced_fouls(report) -> str:
     """The Hand.fouls column: one name per foul that stood (a forgiven one never happened, R14.3)."""
     return " ".join(f.player for f in report.fouls if f.enforced)
+
+
+def hand_setup(hand) -> Setup:
+    """The setup a stored hand is judged by, from its row (a Hand, or a row of its columns)."""
+    return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
+                             rules=hand.rules, options=hand.options, sides=json.loads(hand.sides),
+                             side_carry=json.loads(hand.side_carry))
+
+
+def live_events(rows) -> list:
+    """The rows that stand: neither an undo nor undone by one."""
+    undone = {r.supersedes for r in rows if r.supersedes is not None}
+    return [r for r in rows if r.supersedes is None and r.id not in undone]
+
+
+def event_lines(rows) -> list:
+    return [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live_events(rows)]
