@@ -377,3 +377,19 @@ def test_a_terminal_sees_a_progress_bar(small, tmp_path):
     child.close()
     assert child.exitstatus == 0 and (out / "index.html").exists()
     assert f"{out}: 6 pages, 1 hand" in child.before  # season, night, hand, three players
+
+
+def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_path):
+    """A hand opened and never dealt (void) is what export leaves out: the report shows the
+    hands export gives; a hand still being played shows as incomplete."""
+    book = Book("sqlite:///" + str(tmp_path / "book.db"))
+    _run(book, ["table", "new", "t", "--players", "Ana Beto", "--bet", "1"])
+    _run(book, ["hand", "new", "--dealer", "Ana"])
+    _run(book, ["hand", "new", "--dealer", "Beto"])  # the first is closed void: never dealt
+    _run(book, ["deal", "Ana", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks"])
+    out = tmp_path / "site"
+    report(book, "-o", out)
+    pages = sorted(p.name for p in (out / "hands").iterdir())
+    exported = _run(book, ["export", "--table", "t"]).stdout.count("[Players ")
+    assert len(pages) == exported and "t-2.html" in pages
+    assert "incomplete" in (out / "hands" / "t-2.html").read_text(encoding="utf-8")

@@ -72,6 +72,7 @@ def collect(session, tables=(), since=None, until=None, progress=None) -> Season
         for entry in ledger(session, table=sel.table):
             if (entry.table, entry.hand) in wanted:
                 postings.setdefault((entry.table, entry.hand), []).append(entry)
+    rows = [r for r in rows if (r.table, r.number) in texts]  # what export leaves out (a void hand) is not shown
     hands = [Hand(r.table, r.number, r.day, r.status, texts[(r.table, r.number)],
                   tuple(postings.get((r.table, r.number), ())))
              for r in sorted(rows, key=lambda r: (r.day, r.table, r.number))]
