@@ -86,6 +86,11 @@ def hand_or_fail(recorder) -> None:
     from ..store.hands import StoreError
 
     if recorder.number is None:
+        recorder.reload()  # another recorder may have dealt one since the session looked
+        if recorder.number is not None:
+            from ..store.hands import HandChanged
+
+            raise HandChanged(recorder.seq, recorder.number)
         raise StoreError(M("no hand yet at table {table}: `new --dealer NAME` deals the first",
                            table=recorder.name))
 

@@ -19,7 +19,7 @@ from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_
 from ..findings import M
 from ..limits import nfc, unknown
 from ..money import fmt
-from .records import BROUGHT_IN, OUTSIDE  # noqa: F401 (carried-in money: importer.py)
+from .records import BROUGHT_IN, OUTSIDE, REFUND  # noqa: F401 (carried-in money: importer.py)
 
 COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
 MAIN_POT = "main"          # the main pot's name (settle.MAIN_POT; its account is pot:main)
@@ -339,7 +339,9 @@ def audit(session) -> list:
             .group_by(p.table_id, p.account).having(func.sum(p.amount) < 0)):
         problems.append(M("table {table}: {account} holds {total}, less than nothing",
                           table=names[table_], account=account, total=fmt(total)))
-    moved = _sum_if(and_(p.account == "pot:main", p.kind != BROUGHT_IN), p.amount)
+    # what the hand itself moved through its main pot: neither money brought in from before the
+    # book nor the R11.5 return of a closed table's pot (posted on its last hand) is the hand's
+    moved = _sum_if(and_(p.account == "pot:main", p.kind.notin_((BROUGHT_IN, REFUND))), p.amount)
     for table_, number, carry_in, carry_out, total in session.execute(
             select(h.table_id, h.number, h.carry_in, h.carry_out, moved).select_from(hand)
             .join(posting, p.hand_id == h.id, isouter=True)

@@ -256,6 +256,9 @@ class TableBook:
         """The hand held; StoreError when the table has none yet."""
         held = self._hold()
         if held is None:
+            self.reload()  # another recorder may have dealt one since this one looked
+            if self._held is not None:
+                raise HandChanged(self._held.seq, self._held.number)
             raise StoreError(M("no hand yet at table {table}: start one with "
                                "`desmoche-ref hand new --dealer NAME`", table=self.name))
         return held
