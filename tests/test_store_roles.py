@@ -296,7 +296,10 @@ def test_a_book_its_owner_upgrades_works_for_both_roles(owner_url, roles):
     _sql(owner_url, f'REVOKE SELECT ON posting FROM "{viewer}"')
     recorder, reader = Live(as_role(owner_url, clerk)), Live(as_role(owner_url, viewer))
     for role, live in ((clerk, recorder), (viewer, reader)):
-        run = live("table", "list", status=2)
+        run = live("table", "list", status=2)  # a read: the book is not migrated by it
+        assert run.stderr == (f"error: the book {as_role(owner_url, role)} needs `desmoche-ref db upgrade` "
+                              f"before it can be read (its schema is 0002, this program's {schema_head()})\n")
+        run = live("table", "new", "x", "--players", "Ana Beto", "--bet", "1", status=2)  # a write
         assert run.stderr == (f"error: role {role} may not change the book's schema: the book is at schema "
                               f"0002, this program needs {schema_head()}; its owner runs `desmoche-ref db upgrade`\n")
     assert schema_version(Book(owner_url, make_engine(owner_url))) == "0002"
