@@ -156,7 +156,9 @@ def test_errors_in_spanish(tmp_path):
     assert run("import", "--db", db, latin, status=1).stdout.splitlines() == [
         f"{latin}:3: N1.1 esta línea no es texto UTF-8 válido",
         f"{latin} mano 1 (línea 1): rechazada, no se guardó nada de ella",
-        f"{latin}: 0 manos guardadas; ya en el libro: 0; rechazadas: 1 (mesa latin)"]
+        f"{latin}: 0 manos guardadas; ya en el libro: 0; rechazadas: 1 (mesa latin)",
+        f"{latin}: sugerencia: este archivo parece texto Windows-1252 (o Latin-1), no UTF-8: pruebe --encoding "
+        "cp1252"]
     # click's own words before it are another matter (click's messages); the date's are ours
     bad_date = run("settle-up", "--db", db, "--since", "2026-13-01", status=2)
     assert bad_date.stderr.splitlines()[-1].endswith(": '2026-13-01' no tiene el formato '%Y-%m-%d'.")
@@ -217,7 +219,8 @@ def test_import_help_in_a_spanish_locale_through_the_process():
     lines = cli("import", "--help", **ES).stdout.splitlines()
     assert lines[0] == "Uso: python -m desmoche_ref import [OPCIONES] ARCHIVO..."
     assert lines[2] == "  Juzga anotaciones de manos y guarda en el libro las manos válidas."
-    assert ("  --table NOMBRE  La mesa a la que van las manos (si no, la etiqueta Table de" in lines)
+    assert ("  --table NOMBRE     La mesa a la que van las manos (si no, la etiqueta Table" in lines)
+    assert any(line.startswith("  --encoding NOMBRE  Lee los archivos en esta codificación") for line in lines)
 
 
 def test_json_csv_and_records_are_the_same_in_spanish(book_url):

@@ -32,6 +32,25 @@ def table_option(f):
                         help=N_("The table. Default: the table last used in this book."))(f)
 
 
+class HandNumber(click.ParamType):
+    """A hand's number, 1 to the largest the book holds (limits.HAND): past it, click's own
+    "not in the range" refusal (exit 2), and no range in the help."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        from ..limits import HAND
+
+        number = click.INT.convert(value, param, ctx)
+        if not 1 <= number <= HAND:
+            self.fail(_("{value} is not in the range {range}.").format(value=number, range=f"1<=x<={HAND}"),
+                      param, ctx)
+        return number
+
+
+HAND_NUMBER = HandNumber()
+
+
 def error_line(message) -> str:
     """The one line of a command the book refuses: `error: ` and the message."""
     from .render import say

@@ -6,8 +6,8 @@ import sys
 import click
 
 from ..i18n import N_
-from ..limits import HAND, nfc
-from .book import book_command, db_option, open_book, table_option
+from ..limits import nfc
+from .book import HAND_NUMBER, book_command, db_option, open_book, table_option
 from .lang import Command, Group, _, lang_option, ngettext
 
 
@@ -84,7 +84,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
 
 
 @hand.command("show", cls=Command)
-@click.option("--hand", "number", type=click.IntRange(1, HAND), metavar=N_("INTEGER RANGE"),
+@click.option("--hand", "number", type=HAND_NUMBER, metavar=N_("INTEGER RANGE"),
               help=N_("Which hand (default: the latest)."))
 @click.option("--json", "as_json", is_flag=True,
               help=N_("The hand's verdict as `check --json` gives it (N8), plus \"table\" and \"number\"."))
@@ -144,7 +144,7 @@ def print_table(shown) -> None:
 
 
 @hand.command("log", cls=Command)
-@click.option("--hand", "number", type=click.IntRange(1, HAND), metavar=N_("INTEGER RANGE"),
+@click.option("--hand", "number", type=HAND_NUMBER, metavar=N_("INTEGER RANGE"),
               help=N_("Which hand (default: the latest)."))
 @click.option("--all", "everything", is_flag=True,
               help=N_("Every row, corrections included (default: the moves that stand)."))

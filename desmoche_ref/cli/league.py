@@ -11,9 +11,8 @@ import sys
 import click
 
 from ..i18n import N_
-from ..limits import HAND
 from ..money import fmt
-from .book import book_command, db_option, open_book
+from .book import HAND_NUMBER, book_command, db_option, open_book
 from .files import encoding_option
 from .lang import Command, _, lang_option, ngettext
 
@@ -171,7 +170,7 @@ def _import_one(book, f, path: str, table, encoding):
 # ------------------------------------------------------------------ export
 @click.command(cls=Command)
 @click.option("--table", metavar=N_("NAME"), help=N_("Only this table's hands."))
-@click.option("--hand", type=click.IntRange(1, HAND), metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("--hand", type=HAND_NUMBER, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
 @click.option("-o", "--out", type=click.Path(dir_okay=False, writable=True), metavar=N_("FILE"),
               help=N_("Write to FILE instead of standard output."))
 @click.option("--force", is_flag=True, help=N_("Write over FILE if it exists (never over the book)."))
@@ -330,7 +329,7 @@ def _in_words(rows) -> list:
 @click.command(cls=Command)
 @click.option("--player", metavar="P", help=N_("Only this player's postings."))
 @click.option("--table", metavar=N_("NAME"), help=N_("Only this table's postings."))
-@click.option("--hand", type=click.IntRange(1, HAND), metavar="N", help=N_("Only hand N (of --table, or of every table)."))
+@click.option("--hand", type=HAND_NUMBER, metavar="N", help=N_("Only hand N (of --table, or of every table)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))
 @click.option("--csv", "as_csv", is_flag=True, help=N_("Print CSV, one row a posting."))
 @db_option
