@@ -146,7 +146,7 @@ def test_the_rules_commands_own_messages_in_spanish():
     assert "  R14  Faltas y descalificación (R14.1-R14.5, F1-F5)" in sections
     assert "La notación de las anotaciones (NOTATION.md):" in sections
     assert sections[sections.index("La notación de las anotaciones (NOTATION.md):") + 1:-1] == [
-        "  N1   Líneas (N1.1-N1.4)", "  N2   Cartas (N2.1-N2.5)", "  N3   Etiquetas (N3.1-N3.2)",
+        "  N1   Líneas (N1.1-N1.5)", "  N2   Cartas (N2.1-N2.5)", "  N3   Etiquetas (N3.1-N3.2)",
         "  N4   Eventos (N4.1-N4.10)", "  N5   Lo que informa el árbitro (N5.1-N5.4)",
         "  N6   Anotaciones abiertas y cerradas (N6.1-N6.2)", "  N7   Forma canónica e ida y vuelta",
         "  N8   El informe para programas (JSON)"]

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from conftest import verified
+
 ROOT = pathlib.Path(__file__).parent.parent
 FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"
 MOVES = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
@@ -81,7 +83,7 @@ def test_after_end_a_show_is_stored_once_and_the_postings_stand(live, front):
     assert verdict["status"] == "complete"
     assert verdict["net"] == live.json("hand", "show", "--json")["net"] == {
         "Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
-    assert live("verify").stdout.endswith(": all in order\n")
+    assert verified(live("verify").stdout).endswith(": all in order\n")
 
 
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])

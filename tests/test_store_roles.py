@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from conftest import PG_ENV, Live, _fresh_pg_database
+from conftest import PG_ENV, Live, _fresh_pg_database, verified
 from desmoche_ref.cli import main
 from desmoche_ref.play.script import night_script
 from desmoche_ref.referee import judge_text
@@ -125,7 +125,7 @@ def test_a_recorder_records_a_night_through_the_verbs_and_the_server_refuses_it_
     assert live("import", "tests/conformance/friday.dsm", "--table", "club").stdout == (
         "tests/conformance/friday.dsm: 1 hand stored, 0 already in the book, 0 rejected (table club)\n")
     live("table", "use", "club")
-    assert live("verify").stdout == "3 hands, 79 moves, 92 postings: all in order\n"
+    assert verified(live("verify").stdout) == "3 hands, 79 moves, 92 postings: all in order\n"
     log = live.json("hand", "log", "--all", "--json", "--table", "friday", "--hand", "1")
     assert {e["recorder"] for e in log} == {clerk} and len(log) == 32
 
@@ -146,7 +146,7 @@ def test_a_recorder_records_a_night_through_the_verbs_and_the_server_refuses_it_
         run = psql(owner_url, clerk, statement)
         assert (run.returncode, run.stderr.splitlines()[0]) == (1, f"ERROR:  {refusal}"), statement
     assert (count(owner_url, "event"), count(owner_url, "posting")) == (events, postings)
-    assert live("verify").stdout == "3 hands, 79 moves, 92 postings: all in order\n"
+    assert verified(live("verify").stdout) == "3 hands, 79 moves, 92 postings: all in order\n"
 
 
 @pytest.mark.slow
@@ -170,7 +170,7 @@ def test_a_recorder_records_a_simulated_night_through_play(owner_url, roles):
         who = conn.execute(text("SELECT DISTINCT recorder FROM event")).scalars().all()
     engine.dispose()
     assert who == [clerk]
-    assert owner("verify").stdout.endswith(": all in order\n")
+    assert verified(owner("verify").stdout).endswith(": all in order\n")
 
 
 def test_a_refused_privilege_midway_leaves_nothing_half_written(owner_url, roles):
@@ -209,7 +209,7 @@ def test_a_reader_reads_and_is_refused_anything_else_in_one_line(owner_url, role
     assert [(r["player"], r["net"]) for r in reader.json("standings", "--json")["players"]] == [
         ("Carla", "35.00"), ("Beto", "-10.00"), ("Ana", "-25.00")]
     assert reader("standings").stdout.splitlines()[-1] == "unwon (in pots) 0.00, brought in 0.00"
-    assert reader("verify").stdout == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(reader("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
     assert len(reader.json("hand", "log", "--json")) == 30
     assert reader.json("hand", "show", "--json")["net"] == FRIDAY_NETS
     assert reader.json("table", "list", "--json")[0]["name"] == "friday"
@@ -228,7 +228,7 @@ def test_a_reader_reads_and_is_refused_anything_else_in_one_line(owner_url, role
     assert (spanish.exit_code, spanish.stderr) == (2, f"error: el rol {viewer} solo puede leer este libro\n")
     run = psql(owner_url, viewer, "INSERT INTO player (name) VALUES ('Zed')")
     assert (run.returncode, run.stderr.strip()) == (1, "ERROR:  permission denied for table player")
-    assert owner("verify").stdout == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(owner("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
 
 
 def test_a_role_given_nothing_is_told_who_grants_it(owner_url, roles):
@@ -313,7 +313,7 @@ def test_a_book_its_owner_upgrades_works_for_both_roles(owner_url, roles):
         recorder(*words)
     recorder("end")
     assert reader.json("hand", "show", "--json")["net"] == FRIDAY_NETS
-    assert reader("verify").stdout == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(reader("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
     assert {e["recorder"] for e in reader.json("hand", "log", "--json")} == {clerk}
 
 

@@ -405,7 +405,8 @@ def standing_keys(session, hand: Hand):
 
     rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
-    return Counter(posting_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
+    return Counter(posting_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids
+                   and r.kind != BROUGHT_IN)  # money brought in came with the setup, not the moves
 
 
 def settlement_keys(hand: Hand, report):
@@ -452,10 +453,7 @@ def close_hand(session, hand: Hand, report=None):
     out = report.as_json()
     hand.status = out["status"]
     hand.closed = now()
-    # known by its content, as an import of its export would know it (stored once, not twice)
-    hand.content_hash = content_hash(report.setup, report.record.tags, [
-        write_event(ev) if ev.comment is None else f"{write_event(ev)} #{ev.comment}"
-        for ev in report.record.events])
+    known_by_content(hand, report)
     if out["status"] == COMPLETE:
         hand.outcome = out["outcome"]["kind"]
         hand.winners = " ".join(out["outcome"]["winners"])
@@ -465,6 +463,14 @@ def close_hand(session, hand: Hand, report=None):
         post_settlement(session, hand, report)
     session.add(hand)
     return report
+
+
+def known_by_content(hand: Hand, report) -> None:
+    """The hand known by its content, as an import of its export would know it (stored once,
+    not twice): set when it closes, and again when a line stored after its end changes it."""
+    hand.content_hash = content_hash(report.setup, report.record.tags, [
+        write_event(ev) if ev.comment is None else f"{write_event(ev)} #{ev.comment}"
+        for ev in report.record.events])
 
 
 def reverse_postings(session, hand: Hand) -> int:

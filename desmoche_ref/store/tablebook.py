@@ -332,6 +332,8 @@ class TableBook:
         report = judge_rows(hand, H.live_events(rows))[0]
         if held.closed:
             if H.standing_keys(session, hand) == H.settlement_keys(hand, report):
+                H.known_by_content(hand, report)  # its moves changed, its settlement did not
+                session.add(hand)
                 return None  # the settlement stands as posted (a side-game card shown again, say)
             H.reverse_postings(session, hand)
         return H.close_hand(session, hand, report)
