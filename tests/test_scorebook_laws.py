@@ -150,7 +150,7 @@ class Laws(RuleBasedStateMachine):
             return table.record(line, table.seq)
 
     # ------------------------------------------------------------ rules
-    @precondition(lambda self: len(self.tables) < 2)
+    @precondition(lambda self: len(self.open_tables()) < 2)
     @rule()
     def new_table(self):
         name = f"t{len(self.tables) + 1}"
