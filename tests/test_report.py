@@ -393,3 +393,18 @@ def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_pat
     exported = _run(book, ["export", "--table", "t"]).stdout.count("[Players ")
     assert len(pages) == exported and "t-2.html" in pages
     assert "incomplete" in (out / "hands" / "t-2.html").read_text(encoding="utf-8")
+
+
+def test_a_hand_page_says_who_entered_each_move(tmp_path):
+    """Issue 19: the report's hand pages name the recorder of each move (the book's event rows)."""
+    from click.testing import CliRunner
+
+    from conftest import recorder_of
+    from desmoche_ref.cli import main
+
+    db = str(tmp_path / "b.db")
+    env = {"DESMOCHE_DB": db}
+    assert CliRunner().invoke(main, ["import", "tests/conformance/friday.dsm"], env=env).exit_code == 0
+    assert CliRunner().invoke(main, ["report", "-o", str(tmp_path / "site")], env=env).exit_code == 0
+    page = (tmp_path / "site" / "hands" / "friday-1.html").read_text(encoding="utf-8")
+    assert page.count(f'<span class="by">entered by {recorder_of(db)}</span>') == 29  # friday's 29 moves

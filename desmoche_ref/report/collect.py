@@ -16,6 +16,7 @@ class Hand(NamedTuple):
     status: str
     text: str        # the record as the book exports it (check judges it as the book did)
     postings: tuple  # the ledger's entries of this hand, in order
+    recorders: tuple = ()  # who entered each of its moves, in order (None: not known)
 
 
 class Night(NamedTuple):
@@ -57,15 +58,17 @@ def merged(tables: list):
 def collect(session, tables=(), since=None, until=None, progress=None) -> Season:
     """The season of `tables` (every table when none is named), its hands played from
     `since` to `until` (dates, inclusive; None: no bound). StoreError for an unknown table."""
-    from ..store.league import Selection, balances, export_hands, ledger, played, standings, table_id
+    from ..store.league import (Selection, balances, export_hands, ledger, played, recorders, standings,
+                                table_id)
 
     for name in tables:
         table_id(session, name)  # an unknown table is refused before anything is read
     selections = [Selection(name, None, since, until) for name in tables] or [Selection(None, None, since, until)]
     rows = [row for sel in selections for row in played(session, sel)]
     wanted = {(r.table, r.number) for r in rows}
-    texts, postings = {}, {}
+    texts, postings, who = {}, {}, {}
     for sel in selections:
+        who.update(recorders(session, sel.table))
         for table, number, text in export_hands(session, sel.table):
             if (table, number) in wanted:
                 texts[(table, number)] = text
@@ -74,7 +77,7 @@ def collect(session, tables=(), since=None, until=None, progress=None) -> Season
                 postings.setdefault((entry.table, entry.hand), []).append(entry)
     rows = [r for r in rows if (r.table, r.number) in texts]  # what export leaves out (a void hand) is not shown
     hands = [Hand(r.table, r.number, r.day, r.status, texts[(r.table, r.number)],
-                  tuple(postings.get((r.table, r.number), ())))
+                  tuple(postings.get((r.table, r.number), ())), who.get((r.table, r.number), ()))
              for r in sorted(rows, key=lambda r: (r.day, r.table, r.number))]
     table_ = standings(session, selections[0]) if len(selections) == 1 else \
         merged([standings(session, sel) for sel in selections])

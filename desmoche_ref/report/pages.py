@@ -195,13 +195,18 @@ def _card_str(name: str) -> str:
     return html
 
 
-def record_html(text: str, moves: dict) -> Markup:
-    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N)."""
+def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
+    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N)
+    and saying who entered the move, when the book knows (`recorders`: one a move, in order)."""
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         words = escape(line)
         if n in moves:
             words = f'<a href="#move-{moves[n]}">{words}</a>'
+            move = moves[n]
+            if 0 < move <= len(recorders) and recorders[move - 1]:
+                who = escape(gettext(N_("entered by {recorder}")).format(recorder=recorders[move - 1]))
+                words += Markup(f' <span class="by">{who}</span>')
         out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
     return Markup("".join(out))
 

@@ -52,7 +52,8 @@ def _hand_pages(items, root, base, paths):
         shown = pages.summary(hand, judged, out)
         html = template.render(base, root="../", inline=False, links=True, hand=hand, steps=judged.steps,
                                replay=pages.replay_html(judged.steps, gettext),
-                               record=pages.record_html(hand.text, {s.line: s.move for s in judged.steps}),
+                               record=pages.record_html(hand.text, {s.line: s.move for s in judged.steps},
+                                                        hand.recorders, gettext),
                                findings=pages.findings(judged.report, rules), previous=before, next=after,
                                night=night, paths=paths, out=out, outcome=shown["outcome"])
         with open(os.path.join(root, page), "w", encoding="utf-8") as f:

@@ -38,7 +38,7 @@ hand = table("hand", *map(column, ("id", "table_id", "number", "players", "deale
 card_table = table("card_table", *map(column, ("id", "name", "players", "bet", "rules", "options", "sides")),
                    column("created", _WHEN), column("closed", _WHEN))
 player = table("player", column("id"), column("name"))
-event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id")))
+event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id", "recorder")))
 
 POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
 
@@ -234,6 +234,29 @@ def played(session, sel: Selection = Selection()) -> list:
              .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(session, sel))
              .order_by(card_table.c.name, h.number))
     return [Played(name, number, _day(opened), status) for name, number, opened, status in session.execute(query)]
+
+
+def recorders(session, table=None) -> dict:
+    """{(table name, hand number): (who entered each standing move, in order)} — the moves a
+    hand's record holds (export_hands), each with its row's recorder (None before schema 0003)."""
+    from .records import live_events
+
+    h, e = hand.c, event.c
+    query = (select(card_table.c.name, h.number, e.id, e.supersedes, e.recorder).select_from(event)
+             .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
+             .order_by(card_table.c.name, h.number, e.seq))
+    if table is not None:
+        query = query.where(h.table_id == table_id(session, table))
+    rows = {}
+    for name, number, *row in session.execute(query):
+        rows.setdefault((name, number), []).append(_EventRow(*row))
+    return {key: tuple(r.recorder for r in live_events(moves)) for key, moves in rows.items()}
+
+
+class _EventRow(NamedTuple):
+    id: int
+    supersedes: int | None
+    recorder: str | None
 
 
 def _day(opened) -> date:
