@@ -16,7 +16,7 @@ import shutil
 import tempfile
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -123,6 +123,13 @@ class Laws(RuleBasedStateMachine):
 
     def teardown(self):
         try:
+            # the night ends: a hand over but not yet closed is closed (`end`), as the recorder
+            # does before the book is exported (an export holds the hand as its record stands,
+            # and importing it posts it: docs/rulings.md)
+            for name in self.open_tables():
+                table = TableBook(self.book, name)
+                if table.number is not None and not table.closed and table.ref.status == "complete":
+                    table.record("end")
             self.check_records_and_export()
         finally:
             self.store.close()
@@ -301,6 +308,8 @@ class Laws(RuleBasedStateMachine):
 
 LAWS_SETTINGS = settings(max_examples=int(os.environ.get("DESMOCHE_LAWS_EXAMPLES", "200")),
                          stateful_step_count=10, deadline=None,
+                         # a failure is printed as found: shrinking a run of book commands takes minutes
+                         phases=[Phase.explicit, Phase.reuse, Phase.generate],
                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
