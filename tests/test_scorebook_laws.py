@@ -104,7 +104,12 @@ def money(book) -> dict:
         totals = {}
         for e in ledger(conn):
             totals[(e.account, e.kind)] = totals.get((e.account, e.kind), 0) + e.amount
-        return {"standings": standings(conn).as_json(), "balances": balances(conn),
+        shown = standings(conn).as_json()
+        # a player whose every figure is nought (a hand posted, then reopened by an undo and
+        # reversed) has a row in the book and none in its copy: the same money either way
+        shown["players"] = [row for row in shown["players"]
+                            if any(v not in (0, "0.00") for k, v in row.items() if k != "player")]
+        return {"standings": shown, "balances": balances(conn),
                 "ledger": {k: v for k, v in totals.items() if v}}
 
 
