@@ -206,7 +206,7 @@ def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
             move = moves[n]
             if 0 < move <= len(recorders) and recorders[move - 1]:
                 who = escape(gettext(N_("entered by {recorder}")).format(recorder=recorders[move - 1]))
-                words += Markup(f' <span class="by">{who}</span>')
+                words = f'{words} <span class="by">{who}</span>'  # a str: Markup + would escape it again
         out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
     return Markup("".join(out))
 
