@@ -54,7 +54,8 @@ def test_a_table_name_the_book_cannot_keep_is_refused_on_both_engines(live, name
 def test_the_longest_names_the_book_keeps_are_kept_and_one_more_is_refused(live):
     table, player = "t" * 100, "P" + "p" * 63
     out = live("table", "new", table, "--players", f"Ana {player}", "--bet", "1").stdout
-    assert out.startswith(f"table {table}: seats 1 Ana · 2 {player}, bet 1.00")
+    assert out.startswith(f"table {table}: Ana {player}, bet 1.00")
+    assert f"\nseats 1 Ana · 2 {player} (" in out
     refused = live("table", "new", "other", "--players", f"Ana {player}p", "--bet", "1", status=2)
     assert refused.stderr == f"error: N3.1 the name {player[:24]}… is longer than 64 characters\n"
     assert [t["name"] for t in live.json("table", "list", "--json")] == [table]
@@ -184,13 +185,15 @@ def test_a_cut_typed_decomposed_at_the_table(live):
 # ---------------------------------------------------------------- table new
 def test_table_new_numbers_the_seats_and_says_how_to_write_a_name_with_a_space(live):
     out = live("table", "new", "t", "--players", "José María Beto", "--bet", "10").stdout
-    assert out == ("table t: seats 1 José · 2 María · 3 Beto, bet 10.00, desmoche — next: "
+    assert out == ("table t: José María Beto, bet 10.00, desmoche — next: "
                    "`desmoche-ref hand new --dealer NAME`\n"
-                   "(one name a seat: a name with a space is written with _, as José_María)\n")
+                   "seats 1 José · 2 María · 3 Beto (one name a seat: a name with a space is written with _, "
+                   "as José_María)\n")
     out = live("table", "new", "u", "--players", "José_María Beto", "--bet", "10", "--lang", "es").stdout
-    assert out == ("mesa u: lugares 1 José_María · 2 Beto, apuesta 10.00, desmoche — siguiente: "
+    assert out == ("mesa u: José_María Beto, apuesta 10.00, desmoche — siguiente: "
                    "`desmoche-ref hand new --dealer NOMBRE`\n"
-                   "(un nombre por lugar: un nombre con espacio se escribe con _, como José_María)\n")
+                   "lugares 1 José_María · 2 Beto (un nombre por lugar: un nombre con espacio se escribe con _, "
+                   "como José_María)\n")
 
 
 # -------------------------------------------------------------- encodings

@@ -131,10 +131,10 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     new = cli("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
               "--side", "oro 5 Ana Beto Carla", db=book_url, **ES)
     assert (new.returncode, new.stderr) == (0, "")
-    assert new.stdout == ("mesa friday: lugares 1 Ana · 2 Beto · 3 Carla, apuesta 10.00, desmoche, opciones "
-                          "todo, juego secundario oro 5.00 (Ana Beto Carla) — siguiente: `desmoche-ref hand "
-                          "new --dealer NOMBRE`\n(un nombre por lugar: un nombre con espacio se escribe con _, "
-                          "como José_María)\n")
+    assert new.stdout == ("mesa friday: Ana Beto Carla, apuesta 10.00, desmoche, opciones todo, juego "
+                          "secundario oro 5.00 (Ana Beto Carla) — siguiente: `desmoche-ref hand new --dealer "
+                          "NOMBRE`\nlugares 1 Ana · 2 Beto · 3 Carla (un nombre por lugar: un nombre con espacio "
+                          "se escribe con _, como José_María)\n")
     assert es("hand", "new", "--dealer", "Ana", "--lang", "es").stdout == (
         "mano 1 en la mesa friday: reparte Ana; apuesta 10.00; juegos secundarios: oro 5.00 (Ana Beto Carla)\n")
     assert es(*FRIDAY[0]).stdout == ("jugada 1: deal Beto 2s 3s 4h 7c 8d Th Jc Qd Ks\n"

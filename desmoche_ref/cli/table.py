@@ -63,11 +63,14 @@ def table_new(name, players, bet, rules, options, sides, db):
     options = _(", options {options}").format(options=row.options) if row.options else ""
     options += "".join(_(", side {game} {stake} ({players})").format(game=g, stake=fmt(st), players=" ".join(n))
                        for g, st, n in row.sides)
+    # the first line as it always read (what scripts and the guide show); the seats numbered
+    # below it, so a name typed with a space is seen split (issue 17)
+    click.echo(_("table {name}: {players}, bet {bet}, {rules}{options} — next: "
+                 "`desmoche-ref hand new --dealer NAME`").format(
+        name=row.name, players=" ".join(row.players), bet=fmt(row.bet), rules=row.rules, options=options))
     seats = " · ".join(f"{n} {p}" for n, p in enumerate(row.players, 1))
-    click.echo(_("table {name}: seats {seats}, bet {bet}, {rules}{options} — next: "
-                 "`desmoche-ref hand new --dealer NAME`\n"
-                 "(one name a seat: a name with a space is written with _, as José_María)").format(
-        name=row.name, seats=seats, bet=fmt(row.bet), rules=row.rules, options=options))
+    click.echo(_("seats {seats} (one name a seat: a name with a space is written with _, as José_María)").format(
+        seats=seats))
 
 
 @table.command("list", cls=Command)
