@@ -12,7 +12,7 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
-from conftest import PG_ENV, _fresh_pg_database
+from conftest import PG_ENV, Live, _fresh_pg_database
 
 from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.view import table_at, table_steps
@@ -47,15 +47,7 @@ class Page(HTMLParser):
 
 def _run(book, args, status=0):
     """A command run in-process (click's CliRunner) on the book at `book.url`."""
-    from click.testing import CliRunner
-
-    from desmoche_ref.cli import main
-
-    result = CliRunner().invoke(main, [str(a) for a in args], env={"DESMOCHE_DB": book.url})
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == status, (args, result.exit_code, result.output)
-    return result
+    return Live(book.url)(*args, status=status)
 
 
 def report(book, *args, status=0):

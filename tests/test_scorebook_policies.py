@@ -11,11 +11,11 @@ import sys
 import pytest
 
 from conftest import verified
+from test_store_core import friday_lines
 
 ROOT = pathlib.Path(__file__).parent.parent
 FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"
-MOVES = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
-         if line.split("#")[0].strip() and not line.startswith("[")]
+MOVES = friday_lines()
 
 
 def new_night(live):

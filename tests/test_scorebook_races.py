@@ -6,17 +6,15 @@ exit 3 at the command line) and changes nothing. After each round the laws hold:
 stored once, in order, with no gap; the hand closed and posted once; `verify` and the money
 audit find nothing."""
 
-import pathlib
 import threading
 
 import pytest
 
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, StoreError, TableBook, create_table
+from test_store_core import friday_lines
 
-FRIDAY = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"
-MOVES = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
-         if line.split("#")[0].strip() and not line.startswith("[")]
+MOVES = friday_lines()
 
 
 def race(url: str, writers: int, act) -> list:

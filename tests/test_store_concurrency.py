@@ -12,12 +12,11 @@ import pytest
 from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, TableBook, create_table
+from test_store_core import friday_lines
 
 ROOT = pathlib.Path(__file__).parent.parent
 MOVES = 15
-FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"
-OPENING = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines()
-           if line.split("#")[0].strip() and not line.startswith("[")][:8]  # to `draw Beto 2d`
+OPENING = friday_lines()[:8]  # to `draw Beto 2d`
 
 RECORDER = """\
 import sys
