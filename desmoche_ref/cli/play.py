@@ -83,16 +83,15 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
 
 
 def hand_or_fail(recorder) -> None:
+    """The table's hand (TableBook.hand: read again if none was held), or the session's own
+    word for a table with none yet: `new` deals it here."""
     from ..store.hands import StoreError
 
-    if recorder.number is None:
-        recorder.reload()  # another recorder may have dealt one since the session looked
-        if recorder.number is not None:
-            from ..store.hands import HandChanged
-
-            raise HandChanged(recorder.seq, recorder.number)
+    try:
+        recorder.hand()
+    except StoreError:
         raise StoreError(M("no hand yet at table {table}: `new --dealer NAME` deals the first",
-                           table=recorder.name))
+                           table=recorder.name)) from None
 
 
 def reason(error) -> str:

@@ -189,7 +189,6 @@ class TableBook:
             self.closed_table = row.closed is not None
             hand = H.last_hand(s, row)
             self._held = None if hand is None else self._read_hand(s, hand)
-        self._loaded = True
 
     def make_current(self) -> None:
         """Make this the table the commands without --table go on at."""
@@ -210,20 +209,20 @@ class TableBook:
     # ------------------------------------------------------------ the hand held
     @property
     def number(self):
-        return self._hold().number if self._hold() else None
+        return self._held.number if self._held else None
 
     @property
     def ref(self):
-        return self._hold().ref if self._hold() else None
+        return self._held.ref if self._held else None
 
     @property
     def closed(self) -> bool:
-        held = self._hold()
+        held = self._held
         return held is not None and held.closed
 
     @property
     def seq(self) -> int:
-        held = self._hold()
+        held = self._held
         return held.seq if held else 0
 
     def reload(self) -> None:
@@ -236,25 +235,19 @@ class TableBook:
             self.closed_table = table.closed is not None
             hand = H.last_hand(s, table)
             self._held = None if hand is None else self._read_hand(s, hand)
-        self._loaded = True
 
     def _read_hand(self, session, hand) -> _Held:
         from . import hands as H
 
         rows = H.events(session, hand)
         live = H.live_events(rows)
-        ref = judge_rows(hand, live)[1]
+        ref = H.judge_rows(hand, live)[1]
         return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
                      rows[-1].hash if rows else "", [_text(r) for r in live], ref)
 
-    def _hold(self):
-        if not self._loaded:
-            self.reload()
-        return self._held
-
     def hand(self) -> _Held:
         """The hand held; StoreError when the table has none yet."""
-        held = self._hold()
+        held = self._held
         if held is None:
             self.reload()  # another recorder may have dealt one since this one looked
             if self._held is not None:
@@ -329,7 +322,7 @@ class TableBook:
         from . import hands as H
 
         rows = H.events(session, hand)
-        report = judge_rows(hand, H.live_events(rows))[0]
+        report = H.judge_rows(hand, H.live_events(rows))[0]
         if held.closed:
             if H.standing_keys(session, hand) == H.settlement_keys(hand, report):
                 H.known_by_content(hand, report)  # its moves changed, its settlement did not
@@ -344,9 +337,7 @@ class TableBook:
 
         with self.book.read() as s:
             hand = H.hand_by_id(s, held.hand_id)
-        before = judge_lines(hand, held.lines)[0].as_json()
-        after = judge_lines(hand, held.lines + [full])[0].as_json()
-        return before == after
+        return H.judge(hand, held.lines).as_json() == H.judge(hand, held.lines + [full]).as_json()
 
     def _locked_hand(self, session, held):
         """The held hand's row, the table locked; HandChanged if it is not as held."""
@@ -454,7 +445,7 @@ class TableBook:
         live = H.live_events(rows)
         lines = [_text(r) for r in live]
         report = H.judge(hand, lines)
-        moved, ref = judge_rows(hand, live)
+        moved, ref = H.judge_rows(hand, live)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
                         log_rows(rows), H.record_text(hand, lines), report, ref, moved.findings())
 
@@ -464,7 +455,7 @@ class TableBook:
 
         with self.book.read() as s:
             settled, pots = H.night_postings(s, self.table_id)
-        held = self._hold()
+        held = self._held
         players = list(held.ref.setup.players) if held is not None else []
         for hand in settled:
             players += [p for p in hand.net if p not in players]
@@ -475,32 +466,19 @@ class TableBook:
         """The current hand's verdict when it is over but not yet posted, else None."""
         from ..engine.replay import COMPLETE
 
-        held = self._hold()
+        held = self._held
         if held is None or held.closed or held.ref.status != COMPLETE:
             return None
         from . import hands as H
 
         with self.book.read() as s:
             hand = H.hand_by_id(s, held.hand_id)
-        return judge_lines(hand, held.lines)[0]
+        return H.judge(hand, held.lines)
 
 
 # ------------------------------------------------------------------ judging
 def _text(row) -> str:
     return row.line if row.comment is None else f"{row.line} #{row.comment}"
-
-
-def judge_lines(hand, lines):
-    """(HandReport, Referee) of the hand with these lines, numbered 1, 2, … among them."""
-    from . import hands as H
-
-    return H.judged(hand, lines, range(1, len(lines) + 1))
-
-
-def judge_rows(hand, live):
-    from . import hands as H
-
-    return H.judge_rows(hand, live)
 
 
 def hand_info(hand) -> HandInfo:
@@ -515,6 +493,6 @@ def log_rows(rows) -> list:
     """LogRow of each event row, corrections included."""
     seq_of = {r.id: r.seq for r in rows}
     undone = {r.supersedes: r.seq for r in rows if r.supersedes is not None}
-    return [LogRow(r.seq, r.entered, r.line, r.comment, getattr(r, "recorder", None),
+    return [LogRow(r.seq, r.entered, r.line, r.comment, r.recorder,
                    seq_of.get(r.supersedes), undone.get(r.id),
                    r.supersedes is None and r.id not in undone) for r in rows]
