@@ -83,17 +83,14 @@ def db_check(db):
       desmoche-ref db check
       desmoche-ref db check --db league.db
     """
-    from ..store.db import Unstamped, check_known, connect_book, describe, drift, schema_head, schema_version
-    from .render import say
+    from ..store.db import Unstamped, check_known, connect_book, describe, schema_head, schema_version
 
     book = connect_book(db, readonly=True)
     name, head = describe(book.url), schema_head()
     try:
         version = schema_version(book)
     except Unstamped:
-        found = drift(book)
-        for line in found:
-            click.echo(say(line))
+        found = print_drift(book)
         text = _("{book}: the tables are not schema {schema}'s and no schema version is recorded: "
                  "`db stamp` cannot repair the book") if found else \
             _("{book}: the tables are schema {schema}'s but the schema version is missing: "
@@ -106,12 +103,21 @@ def db_check(db):
             _("{book}: schema {version}, this program's is {schema}: `desmoche-ref db upgrade` brings it up")
         click.echo(text.format(book=name, version=version, schema=head))
         sys.exit(1)
-    found = drift(book)
-    for line in found:
-        click.echo(say(line))
+    found = print_drift(book)
     text = _("{book}: the schema and the models differ") if found else _("{book}: the schema matches the models")
     click.echo(text.format(book=name))
     sys.exit(1 if found else 0)
+
+
+def print_drift(book) -> list:
+    """How the book's tables differ from the models, printed a line each; the differences."""
+    from ..store.db import drift
+    from .render import say
+
+    found = drift(book)
+    for line in found:
+        click.echo(say(line))
+    return found
 
 
 ACCESS = {"owner": N_("owner"), "recorder": N_("recorder"), "reader": N_("reader"),
@@ -237,17 +243,14 @@ def db_stamp(db):
       desmoche-ref db stamp --db league.db
     """
     from ..findings import M
-    from ..store.db import BookError, Unstamped, connect_book, describe, drift, schema_head, schema_version, stamp
-    from .render import say
+    from ..store.db import BookError, Unstamped, connect_book, describe, schema_head, schema_version, stamp
 
     book = connect_book(db)
     name, head = describe(book.url), schema_head()
     try:
         version = schema_version(book)
     except Unstamped:
-        found = drift(book)
-        for line in found:
-            click.echo(say(line))
+        found = print_drift(book)
         if found:
             click.echo(_("{book}: the tables are not schema {schema}'s: nothing recorded").format(
                 book=name, schema=head))
