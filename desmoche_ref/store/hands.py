@@ -377,9 +377,6 @@ def lock_table(session, table_id: int) -> BookTable:
     return session.exec(query).one()
 
 
-def hand_by_id(session, hand_id: int) -> Hand:
-    return session.get(Hand, hand_id)
-
 
 # ---------------------------------------------------------------- postings
 def post_settlement(session, hand: Hand, report) -> list:

@@ -277,10 +277,8 @@ class TableBook:
         held = self.hand()
         if expect_seq is not None and expect_seq != held.seq:
             raise HandChanged(held.seq)
-        if "\n" in typed or "\r" in typed:
-            raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
         body, comment = split_comment(typed)
-        if not body.strip():
+        if not body.strip() or "\n" in typed or "\r" in typed:
             raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
         ev = parse_event(body.strip(), held.seq + 1)
         ev.comment = comment
@@ -305,7 +303,7 @@ class TableBook:
                 hand = self._locked_hand(s, held)
                 row = H.insert_event(s, hand, text, comment, held.seq, held.last_hash)
                 if trial.status == COMPLETE and (held.closed or ev.verb == "end"):
-                    closing = self._post(s, hand, held, row)
+                    closing = self._post(s, hand, held)
         except HandChanged:
             self.reload()
             raise
@@ -317,7 +315,7 @@ class TableBook:
         return Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
                         [w for w in after.warnings if w not in before.warnings], closing, False)
 
-    def _post(self, session, hand, held, row):
+    def _post(self, session, hand, held):
         """Close the hand (or, closed already, settle it again if what it settles changed)."""
         from . import hands as H
 
@@ -334,9 +332,10 @@ class TableBook:
     def _same_verdict(self, held, full: str) -> bool:
         """Whether the hand with `full` once more gives exactly the verdict it gives now."""
         from . import hands as H
+        from .models import Hand
 
         with self.book.read() as s:
-            hand = H.hand_by_id(s, held.hand_id)
+            hand = s.get(Hand, held.hand_id)
         return H.judge(hand, held.lines).as_json() == H.judge(hand, held.lines + [full]).as_json()
 
     def _locked_hand(self, session, held):
@@ -466,13 +465,14 @@ class TableBook:
         """The current hand's verdict when it is over but not yet posted, else None."""
         from ..engine.replay import COMPLETE
 
+        from . import hands as H
+        from .models import Hand
+
         held = self._held
         if held is None or held.closed or held.ref.status != COMPLETE:
             return None
-        from . import hands as H
-
         with self.book.read() as s:
-            hand = H.hand_by_id(s, held.hand_id)
+            hand = s.get(Hand, held.hand_id)
         return H.judge(hand, held.lines)
 
 
