@@ -17,11 +17,19 @@ def login_name() -> str:
         return "unknown"
 
 
+_SESSION_USERS = {}  # a PostgreSQL URL -> its session user: one query per book a process opens
+
+
 def recorder(conn) -> str:
-    """The recorder's name for writes made through `conn` (a Connection or a Session)."""
-    dialect = conn.get_bind().dialect if hasattr(conn, "get_bind") else conn.dialect
-    if dialect.name == "postgresql":
+    """The recorder's name for writes made through `conn` (a Connection or a Session). On
+    PostgreSQL the server is asked once per engine (its URL names the login role, and the
+    program never changes it): a move in `play` does not pay a round trip for it."""
+    engine = conn.get_bind() if hasattr(conn, "get_bind") else conn.engine
+    if engine.dialect.name != "postgresql":
+        return login_name()
+    key = engine.url.render_as_string(hide_password=False)
+    if key not in _SESSION_USERS:
         from sqlalchemy import text
 
-        return str(conn.execute(text("SELECT session_user")).scalar())[:MAX_RECORDER]
-    return login_name()
+        _SESSION_USERS[key] = str(conn.execute(text("SELECT session_user")).scalar())[:MAX_RECORDER]
+    return _SESSION_USERS[key]
