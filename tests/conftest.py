@@ -6,6 +6,7 @@ skipped and say why (start one with `.ci/postgres start DIR`).
 """
 
 import os
+import shutil
 import uuid
 
 import pytest
@@ -13,35 +14,162 @@ import pytest
 PG_ENV = "DESMOCHE_TEST_PG"
 
 
-def _fresh_pg_database(server_url: str):
-    """(URL of a new empty database on the server, a function that drops it)."""
-    import psycopg
+def _pg_conninfo(server_url: str) -> dict:
     from sqlalchemy.engine import make_url
 
     url = make_url(server_url)
+    return dict(host=url.host, port=url.port, user=url.username, password=url.password,
+                dbname=url.database or "postgres", autocommit=True)
+
+
+def _fresh_pg_database(server_url: str, template: str | None = None):
+    """(URL of a new database on the server, a function that drops it): empty, or a copy of
+    the `template` database."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    conninfo = _pg_conninfo(server_url)
     name = "book_" + uuid.uuid4().hex[:12]
-    conninfo = dict(host=url.host, port=url.port, user=url.username, password=url.password,
-                    dbname=url.database or "postgres", autocommit=True)
     with psycopg.connect(**conninfo) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
 
     def drop():
         with psycopg.connect(**conninfo) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    return url.set(database=name).render_as_string(hide_password=False), drop
+    return make_url(server_url).set(database=name).render_as_string(hide_password=False), drop
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def book_url(request, tmp_path):
-    """A URL of a new, empty book: a SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        yield "sqlite:///" + str(tmp_path / "book.db")
-        return
+def _pg_server() -> str:
     server = os.environ.get(PG_ENV)
     if not server:
         pytest.skip(f"PostgreSQL: no server given ({PG_ENV} unset; `.ci/postgres start DIR` starts one)")
-    url, drop = _fresh_pg_database(server)
+    return server
+
+
+@pytest.fixture(scope="session")
+def _templates(tmp_path_factory):
+    """A new book as the program makes it on first use (its schema at the head, nothing
+    recorded), made once per test process: a SQLite file, and a PostgreSQL template database
+    when a server is given. Each test's book is a copy, so the migrations run once, not for
+    every test (they are tested on bare books: `bare_book_url`)."""
+    from desmoche_ref.store.db import open_book
+
+    made = {}
+
+    def template(engine: str) -> str:
+        if engine not in made:
+            if engine == "sqlite":
+                path = str(tmp_path_factory.mktemp("template") / "book.db")
+                open_book(path).engine.dispose()
+                made[engine] = (path, None)
+            else:
+                url, drop = _fresh_pg_database(_pg_server())
+                open_book(url).engine.dispose()
+                made[engine] = (url.rsplit("/", 1)[1], drop)
+        return made[engine][0]
+
+    yield template
+    for _name, drop in made.values():
+        if drop is not None:
+            drop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def book_url(request, tmp_path, _templates):
+    """A URL of a new book, as the program makes it on first use (nothing recorded yet): a
+    SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        path = tmp_path / "book.db"
+        shutil.copy(_templates("sqlite"), path)  # its mode too: private, as the program made it
+        yield "sqlite:///" + str(path)
+        return
+    url, drop = _fresh_pg_database(_pg_server(), template=_templates("postgresql"))
+    try:
+        yield url
+    finally:
+        drop()
+
+
+def _copy_sqlite(source: str, path) -> None:
+    """A consistent copy of a SQLite book (what its -wal file holds included), private as
+    the program makes a book."""
+    import sqlite3
+
+    with sqlite3.connect(source) as src, sqlite3.connect(str(path)) as dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+    os.chmod(path, 0o600)
+
+
+def _pg_unused(server: str, database: str) -> None:
+    """Close what still connects to `database` (a pooled connection of an in-process command):
+    a database is copied only while nobody is connected to it."""
+    import psycopg
+
+    with psycopg.connect(**_pg_conninfo(server)) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = %s AND pid <> pg_backend_pid()", (database,))
+
+
+@pytest.fixture(scope="session")
+def _built(tmp_path_factory, _templates):
+    """copy_of(engine, key, build, tmp_path) -> (URL, drop): a copy of the book `build(url)`
+    makes, built once per test process and key, so that tests starting from the same night
+    do not each record it again."""
+    made, drops = {}, []
+
+    def copy_of(engine: str, key: str, build, tmp_path):
+        if (engine, key) not in made:
+            if engine == "sqlite":
+                path = tmp_path_factory.mktemp("built") / "book.db"
+                shutil.copy(_templates("sqlite"), path)
+                build("sqlite:///" + str(path))
+                made[engine, key] = str(path)
+            else:
+                url, drop = _fresh_pg_database(_pg_server(), template=_templates("postgresql"))
+                drops.append(drop)
+                build(url)
+                made[engine, key] = url.rsplit("/", 1)[1]
+        if engine == "sqlite":
+            path = tmp_path / "built.db"
+            _copy_sqlite(made[engine, key], path)
+            return "sqlite:///" + str(path), None
+        _pg_unused(_pg_server(), made[engine, key])
+        return _fresh_pg_database(_pg_server(), template=made[engine, key])
+
+    yield copy_of
+    for drop in drops:
+        drop()
+
+
+@pytest.fixture
+def built_book(book_url, _built, tmp_path):
+    """built_book(key, build) -> the URL of a copy of the book `build(url)` makes, on the
+    test's engine (`book_url`'s)."""
+    engine = "sqlite" if book_url.startswith("sqlite") else "postgresql"
+    drops = []
+
+    def copy(key, build):
+        url, drop = _built(engine, key, build, tmp_path)
+        if drop is not None:
+            drops.append(drop)
+        return url
+
+    yield copy
+    for drop in drops:
+        drop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bare_book_url(request, tmp_path):
+    """A URL of a book not made yet: no SQLite file, or an empty PostgreSQL database (what a
+    book's first use and `db upgrade` start from)."""
+    if request.param == "sqlite":
+        yield "sqlite:///" + str(tmp_path / "book.db")
+        return
+    url, drop = _fresh_pg_database(_pg_server())
     try:
         yield url
     finally:
@@ -85,6 +213,22 @@ class Live:
 @pytest.fixture
 def live(book_url):
     return Live(book_url)
+
+
+# Fixtures that give a test a PostgreSQL database (the server's cases are in the slow lane)
+PG_FIXTURES = {"owner_url", "roles", "pg_server", "pg_url"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every PostgreSQL case is `slow`: the fast lane (`-m "not slow"`) runs the SQLite ones,
+    the whole suite (CI) both."""
+    slow = pytest.mark.slow
+    for item in items:
+        params = getattr(item, "callspec", None)
+        on_pg = params is not None and "postgresql" in params.params.values()
+        if on_pg or PG_FIXTURES & set(getattr(item, "fixturenames", ())) \
+                or "postgresql" in item.name.lower():
+            item.add_marker(slow)
 
 
 def pytest_configure(config):

@@ -208,10 +208,10 @@ def test_the_notes_above_a_records_tags_are_kept(live, tmp_path):
 
 
 # --------------------------------------------------------------------- C: tampering
-@pytest.fixture
-def book(live):
+def tampering_night(url):
     """Two hands at friday (Carla wins the first; the second, no winner, imported after it),
     an imported table `south`/`west`, and an open hand at `club` with three moves."""
+    live = Live(url)
     friday_table(live)
     for words in FRIDAY:
         live(*words)
@@ -221,6 +221,12 @@ def book(live):
     live("hand", "new", "--dealer", "Dani")
     for words in NO_WINNER[:3]:
         live(*words)
+
+
+@pytest.fixture
+def book(built_book):
+    """A copy of `tampering_night`'s book (recorded once per test process), in order."""
+    live = Live(built_book("tampering", tampering_night))
     assert verified(live("verify").stdout).endswith(": all in order\n")
     return live
 

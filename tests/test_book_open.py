@@ -237,7 +237,9 @@ def _version(url):
         engine.dispose()
 
 
-def test_a_read_does_not_migrate_it_says_the_book_needs_an_upgrade(book_url, live):
+def test_a_read_does_not_migrate_it_says_the_book_needs_an_upgrade(bare_book_url):
+    book_url = bare_book_url  # not made yet: no file, an empty database
+    live = Live(book_url)
     _at_first_schema(book_url)
     name = book_url  # no password in the test books' URLs: shown as given
     for args in READS:
@@ -467,7 +469,9 @@ def test_a_book_that_lost_its_version_and_differs_is_not_stamped(book_url, live)
     assert _version(book_url) is None
 
 
-def test_db_check_and_stamp_of_an_empty_book(book_url, live):
+def test_db_check_and_stamp_of_an_empty_book(bare_book_url):
+    book_url = bare_book_url  # not made yet: no file, an empty database
+    live = Live(book_url)
     if book_url.startswith("sqlite"):
         path = book_url[len("sqlite:///"):]
         assert one_line(live("db", "check", status=2)) == (

@@ -11,6 +11,7 @@ At the end of each run: each stored hand's verdict is `check`'s on its record, a
 imported into a fresh book gives the same standings, ledger totals and settle-up.
 """
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from conftest import _fresh_pg_database
 from desmoche_ref.sim.session import simulate_session
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
@@ -51,25 +53,37 @@ SESSION = simulate_session(4, 3, seed=7, vary=False)  # imported whole, as a sea
 
 
 class Book:
-    """A fresh book for one run: a copy of a migrated SQLite file, or a PostgreSQL database."""
+    """A fresh book for one run: a copy of a book the program made (a SQLite file, or a
+    PostgreSQL template database), made once per test process."""
 
-    template = None
+    templates = {}
 
     def __init__(self, engine_name: str):
         self.engine_name, self.drop = engine_name, None
         if engine_name == "sqlite":
-            if Book.template is None:
-                Book.template = os.path.join(tempfile.mkdtemp(prefix="dsm-laws-"), "template.db")
-                open_book(Book.template).engine.dispose()
             self.folder = tempfile.mkdtemp(prefix="dsm-laws-")
             path = os.path.join(self.folder, "book.db")
-            shutil.copy(Book.template, path)
+            shutil.copy(self.template("sqlite"), path)
             self.url = "sqlite:///" + path
         else:
-            from conftest import _fresh_pg_database
-
-            self.url, self.drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"])
+            self.url, self.drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"],
+                                                     template=self.template("postgresql"))
         self.book = open_book(self.url)
+
+    @classmethod
+    def template(cls, engine_name: str) -> str:
+        """A SQLite file's path, or a PostgreSQL database's name: a new book at the schema's head."""
+        if engine_name not in cls.templates:
+            if engine_name == "sqlite":
+                path = os.path.join(tempfile.mkdtemp(prefix="dsm-laws-"), "template.db")
+                open_book(path).engine.dispose()
+                cls.templates[engine_name] = path
+            else:
+                url, drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"])
+                open_book(url).engine.dispose()
+                atexit.register(drop)
+                cls.templates[engine_name] = url.rsplit("/", 1)[1]
+        return cls.templates[engine_name]
 
     def fresh(self):
         """Another empty book of the same engine (the export's destination)."""

@@ -3,10 +3,14 @@ models describe (`db check`), a drifted book is caught, and `db upgrade` makes a
 
 from sqlalchemy import create_engine, text
 
+from conftest import Live
+
 from desmoche_ref.store.db import drift, open_book, schema_head, schema_version
 
 
-def test_the_migrations_make_what_the_models_say(book_url, live):
+def test_the_migrations_make_what_the_models_say(bare_book_url):
+    book_url = bare_book_url  # not made yet: no file, an empty database
+    live = Live(book_url)
     out = live("db", "upgrade").stdout
     assert out.endswith(f": schema {schema_head()} (was empty)\n")
     assert live("db", "upgrade").stdout.endswith(f": schema {schema_head()} (already up to date)\n")
@@ -36,10 +40,12 @@ def test_first_use_makes_the_book(book_url):
     book.engine.dispose()
 
 
-def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(book_url, live):
+def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(bare_book_url):
     """Schema 0002 drops two indexes no query needs (event.hand_id, posting.player_id), 0003
     adds who recorded each move, 0004 widens a move's line and comment to a whole N1.5 line:
     a 0001 book opens at the head, with nothing lost and no drift."""
+    book_url = bare_book_url  # not made yet: no file, an empty database
+    live = Live(book_url)
     from alembic import command
 
     from desmoche_ref.store.db import Book, alembic_config, make_engine
