@@ -143,7 +143,7 @@ def test_new_with_bad_options_says_how_it_goes(args, message):
     (9, "H7 · Beto to act · took 2♦, pays next > "),
     (10, "H7 · Carla to draw · on offer 7♣ from Beto > "),
     (17, "H7 · Carla to act · on offer 9♦ from Beto > "),
-    (28, "H7 · over: Carla won · `end` closes the hand > "),
+    (28, "H7 · over: Carla wins with ten cards down · `end` closes the hand > "),
 ])
 def test_the_prompt_says_whose_turn_and_the_card_on_offer(upto, text):
     assert prompt_text(7, friday_referee(upto)) == text

@@ -112,7 +112,7 @@ def test_friday_typed_at_the_prompt_ends_as_check_ends_it(book_path, tmp_path):
     assert "R7.6 the next draw is by the player to the right of Beto: Carla, not Ana" in child.before
     for line in FRIDAY[10:]:
         type_line(child, line)
-    child.expect("H1 · over: Carla won · `end` closes the hand >")
+    child.expect("H1 · over: Carla wins with ten cards down · `end` closes the hand >")
     type_line(child, "end")
     assert "table Friday hand 1: Carla wins with ten cards down (move 28)" in child.before
     child.expect("H1 · closed · `new` deals the next >")

@@ -260,7 +260,8 @@ def test_the_prompt_and_the_view_render_in_spanish():
     assert say(prompt_text(7, friday_referee(7))) == "M7 · le toca robar a Beto > "
     assert say(prompt_text(7, friday_referee(9))) == "M7 · le toca a Beto · tomó 2♦, ahora paga > "
     assert say(prompt_text(7, friday_referee(17))) == "M7 · le toca a Carla · en oferta 9♦ de Beto > "
-    assert say(prompt_text(7, friday_referee(28))) == "M7 · terminada: victoria de Carla · `fin` cierra la mano > "
+    assert say(prompt_text(7, friday_referee(28))) == \
+        "M7 · terminada: Carla gana con diez cartas en la mesa · `fin` cierra la mano > "
     assert say(prompt_text(3, friday_referee(29), closed=True)) == "M3 · cerrada · `nueva` reparte la siguiente > "
     assert say(prompt_text(None, None)) == "todavía no hay mano: nueva --dealer NOMBRE > "
     lines = state_lines(7, friday_referee(29), "Friday", True, False, lambda rows, headers: "", spanish=True)

@@ -83,7 +83,7 @@ def test_view_of_a_paid_card_an_action_and_the_end():
     assert sorted(m["verb"] for m in taking["moves"] if m["player"] == "Carla"
                   and m["verb"] not in ("foul", "show", "announce", "declare")) == ["add", "meld", "pay"]
     run = cli("view", FRIDAY)
-    assert "turn: over: Carla won with ten cards down at line 35" in run.stdout.splitlines()
+    assert "turn: over: Carla wins with ten cards down (line 35)" in run.stdout.splitlines()
     assert "next: end; at any time: show by Ana, Beto, Carla" in run.stdout.splitlines()
 
 

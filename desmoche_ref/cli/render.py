@@ -15,6 +15,7 @@ from string import Formatter
 import click
 
 from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
+from ..describe import LINE, MOVE, outcome_text
 from ..findings import Message, listed, render
 from ..i18n import N_
 from ..money import fmt
@@ -125,30 +126,10 @@ def _names(names) -> str:
 
 
 def _outcome(out, errors, live: bool = False) -> str:
-    """The hand's outcome in words; `live` cites the move (the book's seq), not the line."""
-    status = out["status"]
-    if status == "invalid":
-        e = errors[0]
-        text = _("invalid at move {line} ({code})") if live else _("invalid at line {line} ({code})")
-        return text.format(line=e.line, code=e.code)
-    if status == "incomplete":
-        return _("incomplete (the record stops before the hand is over)")
-    o = out["outcome"]
-    who, n, line = _names(o["winners"]), len(o["winners"]), o["line"]
-    if o["kind"] == "win":
-        text = ngettext("{who} wins with ten cards down (move {line})",
-                        "{who} win with ten cards down (move {line})", n) if live else \
-            ngettext("{who} wins with ten cards down (line {line})",
-                     "{who} win with ten cards down (line {line})", n)
-        return text.format(who=who, line=line)
-    if o["kind"] == "auto-win":
-        text = ngettext("{who} wins by {auto} (move {line})", "{who} win by {auto} (split) (move {line})",
-                        n) if live else \
-            ngettext("{who} wins by {auto} (line {line})", "{who} win by {auto} (split) (line {line})", n)
-        return text.format(who=who, auto=_(o["auto"]), line=line)
-    text = _("no winner (move {line}): the pot of {pot} carries") if live else \
-        _("no winner (line {line}): the pot of {pot} carries")
-    return text.format(line=line, pot=out["pot"])
+    """The hand's outcome in words (describe.outcome_text), from its verdict `out` (N8) and its
+    errors; `live` cites the move (the book's seq), not the line."""
+    return say(outcome_text(out["outcome"], out["pot"], MOVE if live else LINE, out["status"],
+                            errors[0] if errors else None))
 
 
 def hand_table(hand) -> str:

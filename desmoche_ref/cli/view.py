@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..cards import parse_card, pretty_cards as cards_text
+from ..describe import outcome_text
 from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
 from ..findings import M, listed
 from ..i18n import N_
@@ -160,15 +161,8 @@ def stock_text(t) -> str:
 
 def turn(t, colour) -> str:
     """Whose turn it is, in words, from the referee's answers in the table `t`."""
-    outcome = t["outcome"]
-    if outcome:
-        who = say(listed(outcome["winners"]))
-        if outcome["kind"] == "win":
-            return _("over: {who} won with ten cards down at line {line}").format(who=who, line=outcome["line"])
-        if outcome["kind"] == "auto-win":
-            return _("over: {who} won by {auto} at line {line}").format(who=who, auto=_(outcome["auto"]),
-                                                                     line=outcome["line"])
-        return _("over: no winner (line {line})").format(line=outcome["line"])
+    if t["outcome"]:  # the sentence check says it in (describe.py), less the pot: no settlement here
+        return _("over: {outcome}").format(outcome=say(outcome_text(t["outcome"])))
     if t["phase"] == "deal":
         return _("the deal")
     action = t["action"]

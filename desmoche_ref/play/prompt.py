@@ -7,26 +7,22 @@ again, so the prompt never disagrees with the verdict.
 
 from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
-from ..engine.state import ACTIVE, AUTO_WIN, DEAL, DISQUALIFIED, OVER, PASSED, PRE, WIN
+from ..describe import outcome_text
+from ..engine.state import ACTIVE, DEAL, DISQUALIFIED, OVER, PASSED, PRE
 from ..findings import M, MN, listed
 from ..money import fmt
 
-# the kinds of automatic win and a seat's status, as a person reads them (N8 writes the codes)
-AUTO = {"peladilla": M("peladilla"), "cuatro-cuerpos": M("cuatro-cuerpos"), "color": M("color")}
+# a seat's status, as a person reads it (N8 writes the code)
 STATUS = {ACTIVE: M("in"), PASSED: M("passed"), DISQUALIFIED: M("out")}
 
 
-def outcome_text(ref):
+def outcome_words(ref):
+    """How the hand of `ref` ended, in the sentence check says it in (describe.py), citing
+    no line: at the table, it ended with the move just made."""
     o = ref.outcome
-    if not o.winners:  # nobody won: every player passed, fouled or ran out of stock (R11.3, N5.4)
-        return M("no winner")
     names = ref.setup.players
-    who = listed(names[s] for s in o.winners)
-    if o.kind == WIN:
-        return M("{who} won", who=who)
-    if o.kind == AUTO_WIN:
-        return M("{who} won by {auto}", who=who, auto=AUTO.get(o.auto, o.auto))
-    return M("no winner")
+    return outcome_text({"kind": o.kind, "winners": [names[s] for s in o.winners], "auto": o.auto,
+                         "line": o.line}, cite=None)
 
 
 def turn_text(ref, colour: bool = False):
@@ -37,7 +33,7 @@ def turn_text(ref, colour: bool = False):
         return M("invalid at line {line} ({code}): `undo` takes the move back", line=e.line, code=e.code)
     phase = ref.phase
     if phase == OVER:
-        return M("over: {outcome} · `end` closes the hand", outcome=outcome_text(ref))
+        return M("over: {outcome} · `end` closes the hand", outcome=outcome_words(ref))
     if phase == DEAL:
         if ref.g.deal_started and all(p.hand_count == 9 for p in ref.g.players):
             # N4.6: the deal ends at the next line that is not a deal line; nine each is done
@@ -150,19 +146,9 @@ def next_state_text(ref) -> list:
     """What comes next at the table, in a line or two (Messages): what the verbs, `undo` and
     `hand show` print after a move, from the referee's queries (cards with their suits)."""
     names = ref.setup.players
-    outcome = ref.outcome
-    if outcome is not None:
-        winners = len(outcome.winners)
-        who = listed(names[s] for s in outcome.winners) or M("nobody")
-        if outcome.kind == WIN:
-            how = MN("{who} wins with ten cards down", "{who} wins with ten cards down", winners, who=who)
-        elif outcome.kind == AUTO_WIN:
-            how = MN("{who} wins by {auto}", "{who} wins by {auto}", winners, who=who,
-                     auto=AUTO.get(outcome.auto, outcome.auto))
-        else:
-            how = M("no winner: the pot carries")
+    if ref.outcome is not None:
         return [M("the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
-                  "`hand new`) closes it and posts the settlement", how=how)]
+                  "`hand new`) closes it and posts the settlement", how=outcome_words(ref))]
     if ref.phase == DEAL:
         held = ", ".join(f"{s.name} {len(s.hand) + s.unknown}" for s in ref.seats_view())
         return [M("the deal: {held} cards", held=held)]
