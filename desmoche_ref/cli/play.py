@@ -182,7 +182,7 @@ def run_settle(recorder, args):
     click.echo(ngettext("table {table}: the night so far, {count} hand(s) settled in the book",
                         "table {table}: the night so far, {count} hand(s) settled in the book",
                         len(night.hands)).format(table=night.table, count=len(night.hands)))
-    table = [[h.number, h.dealer, ngettext("{winners} wins", "{winners} wins", len(h.winners)).format(
+    table = [[h.number, h.dealer, ngettext("{winners} wins", "{winners} win", len(h.winners)).format(
                  winners=" ".join(h.winners)) if h.winners else _("no winner")]
              + [fmt(h.net.get(p, 0)) for p in players] for h in night.hands]
     table.append([_("total"), "", ""] + [fmt(night.totals[p]) for p in players])
