@@ -65,6 +65,7 @@ def other_book(book_url, tmp_path):
 
 
 # ----------------------------------------------------------- A: books the program wrote
+@pytest.mark.slow
 def test_verify_passes_on_every_book_the_program_wrote(live):
     live("import", *SAMPLES, *LEAGUE, status=1)  # the dispute samples are rejected, by design
     out = live.json("verify", "--json")
@@ -114,6 +115,7 @@ def tables(live) -> list:
 
 
 # ----------------------------------------------------------------- B: lossless export
+@pytest.mark.slow
 def test_an_exported_night_imported_into_a_fresh_book_is_the_same_book(live, other_book, tmp_path):
     night(live)
     assert verified(live("verify").stdout).endswith(": all in order\n")

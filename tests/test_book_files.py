@@ -104,6 +104,7 @@ def _limited(limit):
     return apply
 
 
+@pytest.mark.slow
 def test_a_failed_export_leaves_no_half_file(book_url, tmp_path):
     live = Live(book_url)
     night = tmp_path / "night.dsm"

@@ -109,6 +109,7 @@ def _outputs(live):
     return {" ".join(args): live(*args).stdout for args in READS}
 
 
+@pytest.mark.slow
 def test_every_read_command_reads_a_book_in_a_read_only_folder(reader, shared):
     path = os.path.join(shared, "book.db")
     owner = _friday_book(path)
@@ -129,6 +130,7 @@ def test_every_read_command_reads_a_book_in_a_read_only_folder(reader, shared):
     assert owner.json("verify", "--json")["hands"] == 1  # nothing was written
 
 
+@pytest.mark.slow
 def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared):
     path = os.path.join(shared, "book.db")
     _friday_book(path)
@@ -142,6 +144,7 @@ def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared
                          f"ahí, no escribir\n")
 
 
+@pytest.mark.slow
 def test_no_book_is_made_in_a_read_only_folder(reader, shared):
     path = os.path.join(shared, "book.db")
     for args in (["standings"], ["import", FRIDAY]):
@@ -153,6 +156,7 @@ def test_no_book_is_made_in_a_read_only_folder(reader, shared):
     assert os.listdir(shared) == []
 
 
+@pytest.mark.slow
 def test_a_reader_in_a_shared_folder_leaves_nothing_in_the_owners_way(reader, shared):
     """In a folder anyone may write, a reader's SQLite would leave a -wal and a -shm of its
     own that the book's owner could not write: read-only, it leaves none."""
@@ -165,6 +169,7 @@ def test_a_reader_in_a_shared_folder_leaves_nothing_in_the_owners_way(reader, sh
     owner("import", FRIDAY)  # the owner writes on
 
 
+@pytest.mark.slow
 def test_a_reader_sees_what_a_writer_has_not_yet_checkpointed(reader, shared):
     """While a writer holds the book open, its latest moves are in the -wal file: a reader
     reads them (the live book, read-only), not the main file alone."""

@@ -64,6 +64,7 @@ def test_book_command_modules_load_the_store_only_when_run(name):
                            "..store.db", "..store.models"}), top
 
 
+@pytest.mark.slow
 def test_a_move_loads_neither_alembic_nor_tabulate(tmp_path):
     probe = (
         "import sys\n"

@@ -129,6 +129,7 @@ def test_n7_fmt_refuses_unreadable_lines_and_changes_nothing(tmp_path):
     assert path.read_bytes() == original
 
 
+@pytest.mark.slow
 def test_n7_fmt_keeps_the_verdict(tmp_path):
     for case in sorted(CONF.glob("*.dsm")):
         copy = tmp_path / case.name

@@ -43,6 +43,7 @@ def test_an_unknown_command_lists_the_commands():
     assert f"Error: No such command 'zzz'. (commands: {', '.join(COMMANDS)})" in run.stderr
 
 
+@pytest.mark.slow
 def test_every_example_of_the_top_level_help_works_from_the_project():
     """Run from the project's root as a newcomer would; `check --json sample_logs/*.dsm` exits 1
     by design (some samples are disputes), every other example exits 0."""

@@ -4,6 +4,8 @@ import json
 import pathlib
 import re
 
+import pytest
+
 from test_cli import assert_no_traceback, cli
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -110,6 +112,7 @@ def test_n1_1_a_bad_dealer_tag_is_n1_1_there_not_a_missing_tag(tmp_path):
     assert hand["errors"] == [{"line": 6, "code": "N1.1", "message": "this line is not valid UTF-8 text"}]
 
 
+@pytest.mark.slow
 def test_n1_1_a_utf16_file_with_a_byte_order_mark_is_read_as_such(tmp_path):
     utf8 = tmp_path / "utf8.dsm"
     utf8.write_text(spanish(FRIDAY), encoding="utf-8")

@@ -63,6 +63,7 @@ def test_line_by_line_is_the_whole_record(path):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_simulated_hands_line_by_line(players):
     text = simulate_session(60, players=players, seed=100 + players)
     assert same_as_whole(text) == 60
@@ -171,6 +172,7 @@ def candidate_lines(ref, verb, player, line):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_a_move_not_offered_is_refused(players):
     """The converse of `moves()`: whatever the cards, a verb by a player it does not list is
     refused (tried with lines built from the table's own cards, at every line)."""

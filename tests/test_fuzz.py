@@ -12,6 +12,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 import fuzzing
 from invariants import check_hand_json
 from mutations import mutate
@@ -28,6 +30,7 @@ def mutated_records(count: int = 400, seed: int = 400) -> list:
     return [mutate(rng.choice(base), rng) for _ in range(count)]
 
 
+@pytest.mark.slow
 def test_fuzz_for_a_fixed_budget():
     result = fuzzing.run(BUDGET, seed=20261129)
     assert result["inputs"] > 0

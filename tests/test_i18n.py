@@ -45,6 +45,7 @@ def test_the_language_is_the_option_then_desmoche_lang_then_the_locale(option, e
     assert i18n.choose(option, env) == lang
 
 
+@pytest.mark.slow
 def test_every_marked_message_has_its_spanish_and_the_mo_is_the_po_compiled():
     assert catalog.problems() == []
     messages = [m for m in catalog.extract() if m.id]
@@ -53,6 +54,7 @@ def test_every_marked_message_has_its_spanish_and_the_mo_is_the_po_compiled():
                for m in messages)
 
 
+@pytest.mark.slow
 def test_the_check_catches_a_missing_translation_and_a_stale_mo(tmp_path):
     po = tmp_path / "desmoche_ref.po"
     text = catalog.PO.read_text(encoding="utf-8")
@@ -75,6 +77,7 @@ def test_the_catalog_ships_in_the_package():
     assert i18n.translations("en").gettext("Options") == "Options"
 
 
+@pytest.mark.slow
 def test_english_never_opens_the_catalog():
     """Start-up: the catalog is read only when Spanish is chosen."""
     probe = ("import gettext, sys\n"
@@ -115,6 +118,7 @@ def test_rules_prints_the_spanish_rule_under_spanish(args, env):
     assert run.stdout.splitlines()[-1] == "más, gana si tiene las diez abajo, y si no, paga."
 
 
+@pytest.mark.slow
 def test_lang_en_gives_todays_english_under_a_spanish_locale():
     english = cli("rules", "R9.1")
     assert english.stdout.splitlines()[0] == "R9 Forcing (option forcing) — RULES.md"
@@ -123,6 +127,7 @@ def test_lang_en_gives_todays_english_under_a_spanish_locale():
     assert cli("--lang", "en", "--help", LANG="es_NI.UTF-8").stdout == cli("--help").stdout
 
 
+@pytest.mark.slow
 def test_the_rules_commands_own_messages_in_spanish():
     missing = cli("--lang", "es", "rules", "R99")
     assert (missing.returncode, missing.stdout) == (1, "")
@@ -203,6 +208,7 @@ def test_the_top_level_help_in_spanish():
     assert cli(LANG="es_NI.UTF-8").stdout == run.stdout  # bare desmoche-ref prints the help
 
 
+@pytest.mark.slow
 def test_the_rules_help_in_spanish_whatever_the_order_of_its_options():
     run = cli("rules", "--help", "--lang", "es")
     lines = run.stdout.splitlines()

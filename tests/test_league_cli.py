@@ -44,12 +44,14 @@ def test_main_help_lists_the_league_commands():
     (["export", "--table", "nowhere"], "error: there is no table 'nowhere' in this book"),
     (["standings", "--fmt", "nope"], "error: unknown --fmt 'nope': one of "),
 ])
+@pytest.mark.slow
 def test_bad_requests_are_one_line_and_exit_2(tmp_path, args, message):
     done = proc(*args, "--db", tmp_path / "book.db")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_book_in_a_missing_folder_is_one_line_and_exit_2(tmp_path):
     done = proc("standings", "--db", tmp_path / "no" / "book.db")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
@@ -77,6 +79,7 @@ def test_a_file_with_no_hand_is_said_as_check_says_it_and_exits_1(tmp_path):
     assert spanish == (1, f"{empty}: error: el archivo no tiene ninguna mano (ni etiquetas ni líneas de jugadas)\n")
 
 
+@pytest.mark.slow
 def test_a_large_import_piped_prints_no_progress_bar(tmp_path):
     from desmoche_ref.simulate import simulate_session
 
@@ -124,6 +127,7 @@ def test_standings_formats(tmp_path):
 
 @pytest.mark.parametrize("command", [["standings", "--json"], ["ledger", "--csv"], ["settle-up"],
                                      ["import", str(DATA / "north.dsm")]])
+@pytest.mark.slow
 def test_the_league_commands_never_load_the_orm(tmp_path, command):
     db = tmp_path / "book.db"
     run("import", "--db", db, DATA / "south.dsm")  # the book and its schema exist

@@ -4,6 +4,8 @@ different tables, the same players) keep every hand and the standings exact."""
 import subprocess
 import sys
 
+import pytest
+
 from click.testing import CliRunner
 
 from desmoche_ref.cli import main
@@ -23,6 +25,7 @@ print(result.stored, len(result.rejected))
 """
 
 
+@pytest.mark.slow
 def test_two_recorders_import_different_tables_at_once(book_url, tmp_path):
     open_book(book_url).engine.dispose()  # the schema first, as `db upgrade` would
     files, expected = [], {}

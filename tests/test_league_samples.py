@@ -67,6 +67,7 @@ def cents(text):
     return (-1 if text.startswith("-") else 1) * (int(whole) * 100 + int(frac))
 
 
+@pytest.mark.slow
 def test_sample_logs_standings_exact_and_balanced(book_url):
     code, out = run("import", "--db", book_url, *SAMPLES)
     assert code == 1  # the dispute records' invalid hands are rejected
@@ -91,6 +92,7 @@ def test_sample_logs_standings_exact_and_balanced(book_url):
     book.engine.dispose()
 
 
+@pytest.mark.slow
 def test_export_rechecks_with_the_same_verdicts_and_nets(book_url, tmp_path):
     run("import", "--db", book_url, *SAMPLES)
     out = tmp_path / "season.dsm"
@@ -137,6 +139,7 @@ def test_sqlite_and_postgresql_give_identical_standings(tmp_path):
         drop()
 
 
+@pytest.mark.slow
 def test_a_live_hand_exported_and_imported_again_is_stored_once(live, tmp_path):
     """A hand recorded move by move is known by its content as an imported one is
     (records.content_hash): importing its export into the same book stores nothing, and

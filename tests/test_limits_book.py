@@ -103,6 +103,7 @@ def test_an_amount_past_n3_2_is_refused_wherever_it_is_typed(live, amount):
         "1.000.000.000")
 
 
+@pytest.mark.slow
 def test_the_largest_bet_plays_and_settles_exactly(live):
     live("table", "new", "t", "--players", "Ana Beto Carla", "--bet", "999999999.99")
     live("hand", "new", "--dealer", "Ana")

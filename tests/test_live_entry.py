@@ -6,6 +6,8 @@ import json
 import pathlib
 import shlex
 
+import pytest
+
 from sqlmodel import select
 
 from conftest import recorder_of
@@ -43,6 +45,7 @@ def balances(url: str) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_friday_move_by_move_ends_complete_with_its_nets(live):
     friday_table(live)
     for number, words in enumerate(moves_of("friday.dsm"), 1):
@@ -120,6 +123,7 @@ def test_a_foul_is_stored_and_flagged(live):
     assert [(f["code"], f["enforced"]) for f in shown["fouls"]] == [("F2", False)]
 
 
+@pytest.mark.slow
 def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(live):
     friday_table(live)
     for w in moves_of("friday.dsm"):
@@ -192,6 +196,7 @@ def test_hand_log_prints_times_and_corrections(live):
     assert json.loads(json.dumps(entered)).startswith("20")
 
 
+@pytest.mark.slow
 def test_the_next_hand_closes_a_hand_that_is_over_and_prints_its_settlement(live):
     friday_table(live)
     for w in moves_of("friday.dsm"):

@@ -59,18 +59,21 @@ def test_a_sqlite_database_of_another_program_is_not_a_book(tmp_path):
     assert err == f"error: sqlite:///{path} holds tables but no schema version: it is not a book of this program\n"
 
 
+@pytest.mark.slow
 def test_unknown_schemes_and_bad_urls(tmp_path):
     assert one_line_error(cli("table", "list", "--db", "mysql://u@h/db")) == (
         "error: unknown database 'mysql' in mysql://u@h/db: the book is SQLite or PostgreSQL\n")
     assert one_line_error(cli("table", "list", db="://nothing")).startswith("error: '://nothing' is not a database URL")
 
 
+@pytest.mark.slow
 def test_a_server_that_is_down(tmp_path):
     err = one_line_error(cli("table", "list", "--db", "postgresql+psycopg://postgres@127.0.0.1:1/book"))
     assert err.startswith("error: cannot reach the database server for "
                           "postgresql+psycopg://postgres@127.0.0.1:1/book: is it running?")
 
 
+@pytest.mark.slow
 def test_a_server_that_refuses_the_password():
     server = os.environ.get(PG_ENV)
     if not server:
@@ -85,6 +88,7 @@ def test_a_server_that_refuses_the_password():
                                      f"the server refused the user or password\n")
 
 
+@pytest.mark.slow
 def test_a_book_from_a_newer_program(tmp_path):
     path = tmp_path / "book.db"
     assert cli("table", "new", "a", "--players", "Ana Beto", "--bet", "1", db=str(path)).returncode == 0
@@ -99,6 +103,7 @@ def test_a_book_from_a_newer_program(tmp_path):
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_db_path_and_the_default_book_in_the_data_folder(tmp_path):
     home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
     run = cli("db", "path", env=home)
@@ -116,6 +121,7 @@ def test_db_path_and_the_default_book_in_the_data_folder(tmp_path):
     assert (tmp_path / "data" / "desmoche-ref" / "book.db").is_file() and not os.listdir(elsewhere)
 
 
+@pytest.mark.slow
 def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     if shutil.which("sqlite3") is None:
         pytest.skip("no sqlite3 shell on this machine")
@@ -198,6 +204,7 @@ def test_every_subcommand_has_help_with_examples(group, commands):
         assert "Examples:" in out and f"desmoche-ref {group} {sub}" in out, (group, sub)
 
 
+@pytest.mark.slow
 def test_show_is_the_verb_and_view_reads_files(tmp_path):
     """`show` records a show (N4): a record file is read by `view`, not by `show`."""
     record = ROOT / "tests" / "conformance" / "friday.dsm"

@@ -3,6 +3,8 @@ no winner carries in by itself (R2.3), the bet changes only between hands, with 
 agreeing and no pot carried (R2.2, R2.3), and a table that breaks up returns what is carried
 (R11.5). A hand is never closed half-played."""
 
+import pytest
+
 from test_live_entry import balances, moves_of
 from conftest import verified
 
@@ -14,6 +16,7 @@ def four_table(live, *extra):
     live("hand", "new", "--dealer", "Dani")
 
 
+@pytest.mark.slow
 def test_the_deal_rotates_and_the_carried_pot_comes_in(live):
     four_table(live, "--side", "oro 1 Ana Beto")
     for words in NO_WINNER[:-1]:
@@ -43,6 +46,7 @@ def test_hand_new_refuses_a_hand_in_play(live):
     assert live.json("hand", "show", "--json")["number"] == 1
 
 
+@pytest.mark.slow
 def test_hand_new_sides_per_hand(live):
     four_table(live, "--side", "oro 1 Ana Beto")
     for words in NO_WINNER:
@@ -65,6 +69,7 @@ def test_the_bet_changes_only_between_hands_and_agreed(live):
         "error: R2.2 the bet changes only between hands: hand 1 is still being played\n")
 
 
+@pytest.mark.slow
 def test_the_bet_cannot_change_while_a_pot_is_carried(live):
     four_table(live)
     for words in NO_WINNER:  # ends with `end`: the hand is closed, its pot of 20.00 carried
@@ -74,6 +79,7 @@ def test_the_bet_cannot_change_while_a_pot_is_carried(live):
     assert live.json("table", "list", "--json")[0]["bet"] == "5.00"
 
 
+@pytest.mark.slow
 def test_the_bet_changes_for_the_next_hand(live):
     live("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo")
     live("hand", "new", "--dealer", "Ana")
@@ -87,6 +93,7 @@ def test_the_bet_changes_for_the_next_hand(live):
     assert (shown["dealer"], shown["bet"]) == ("Beto", "2.50")
 
 
+@pytest.mark.slow
 def test_closing_the_table_returns_the_carried_pot(live):
     four_table(live, "--side", "oro 1 Ana Beto")
     for words in NO_WINNER:
@@ -139,6 +146,7 @@ def test_unknown_table_player_and_values_are_usage_errors(live):
     assert [r["name"] for r in live.json("table", "list", "--json")] == ["a"]
 
 
+@pytest.mark.slow
 def test_a_hand_never_dealt_is_void_and_the_next_takes_its_place(live):
     four_table(live)
     for words in NO_WINNER:  # hand 1: no winner, 20.00 carried

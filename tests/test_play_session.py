@@ -110,6 +110,7 @@ FRIDAY_SETTLE = [
 
 
 # ------------------------------------------------------------ friday.dsm, the Done-when
+@pytest.mark.slow
 def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
     """A real process, lines on standard input: the verdict and nets of `check`, and
     `settle` prints the night's totals from the postings."""
@@ -254,6 +255,7 @@ def test_a_foul_is_stored_and_said(book_url, capsys):
     book.engine.dispose()
 
 
+@pytest.mark.slow
 def test_no_table_or_a_bad_book_is_one_line_and_exit_2(tmp_path):
     run = play_process(str(tmp_path / "empty.db"), "")
     assert (run.returncode, run.stdout) == (2, "")
@@ -362,6 +364,7 @@ def simulated_night(seed: int, hands: int = 20) -> str:
                           env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
 
 
+@pytest.mark.slow
 def test_a_simulated_night_piped_in_ends_every_hand_as_check_does(tmp_path):
     """20 hands of fixed options, a `new` line with the hand's side games before each, piped
     into a real `play` process: every hand ends with the nets `check` gives its record, the
@@ -428,6 +431,7 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_rest_goes_on(book_url, capsy
 
 
 @pytest.mark.parametrize("seed", [0, 16])
+@pytest.mark.slow
 def test_a_varied_night_with_fouls_and_closed_records(seed, shared_book, capsys):
     """The simulator's varied hands (fouls, some forgiven; closed records with `?` cards), up
     to the first hand that changes the bet or the preset (a table's own values, not `new`'s)."""
@@ -464,6 +468,7 @@ def test_a_simulated_night_on_postgresql_too(book_url, capsys):
     book.engine.dispose()
 
 
+@pytest.mark.slow
 def test_piped_input_stops_at_the_first_refused_line(book_url, capsys):
     """Without --keep-going a refused deal line stops the input: the `declare` and `end` after
     it were written for a hand that went otherwise, and are not stored (exit 1, saying how

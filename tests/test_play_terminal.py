@@ -88,6 +88,7 @@ def assert_left(child, book_path, lines):
     assert stored(book_path) == lines
 
 
+@pytest.mark.slow
 def test_friday_typed_at_the_prompt_ends_as_check_ends_it(book_path, tmp_path):
     child = spawn(book_path, tmp_path)
     child.expect("H1 · the deal: Ana deals >")
@@ -130,6 +131,7 @@ def test_friday_typed_at_the_prompt_ends_as_check_ends_it(book_path, tmp_path):
 
 
 @pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}], ids=["NO_COLOR", "TERM=dumb"])
+@pytest.mark.slow
 def test_no_colour_when_the_terminal_should_not_have_it(book_path, tmp_path, env):
     child = spawn(book_path, tmp_path, wait=False, **env)
     for line in FRIDAY[:8]:
@@ -143,6 +145,7 @@ def test_no_colour_when_the_terminal_should_not_have_it(book_path, tmp_path, env
     assert_left(child, book_path, FRIDAY[:8])
 
 
+@pytest.mark.slow
 def test_ctrl_c_drops_the_line_and_ctrl_d_leaves_with_every_move_stored(book_path, tmp_path):
     child = spawn(book_path, tmp_path)
     for line in FRIDAY[:8]:
@@ -158,6 +161,7 @@ def test_ctrl_c_drops_the_line_and_ctrl_d_leaves_with_every_move_stored(book_pat
     assert_left(child, book_path, FRIDAY[:8])
 
 
+@pytest.mark.slow
 def test_a_lost_terminal_loses_nothing_accepted(book_path, tmp_path):
     child = spawn(book_path, tmp_path)
     for line in FRIDAY[:10]:
@@ -173,6 +177,7 @@ def test_a_lost_terminal_loses_nothing_accepted(book_path, tmp_path):
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_history_carries_over_to_the_next_session(book_path, tmp_path):
     child = spawn(book_path, tmp_path)
     type_line(child, FRIDAY[0])

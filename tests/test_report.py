@@ -128,6 +128,7 @@ def test_a_season_of_the_samples_is_a_page_a_hand_night_and_player(season):
 
 
 @pytest.mark.parametrize("site", ["site", "site_es"])
+@pytest.mark.slow
 def test_every_link_resolves_and_nothing_is_fetched(season, site):
     ids = {}
     for page in _pages(getattr(season, site)):

@@ -66,6 +66,7 @@ def finding_codes(data: bytes) -> set:
     return codes
 
 
+@pytest.mark.slow
 def test_every_finding_on_the_samples_and_a_simulated_session_is_in_the_rulebook():
     codes = set()
     for path in sorted((ROOT / "sample_logs").glob("*.dsm")) + sorted((ROOT / "tests" / "conformance").glob("*.dsm")):
@@ -137,6 +138,7 @@ def test_rules_that_are_not_there_get_one_line(args):
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("Error: no rule")
 
 
+@pytest.mark.slow
 def test_rules_works_from_a_wheel_installed_outside_the_tree(tmp_path):
     """`pip install .` of a copy into a fresh virtual environment, run from elsewhere."""
     copy = tmp_path / "src"

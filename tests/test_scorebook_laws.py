@@ -348,6 +348,7 @@ class TestLawsPostgreSQL(PostgresLaws.TestCase):
     settings = settings(LAWS_SETTINGS, max_examples=int(os.environ.get("DESMOCHE_LAWS_PG_EXAMPLES", "25")))
 
 
+@pytest.mark.slow
 def test_every_simulated_hand_plays_to_its_end_through_the_service(tmp_path):
     """The machine's legal moves are legal: each simulated hand, recorded move by move, ends
     as `check` ends its record, and the book verifies."""

@@ -52,6 +52,7 @@ def test_an_unknown_player_is_n3_1_exit_1_through_the_verb_rec_and_play(live):
 
 
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])
+@pytest.mark.slow
 def test_after_end_a_show_is_stored_once_and_the_postings_stand(live, front):
     """N4.4: after `end` a `show` may follow: stored once whoever types it; typed again it
     changes nothing and is not stored; the settlement does not change, so the hand's 18
@@ -87,6 +88,7 @@ def test_after_end_a_show_is_stored_once_and_the_postings_stand(live, front):
 
 
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])
+@pytest.mark.slow
 def test_after_end_a_draw_is_n4_4_exit_1_everywhere(live, front):
     new_night(live)
     for line in MOVES:
@@ -106,6 +108,7 @@ def test_after_end_a_draw_is_n4_4_exit_1_everywhere(live, front):
     assert postings(live) == 20
 
 
+@pytest.mark.slow
 def test_end_typed_twice_is_stored_once(live):
     new_night(live)
     for line in MOVES:
@@ -115,6 +118,7 @@ def test_end_typed_twice_is_stored_once(live):
     assert len(live.json("hand", "log", "--json")) == 30 and postings(live) == 20
 
 
+@pytest.mark.slow
 def test_a_move_that_loses_to_hand_new_is_told_the_table_moved_on(live):
     """The recorder looked at hand 1; before it stored its move another dealt hand 2: the
     move is not judged against the new hand (exit 3, nothing stored)."""
@@ -136,6 +140,7 @@ def test_a_move_that_loses_to_hand_new_is_told_the_table_moved_on(live):
     assert [h for h in live.json("table", "list", "--json")][0]["hands"] == 2
 
 
+@pytest.mark.slow
 def test_hand_log_shows_local_time_with_its_offset_and_utc_on_request(live, tmp_path):
     new_night(live)
     live("deal", "Beto", "?x9")
@@ -158,6 +163,7 @@ def test_with_no_hand_the_hint_is_the_command_that_works(live):
     assert live("hand", "new", "--dealer", "Ana").exit_code == 0
 
 
+@pytest.mark.slow
 def test_friday_recorded_through_the_verbs_equals_check(live):
     """The same moves, typed as verbs, end as `check` ends friday.dsm."""
     from desmoche_ref.referee import judge_text

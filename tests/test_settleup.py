@@ -29,6 +29,7 @@ def test_transfers_clear_every_balance_exactly(owed):
 
 
 @given(balances())
+@pytest.mark.slow
 def test_at_most_one_fewer_than_the_parties_with_a_balance(owed):
     parties = sum(1 for c in owed.values() if c)
     assert len(settle_up(owed)) <= max(parties - 1, 0)

@@ -24,6 +24,7 @@ def tag_values(text, name):
     return re.findall(rf'^\[{name} "(.*)"\]$', text, re.M)
 
 
+@pytest.mark.slow
 def test_same_seed_same_text():
     assert simulate_session(40, seed=11) == simulate_session(40, seed=11)
     assert simulate_session(40, seed=11) != simulate_session(40, seed=12)
@@ -221,6 +222,7 @@ def test_a_refused_line_is_a_simulator_bug():
     assert table.lines == ["deal Beto 2s 3s 4s 5s 6s 7s 8s 9s Ts"]
 
 
+@pytest.mark.slow
 def test_closed_records_are_played_from_the_whole_truth():
     """N6: a closed record names no dealt card, yet its bots play their real hands (a second
     referee is told every card) and the record checks complete."""

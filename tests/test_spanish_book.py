@@ -64,6 +64,7 @@ def es(book_url):
     return Book(book_url)
 
 
+@pytest.mark.slow
 def test_a_verb_commands_help_page_in_spanish(tmp_path):
     db = str(tmp_path / "book.db")
     page = cli("draw", "--help", db=db, **ES)
@@ -127,6 +128,7 @@ def test_every_book_commands_help_is_spanish_but_its_examples(command, tmp_path)
     assert Book(url)(*command.split(), "--help", "--lang", "en").stdout.splitlines() == english
 
 
+@pytest.mark.slow
 def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     new = cli("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
               "--side", "oro 5 Ana Beto Carla", db=book_url, **ES)
@@ -165,6 +167,7 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
                               "Carla, not Ana (nothing stored)\n")
 
 
+@pytest.mark.slow
 def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
     assert es("hand", "show", status=2).stderr == (
         "error: todavía no hay mesas en este libro: empiece una con `desmoche-ref table new NOMBRE "
@@ -232,6 +235,7 @@ def test_a_plain_message_prints_as_it_is():
         assert (result.exit_code, result.stderr) == (2, "error: there is no table 'zz' in this book\n")
 
 
+@pytest.mark.slow
 def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
     friday_table(es)
     for words in FRIDAY:
@@ -273,6 +277,7 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
     assert es("undo", status=2).stderr == "error: la mesa friday está cerrada\n"
 
 
+@pytest.mark.slow
 def test_the_carried_pots_come_in_and_go_back_in_spanish(es):
     es("table", "new", "club", "--players", "Ana Beto Carla Dani", "--bet", "5", "--side", "oro 1 Ana Beto")
     es("hand", "new", "--dealer", "Dani")
@@ -294,6 +299,7 @@ def test_the_carried_pots_come_in_and_go_back_in_spanish(es):
         "error: la mesa club está cerrada: empiece una mesa nueva para un juego nuevo\n")
 
 
+@pytest.mark.slow
 def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     friday_table(es)
     for words in FRIDAY:

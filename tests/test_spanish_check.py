@@ -11,6 +11,8 @@ import string
 import subprocess
 import sys
 
+import pytest
+
 from desmoche_ref import i18n
 from desmoche_ref.findings import M, Message, render
 from desmoche_ref.melds import why_not_meld
@@ -62,6 +64,7 @@ def test_club_night_reads_entirely_in_spanish():
     assert es[-1] == "Qué significa un código: desmoche-ref rules CÓDIGO (p. ej. desmoche-ref rules R4.4)"
 
 
+@pytest.mark.slow
 def test_lang_en_is_todays_english_byte_for_byte_and_json_never_changes():
     for args in (["sample_logs/club-night.dsm"], ["--summary", "--session", "sample_logs/club-night.dsm"],
                  ["sample_logs/dispute-not-a-meld.dsm", "sample_logs/misdeals.dsm"]):
@@ -102,6 +105,7 @@ def test_the_summary_and_the_session_in_spanish():
     assert any(line.split()[:5] == ["4", "129", "Dani", "Ana", "(Cuatro"] for line in lines)
 
 
+@pytest.mark.slow
 def test_the_help_of_check_view_fmt_and_simulate_in_spanish():
     check = cli("check", "--help", **ES).stdout.splitlines()
     assert check[0] == "Uso: python -m desmoche_ref check [OPCIONES] ARCHIVO..."
@@ -122,6 +126,7 @@ def test_the_help_of_check_view_fmt_and_simulate_in_spanish():
     assert cli("view", "--help", "--lang", "en", **ES).stdout == cli("view", "--help").stdout
 
 
+@pytest.mark.slow
 def test_view_in_spanish():
     run = cli("view", "--lang", "es", "sample_logs/forcing-table.dsm", "--at", "20")
     assert run.returncode == 0
@@ -148,6 +153,7 @@ def test_view_in_spanish():
     ]
 
 
+@pytest.mark.slow
 def test_the_runtime_errors_in_spanish():
     missing = cli("view", "--lang", "es", "no-such.dsm")
     assert (missing.returncode, missing.stderr) == (2, "no-such.dsm: error: no se puede leer no-such.dsm: "

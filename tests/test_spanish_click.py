@@ -81,6 +81,7 @@ def test_an_unknown_option_with_what_was_meant():
                                                 "de estas: --session, --summary?)")
 
 
+@pytest.mark.slow
 def test_options_used_wrongly_in_spanish():
     missing = cli("--lang", "es", "simulate")
     assert missing.stderr == usage_error("simulate [OPCIONES]", "simulate ", "Falta la opción '--hands' / '-n'.")
@@ -124,6 +125,7 @@ def test_the_version_in_spanish():
     assert cli("--version").stdout == f"python -m desmoche_ref, version {ours}\n"
 
 
+@pytest.mark.slow
 def test_english_is_click_as_written_under_a_spanish_locale_with_lang_en():
     for args in (["check"], ["chek"], ["view", "x.dsm", "--at", "abc"], ["check", "--jsn", "x"],
                  ["simulate", "--help"], ["--version"]):
@@ -171,6 +173,7 @@ def test_a_path_click_checks_in_spanish():
     assert found[2].splitlines()[-1] == "Error: Valor no válido para '--out': Archivo '/tmp' es una carpeta."
 
 
+@pytest.mark.slow
 def test_a_spanish_run_leaves_english_runs_of_the_same_process_english():
     """click makes some of its words once (a Path's name as a module declares it, the help
     option's help in click 8.1.8 and later): a Spanish run first must not make them Spanish."""

@@ -46,6 +46,7 @@ def untranslated_twins(es: str, en: str, allowed=()) -> list:
     return [line for line in es.splitlines() if line in english and not neutral(line) and line not in allowed]
 
 
+@pytest.mark.slow
 def test_import_prints_its_summary_rejections_and_errors_in_spanish(book_url, tmp_path):
     es = run("import", "--db", book_url, *SAMPLES, "nope.dsm", status=2).stdout
     en = run("import", "--db", tmp_path / "en.db", *SAMPLES, "nope.dsm", spanish=False, status=2).stdout
@@ -98,6 +99,7 @@ def test_a_record_that_forgets_the_tables_pot_is_rejected_in_spanish(tmp_path):
     assert spanish(refused.value.args[0]) == "la mesa empty-table está cerrada: importa en otra --table"
 
 
+@pytest.mark.slow
 def test_standings_settle_up_and_ledger_in_spanish(book_url):
     run("import", "--db", book_url, *SAMPLES, spanish=False, status=1)
     es = run("standings", "--db", book_url).stdout
@@ -223,6 +225,7 @@ def test_import_help_in_a_spanish_locale_through_the_process():
     assert any(line.startswith("  --encoding NOMBRE  Lee los archivos en esta codificación") for line in lines)
 
 
+@pytest.mark.slow
 def test_json_csv_and_records_are_the_same_in_spanish(book_url):
     run("import", "--db", book_url, *SAMPLES, SOUTH, spanish=False, status=1)
     for args in (["standings", "--json"], ["standings", "--csv"], ["standings", "--json", "--table", "west"],

@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import pexpect
 from sqlmodel import select
 
@@ -71,6 +73,7 @@ TYPED = (["estado", "nueva --dealer Ana"] + FRIDAY[:7] + ["robar Beto 2d", "baja
          + FRIDAY[9:10] + ["draw Ana 4d", "historial x", "ayuda"] + FRIDAY[10:] + ["cuentas", "fin", "cuentas"])
 
 
+@pytest.mark.slow
 def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_url):
     friday_table(book_url)
     run = play(book_url, "\n".join(TYPED) + "\n", **ES)
@@ -117,6 +120,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     assert stored_lines(book_url) == FRIDAY + ["end"]
 
 
+@pytest.mark.slow
 def test_no_spanish_line_is_its_english_twin_and_lang_chooses(tmp_path):
     urls = {name: str(tmp_path / f"{name}.db") for name in ("en", "es", "lang-es", "lang-en")}
     for url in urls.values():
@@ -132,6 +136,7 @@ def test_no_spanish_line_is_its_english_twin_and_lang_chooses(tmp_path):
     assert len(es_lines) == len(en) + 1  # the Spanish help shows `robar Beto 2d` among its examples
 
 
+@pytest.mark.slow
 def test_state_and_log_in_spanish(tmp_path):
     url = str(tmp_path / "book.db")
     friday_table(url)
@@ -271,6 +276,7 @@ def test_the_prompt_and_the_view_render_in_spanish():
 
 
 # ------------------------------------------------------------ at a terminal
+@pytest.mark.slow
 def test_the_spanish_table_at_a_terminal(book_path, tmp_path):
     environ = {**CLEAN, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "NO_COLOR": "1",
                "XDG_DATA_HOME": str(tmp_path / "data"), "PROMPT_TOOLKIT_NO_CPR": "1", **ES}

@@ -119,6 +119,7 @@ def test_the_twins_are_in_spanish(twins):
     assert any(w[0].isupper() for w in words)
 
 
+@pytest.mark.slow
 def test_a_record_in_spanish_verbs_checks_as_its_english_twin(twins):
     english = cli("check", "--json", *[e for e, _ in twins])
     spanish = cli("check", "--json", *[s for _, s in twins])
@@ -134,6 +135,7 @@ def test_a_record_in_spanish_verbs_checks_as_its_english_twin(twins):
     assert text_es == text_en and len(text_es.splitlines()) > 100
 
 
+@pytest.mark.slow
 def test_fmt_writes_a_spanish_record_with_the_english_verbs(twins):
     canon_en, canon_es = cli("fmt", *[e for e, _ in twins]), cli("fmt", *[s for _, s in twins])
     assert canon_es.returncode == canon_en.returncode

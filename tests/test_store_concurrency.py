@@ -46,6 +46,7 @@ def new_book(url: str):
     return book
 
 
+@pytest.mark.slow
 def test_two_processes_append_to_one_hand(book_url):
     new_book(book_url).engine.dispose()
     procs = [subprocess.Popen([sys.executable, "-c", RECORDER, book_url, p, str(MOVES)],

@@ -75,6 +75,7 @@ def test_view_json_gives_the_offer_money_and_options_as_check_does(forcing):
                           + [(v, p) for v in ("claim", "knock", "pass") for p in ("Ana", "Beto", "Carla")])
 
 
+@pytest.mark.slow
 def test_view_of_a_paid_card_an_action_and_the_end():
     paid = json.loads(cli("view", FRIDAY, "--at", "20", "--json").stdout)  # pay Carla Kc
     assert paid["offer"] == {"card": "Kc", "by": "Carla", "how": "paid", "may_take": [], "must_take": None}
@@ -140,6 +141,7 @@ def records():
     yield from parse_bytes(simulate_session(20, players=4, seed=9).encode()).hands
 
 
+@pytest.mark.slow
 def test_the_moves_possible_next_hold_the_line_that_came_next():
     """At every line of every sample, conformance and simulated hand, the view's moves
     possible next include the record's next line (up to its first error, if any)."""
