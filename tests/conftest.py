@@ -239,6 +239,31 @@ def pytest_configure(config):
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="desmoche-test-data-")
 
 
+class Ran:
+    """What `subprocess.run(..., capture_output=True, text=True)` returns, for a command run
+    in-process: returncode, stdout, stderr."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def invoke(*args, input=None, env=None, cwd=None) -> Ran:
+    """`desmoche-ref ARGS` in-process (click's CliRunner), answered as the process would answer:
+    for the tests where a process adds nothing but its start-up. An exception that would be
+    a traceback fails the test."""
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from desmoche_ref.cli import main
+
+    with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+        result = CliRunner().invoke(main, [str(a) for a in args], input=input, env=env)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Ran(result.exit_code, result.stdout, result.stderr)
+
+
 def verified(out: str) -> str:
     """`verify`'s output less its last line, which must be the book head (64 hex digits, in
     English or in Spanish)."""

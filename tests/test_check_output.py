@@ -8,7 +8,7 @@ import sys
 
 import pexpect
 
-from test_cli import cli
+from test_cli import cli, process
 
 ROOT = pathlib.Path(__file__).parent.parent
 LOGS = ROOT / "sample_logs"
@@ -44,7 +44,7 @@ def test_suits_red_and_black_on_a_terminal_and_none_where_colour_is_off():
 
 def test_plain_letters_with_ascii_or_an_output_that_cannot_show_suits():
     path = LOGS / "dispute-not-a-meld.dsm"
-    for run in (cli("check", "--ascii", path), cli("check", path, env={"PYTHONIOENCODING": "ascii"})):
+    for run in (cli("check", "--ascii", path), process("check", path, env={"PYTHONIOENCODING": "ascii"})):
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert f"{path}:18: R8.1 Qs Ks As is not a meld" in run.stdout
     shown = on_a_terminal("check", "--ascii", path, env={"TERM": "xterm"})

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from conftest import invoke
 from helpers import peladilla_hand
 
 CONF = pathlib.Path(__file__).parent / "conformance"
@@ -15,6 +16,11 @@ FRIDAY = CONF / "friday.dsm"
 NO_WINNER = CONF / "no-winner.dsm"
 
 def cli(*args, input=None, env=None):
+    return invoke(*args, input=input, env=env)
+
+
+def process(*args, input=None, env=None):
+    """The command as a process: for what only a process has (its output's encoding)."""
     run_env = dict(os.environ, **(env or {}))
     return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)],
                           capture_output=True, text=True, input=input, timeout=60, env=run_env)

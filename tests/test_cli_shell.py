@@ -11,12 +11,13 @@ import sys
 
 import pytest
 
+from conftest import invoke
+
 ROOT = pathlib.Path(__file__).parent.parent
 
 
 def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return invoke(*args, cwd=cwd)
 
 
 def test_bare_command_prints_the_help_and_exits_0():

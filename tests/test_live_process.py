@@ -14,6 +14,9 @@ from sqlalchemy import create_engine, text
 
 from conftest import PG_ENV, Live, recorder_of, verified
 
+# every command here is a process of its own, as a recorder runs it: the slow lane
+pytestmark = pytest.mark.slow
+
 ROOT = pathlib.Path(__file__).parent.parent
 NEW_COMMANDS = ["db", "table", "hand", "rec", "undo", "verify", "cut", "deal", "return", "announce",
                 "cambio", "declare", "draw", "claim", "knock", "meld", "add", "pay", "pass", "show",

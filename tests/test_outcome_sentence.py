@@ -3,14 +3,12 @@ turn and the play prompt say it in the same sentence, in English and in Spanish 
 real commands, under --lang es and LANG=es_NI.UTF-8)."""
 
 import json
-import os
 import pathlib
-import subprocess
-import sys
 from collections import namedtuple
 
 import pytest
 
+from conftest import invoke
 from desmoche_ref import i18n
 from desmoche_ref.describe import LINE, MOVE, outcome_text
 from desmoche_ref.findings import M, render
@@ -18,7 +16,7 @@ from desmoche_ref.play.prompt import prompt_text
 from test_play_lines import friday_referee
 
 ROOT = pathlib.Path(__file__).parent.parent
-CLEAN = {k: v for k, v in os.environ.items() if k not in ("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+LANGUAGE_UNSET = dict.fromkeys(("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"))
 es = i18n.translations("es").gettext
 # a hand of each kind of outcome: a win, no winner, an automatic win, a split automatic win
 HANDS = [("friday.dsm", 1), ("club-night.dsm", 2), ("club-night.dsm", 4), ("split-peladilla.dsm", 1)]
@@ -27,8 +25,8 @@ LANGUAGES = [("en", (), {}), ("es", ("--lang", "es"), {}), ("es", (), {"LANG": "
 
 
 def cli(*args, **env):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env={**CLEAN, **env})
+    """The command in-process, its language only from `args` and `env`."""
+    return invoke(*args, cwd=ROOT, env={**LANGUAGE_UNSET, **env})
 
 
 def words(message, lang):

@@ -15,6 +15,8 @@ import sysconfig
 
 import pytest
 
+from conftest import invoke
+
 from desmoche_ref import rulebook
 from desmoche_ref.referee import judge_bytes
 from desmoche_ref.session import check_session
@@ -30,8 +32,7 @@ PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 
 
 def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return invoke(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize("name", rulebook.SOURCES)

@@ -71,6 +71,7 @@ def default_run():
     return "\n".join(texts), notes
 
 
+@pytest.mark.slow
 def test_default_run_uses_every_verb_and_option(default_run):
     text, _ = default_run
     verbs = {line.split()[0] for line in text.splitlines() if line and line[0] != "["}
@@ -85,6 +86,7 @@ def test_default_run_uses_every_verb_and_option(default_run):
     assert re.search(r"^deal \S+ \?x9$", text, re.M)  # closed records (N6)
 
 
+@pytest.mark.slow
 def test_default_run_plays_every_situation(default_run):
     _, notes = default_run
     for situation in ("forced", "forced back", "forced win", "desmoche", "contested",
