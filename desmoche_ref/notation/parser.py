@@ -56,8 +56,6 @@ SPANISH_VERBS = {
 }
 # N4.10: `add … to CARD` may say `a` for `to` (`agregar Beto 5c a 4c`); the writer emits `to`
 TO_WORDS = ("to", "a")
-NO_ARGS = {"cut", "claim", "knock", "pass", "forgive"}
-ONE_CARD = {"draw", "pay", "cambio"}
 
 
 def clip(text: str, width: int = 24) -> str:
@@ -123,7 +121,8 @@ def parse_event(text: str, line: int) -> Event:
     parts = text.split()
     count = len(parts)
     verb = _VERB.get(parts[0]) or _VERB.get(parts[0].lower(), parts[0].lower())
-    # The common lines with plain cards, where no other check applies.
+    # The common lines with plain cards, where no other check applies: inline, not through a
+    # reader, as they are nearly every line of a record (bench/).
     if count == 3 and verb in _SIMPLE:  # draw, pay, cambio, ... one card
         card = _CARD_GET(parts[2])
         if card is not None:
@@ -135,73 +134,155 @@ def parse_event(text: str, line: int) -> Event:
         if None not in cards:
             return Event(verb, parts[1], line, cards)
     try:
-        if verb not in VERBS:
-            raise LineError("N4", M("unknown verb {word!r} (verbs: {items})",
-                                    word=clip(parts[0]), items=', '.join(VERBS)))
-        if verb == "end":
-            if len(parts) != 1:
-                raise LineError("N4", M("end takes no arguments"))
-            return Event(verb, None, line)
-        usage, allow_unknown = VERBS[verb]
-        if len(parts) < 2:
-            raise LineError("N4", M("missing player: {usage}", usage=usage))
-        actor = parts[1]
-        args = parts[2:]
-        if verb in NO_ARGS:
-            if args:
-                raise LineError("N4", M("too many arguments: {usage}", usage=usage))
-            return Event(verb, actor, line)
-        word = target = None
-        if verb in ("announce", "declare", "foul"):
-            if not args:
-                raise LineError("N4", M("missing argument: {usage}", usage=usage))
-            word = args[0].lower()
-            args = args[1:]
-            if verb == "announce":
-                if word not in GAMES:
-                    raise LineError("N4", M("unknown side game {word!r} (games: {items})",
-                                            word=clip(word), items=', '.join(sorted(set(GAMES.values())))))
-                word = GAMES[word]
-                if not args:
-                    raise LineError("N4", M("missing cards: {usage}", usage=usage))
-            elif verb == "declare":
-                if word not in AUTO_KINDS:
-                    raise LineError("N4", M("unknown automatic win {word!r} (peladilla, "
-                                            "cuatro-cuerpos, color)", word=clip(word)))
-                if args and len(args) != 9:
-                    raise LineError("N4", M("a declaration shows all nine cards or none, not "
-                                            "{count}", count=len(args)))
-            else:
-                if word not in FOUL_KINDS:
-                    raise LineError("N4", M("unknown foul {word!r} (misdeal, peek, hand, "
-                                            "arrangement, other)", word=clip(word)))
-                word = FOUL_KINDS[word]
-                if word == "other":
-                    if not args:
-                        raise LineError("N4", M("foul other needs words that describe it"))
-                    return Event(verb, actor, line, word=word, text=" ".join(args))
-                if word == "hand":
-                    if len(args) != 1:
-                        raise LineError("N4", M("foul hand names the one card put in hand: foul "
-                                                "PLAYER hand CARD"))
-                elif args:
-                    raise LineError("N4", M("foul {word} takes no more arguments", word=word))
-        elif verb == "add" and len(args) >= 2 and args[-2].lower() in TO_WORDS:
-            target = parse_card(args[-1])
-            if target is None:
-                raise LineError("N2.1", M("{word!r} is not a card", word=clip(args[-1])))
-            args = args[:-2]
-        if verb in ONE_CARD and len(args) != 1:
-            raise LineError("N4", M("{verb} takes exactly one card: {usage}",
-                                    verb=verb, usage=usage))
-        if not args and verb not in ("declare", "foul"):
-            raise LineError("N4", M("missing cards: {usage}", usage=usage))
-        cards, unknown = _cards(args, verb, allow_unknown)
-        # The writer needs the tokens only where `?` cards stand among the known ones.
-        return Event(verb, actor, line, cards, unknown, word, target, None,
-                     tuple(args) if unknown else None)
+        return _READERS.get(verb, _read_unknown_verb)(verb, parts, line)
     except LineError as e:
         return Event(verb, None, line, error=error(line, e.code, e.message))
+
+
+# The readers of the other lines, one for each kind of verb: `reader(verb, parts, line)`
+# gives the Event of the line split into words, or raises LineError for the first check it
+# fails: the verb, then the player, then what the reader reads after the player, in its
+# order (which error a bad line gets: tests/test_parse_event.py).
+
+def _read_unknown_verb(verb, parts, line):
+    raise LineError("N4", M("unknown verb {word!r} (verbs: {items})",
+                            word=clip(parts[0]), items=', '.join(VERBS)))
+
+
+def _read_end(verb, parts, line):
+    """`end`: the one verb without a player."""
+    if len(parts) != 1:
+        raise LineError("N4", M("end takes no arguments"))
+    return Event(verb, None, line)
+
+
+def _read_bare(verb, parts, line):
+    """cut, claim, knock, pass, forgive: a player, nothing after."""
+    actor, args = _player(verb, parts)
+    if args:
+        raise LineError("N4", M("too many arguments: {usage}", usage=VERBS[verb][0]))
+    return Event(verb, actor, line)
+
+
+def _read_one_card(verb, parts, line):
+    """draw, pay, cambio: a player and one card (a `?` in the cambio, which faces down)."""
+    actor, args = _player(verb, parts)
+    if len(args) != 1:
+        raise LineError("N4", M("{verb} takes exactly one card: {usage}",
+                                verb=verb, usage=VERBS[verb][0]))
+    return _card_event(verb, actor, line, args)
+
+
+def _read_cards(verb, parts, line):
+    """deal, return, meld, show: a player and one card or more."""
+    actor, args = _player(verb, parts)
+    if not args:
+        raise _missing_cards(verb)
+    return _card_event(verb, actor, line, args)
+
+
+def _read_add(verb, parts, line):
+    """add PLAYER CARDS [to CARD]: the cards, and the meld they go on if named (N4.2a)."""
+    actor, args = _player(verb, parts)
+    cards, target = _split_target(args)
+    if not cards:
+        raise _missing_cards(verb)
+    return _card_event(verb, actor, line, cards, target=target)
+
+
+def _read_announce(verb, parts, line):
+    """announce PLAYER GAME CARDS (R4.5): the side game by any of its names, and its cards."""
+    actor, args = _player(verb, parts)
+    game, cards = _kind(verb, args)
+    if game not in GAMES:
+        raise LineError("N4", M("unknown side game {word!r} (games: {items})",
+                                word=clip(game), items=', '.join(sorted(set(GAMES.values())))))
+    if not cards:
+        raise _missing_cards(verb)
+    return _card_event(verb, actor, line, cards, word=GAMES[game])
+
+
+def _read_declare(verb, parts, line):
+    """declare PLAYER KIND [CARDS] (R6): the automatic win, and the nine cards if shown."""
+    actor, args = _player(verb, parts)
+    kind, cards = _kind(verb, args)
+    if kind not in AUTO_KINDS:
+        raise LineError("N4", M("unknown automatic win {word!r} (peladilla, "
+                                "cuatro-cuerpos, color)", word=clip(kind)))
+    if cards and len(cards) != 9:
+        raise LineError("N4", M("a declaration shows all nine cards or none, not "
+                                "{count}", count=len(cards)))
+    return _card_event(verb, actor, line, cards, word=kind)
+
+
+def _read_foul(verb, parts, line):
+    """foul PLAYER KIND [CARD or WORDS] (R14): the kind by name or F-code; `hand` names the
+    card put in hand, `other` is told in words, the others take nothing more."""
+    actor, args = _player(verb, parts)
+    name, rest = _kind(verb, args)
+    if name not in FOUL_KINDS:
+        raise LineError("N4", M("unknown foul {word!r} (misdeal, peek, hand, "
+                                "arrangement, other)", word=clip(name)))
+    kind = FOUL_KINDS[name]
+    if kind == "other":
+        if not rest:
+            raise LineError("N4", M("foul other needs words that describe it"))
+        return Event(verb, actor, line, word=kind, text=" ".join(rest))
+    if kind == "hand":
+        if len(rest) != 1:
+            raise LineError("N4", M("foul hand names the one card put in hand: foul "
+                                    "PLAYER hand CARD"))
+    elif rest:
+        raise LineError("N4", M("foul {word} takes no more arguments", word=kind))
+    return _card_event(verb, actor, line, rest, word=kind)
+
+
+_READERS = {
+    "cut": _read_bare, "deal": _read_cards, "return": _read_cards, "announce": _read_announce,
+    "cambio": _read_one_card, "declare": _read_declare, "draw": _read_one_card,
+    "claim": _read_bare, "knock": _read_bare, "meld": _read_cards, "add": _read_add,
+    "pay": _read_one_card, "pass": _read_bare, "show": _read_cards, "foul": _read_foul,
+    "forgive": _read_bare, "end": _read_end,
+}
+
+
+def _player(verb, parts):
+    """(the player, the words after them): every verb but `end` names its player first."""
+    if len(parts) < 2:
+        raise LineError("N4", M("missing player: {usage}", usage=VERBS[verb][0]))
+    return parts[1], parts[2:]
+
+
+def _kind(verb, args):
+    """(the word after the player, in lower case; the words after it): which side game,
+    automatic win or foul the line is about."""
+    if not args:
+        raise LineError("N4", M("missing argument: {usage}", usage=VERBS[verb][0]))
+    return args[0].lower(), args[1:]
+
+
+def _split_target(args):
+    """`CARDS to CARD` as (the cards, the target card); without `to` (or `a`, N4.10) the
+    target is None. The target is a card on the table, so `?` is not a card there."""
+    if len(args) < 2 or args[-2].lower() not in TO_WORDS:
+        return args, None
+    target = parse_card(args[-1])
+    if target is None:
+        raise LineError("N2.1", M("{word!r} is not a card", word=clip(args[-1])))
+    return args[:-2], target
+
+
+def _missing_cards(verb) -> LineError:
+    return LineError("N4", M("missing cards: {usage}", usage=VERBS[verb][0]))
+
+
+def _card_event(verb, actor, line, tokens, word=None, target=None) -> Event:
+    """The Event of a line whose last words are cards (none, for a declaration without
+    them or a foul without a card)."""
+    cards, unknown = _cards(tokens, verb, VERBS[verb][1])
+    # The writer needs the tokens only where `?` cards stand among the known ones.
+    return Event(verb, actor, line, cards, unknown, word, target, None,
+                 tuple(tokens) if unknown else None)
 
 
 def _tag_parts(text: str):
