@@ -219,10 +219,16 @@ def live(book_url):
 PG_FIXTURES = {"owner_url", "roles", "pg_server", "pg_url"}
 
 
+LONGEST_FIRST = {"test_scorebook_laws.py", "test_scorebook_fuzz.py", "test_report_browser.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     """Every PostgreSQL case is `slow`: the fast lane (`-m "not slow"`) runs the SQLite ones,
-    the whole suite (CI) both."""
+    the whole suite (CI) both. The longest files run first."""
     slow = pytest.mark.slow
+    # the longest tests first, so that the cores finish together (pytest-xdist hands out the
+    # rest as they free up) rather than one core running a long test at the end alone
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)
     for item in items:
         params = getattr(item, "callspec", None)
         on_pg = params is not None and "postgresql" in params.params.values()

@@ -332,20 +332,30 @@ LAWS_SETTINGS = settings(max_examples=int(os.environ.get("DESMOCHE_LAWS_EXAMPLES
                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
-@pytest.mark.slow
-class TestLawsSQLite(Laws.TestCase):
-    settings = LAWS_SETTINGS
-
-
 class PostgresLaws(Laws):
     ENGINE = "postgresql"
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("DESMOCHE_TEST_PG"),
-                    reason="PostgreSQL: no server given (DESMOCHE_TEST_PG unset; `.ci/postgres start DIR` starts one)")
-class TestLawsPostgreSQL(PostgresLaws.TestCase):
-    settings = settings(LAWS_SETTINGS, max_examples=int(os.environ.get("DESMOCHE_LAWS_PG_EXAMPLES", "25")))
+NO_SERVER = pytest.mark.skipif(not os.environ.get("DESMOCHE_TEST_PG"), reason=(
+    "PostgreSQL: no server given (DESMOCHE_TEST_PG unset; `.ci/postgres start DIR` starts one)"))
+
+
+def _in_parts(machine, name: str, examples: int, parts: int, *marks):
+    """The examples in `parts` test cases that run side by side (pytest-xdist), each generating
+    its own: as many examples in all, and no one test holding a core for minutes."""
+    for n in range(parts):
+        share = examples // parts + (1 if n < examples % parts else 0)
+        if share:
+            case = type(f"{name}{n + 1}", (machine.TestCase,),
+                        {"settings": settings(LAWS_SETTINGS, max_examples=share)})
+            for mark in (pytest.mark.slow, *marks):
+                case = mark(case)
+            globals()[case.__name__] = case
+
+
+_in_parts(Laws, "TestLawsSQLite", LAWS_SETTINGS.max_examples, 4)  # 200: 4 x 50
+_in_parts(PostgresLaws, "TestLawsPostgreSQL", int(os.environ.get("DESMOCHE_LAWS_PG_EXAMPLES", "25")), 2,
+          NO_SERVER)
 
 
 @pytest.mark.slow
