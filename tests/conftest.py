@@ -264,7 +264,8 @@ def invoke(*args, input=None, env=None, cwd=None) -> Ran:
     from desmoche_ref.cli import main
 
     with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
-        result = CliRunner().invoke(main, [str(a) for a in args], input=input, env=env)
+        result = CliRunner().invoke(main, [str(a) for a in args], input=input, env=env,
+                                    prog_name="python -m desmoche_ref")  # the process it stands for
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return Ran(result.exit_code, result.stdout, result.stderr)

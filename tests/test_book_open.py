@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, text
 
 from conftest import PG_ENV, Live, _fresh_pg_database
 from desmoche_ref.cli import main
-from desmoche_ref.store.db import BOOK_TABLES, BookError, open_book, schema_head, schema_version
+from desmoche_ref.store.db import BOOK_TABLES, BookError, open_book, schema_head
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FRIDAY = os.path.join(ROOT, "tests", "conformance", "friday.dsm")

@@ -7,7 +7,6 @@ import pathlib
 import shlex
 import shutil
 import subprocess
-import sys
 
 import pytest
 

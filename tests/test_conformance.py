@@ -2,10 +2,11 @@
 
 import json
 import pathlib
-import subprocess
 import sys
 
 import pytest
+
+from conftest import invoke
 
 HERE = pathlib.Path(__file__).parent / "conformance"
 CASES = sorted(HERE.glob("*.dsm"))
@@ -14,8 +15,7 @@ from helpers import EXAMPLE_REPORT  # noqa: E402
 
 
 def run_check(*args):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", "check", *args],
-                          capture_output=True, text=True, timeout=60)
+    return invoke("check", *args)
 
 
 def compare(exp, hand):

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from conftest import invoke
 from desmoche_ref import i18n
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -17,12 +18,13 @@ spec = importlib.util.spec_from_file_location("catalog", ROOT / "tools" / "catal
 catalog = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(catalog)
 
-CLEAN = {k: v for k, v in os.environ.items() if k not in ("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+CLEAN_OUT = ("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+CLEAN = {k: v for k, v in os.environ.items() if k not in CLEAN_OUT}
 
 
 def cli(*args, **env):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *args], capture_output=True,
-                          text=True, timeout=60, env={**CLEAN, **env})
+    """The command in-process, its language only from `env` and `args`."""
+    return invoke(*args, env={**dict.fromkeys(CLEAN_OUT), **env})
 
 
 @pytest.mark.parametrize("option, env, lang", [

@@ -3,7 +3,6 @@ apply them, the reader's memory on a line of any length, and the table session w
 player has fouled. The book's side of the same limits: tests/test_limits_book.py."""
 
 import pathlib
-import subprocess
 import sys
 
 import pytest

@@ -8,11 +8,10 @@ import pathlib
 import pickle
 import re
 import string
-import subprocess
-import sys
 
 import pytest
 
+from conftest import invoke
 from desmoche_ref import i18n
 from desmoche_ref.findings import M, Message, render
 from desmoche_ref.melds import why_not_meld
@@ -20,13 +19,14 @@ from desmoche_ref.cards import parse_card
 
 ROOT = pathlib.Path(__file__).parent.parent
 CLEAN = {k: v for k, v in os.environ.items() if k not in ("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+LANGUAGE_UNSET = dict.fromkeys(("DESMOCHE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"))
 ES = {"LANG": "es_NI.UTF-8"}
 PLAYERS = {"Ana", "Beto", "Carla", "Dani"}
 
 
 def cli(*args, stdin=None, **env):
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *args], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT, input=stdin, env={**CLEAN, **env})
+    """The command in-process, its language only from `args` and `env`."""
+    return invoke(*args, input=stdin, cwd=ROOT, env={**LANGUAGE_UNSET, **env})
 
 
 def neutral(line: str) -> bool:

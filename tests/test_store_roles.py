@@ -9,7 +9,6 @@ Each test makes its own roles (`CREATE ROLE name LOGIN`, unique names: the serve
 every user on 127.0.0.1) and drops them after.
 """
 
-import json
 import os
 import shutil
 import subprocess

@@ -2,13 +2,11 @@
 never disagreeing with `check`; and its errors, one line each."""
 
 import json
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
+from conftest import invoke
 from desmoche_ref.notation.parser import parse_bytes
 from desmoche_ref.referee import judge_hand
 from desmoche_ref.simulate import simulate_session
@@ -19,9 +17,7 @@ FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"
 
 
 def cli(*args):
-    env = dict(os.environ, NO_COLOR="1")
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)],
-                          capture_output=True, text=True, timeout=60, env=env)
+    return invoke(*args, env={"NO_COLOR": "1"})
 
 
 @pytest.fixture
