@@ -306,6 +306,40 @@ def test_the_last_move_of_an_open_hand_deleted(book):
                               "it was deleted"]
 
 
+def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypatch):
+    """verify reads a table's hands a batch at a time (verify.BATCH), each batch's moves and
+    postings in one query: one hand a batch, club's refund (R11.5 returns what its first hand
+    carried, two void hands later) reaches back past its batch, and every edit is found
+    the same, in the same order."""
+    from desmoche_ref.store import verify
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.scorebook import Scorebook
+
+    def found():
+        book = open_book(live.url, readonly=True)
+        try:
+            return Scorebook(book).verify()
+        finally:
+            book.engine.dispose()
+
+    night(live)
+    live("import", *LEAGUE)
+    monkeypatch.setattr(verify, "BATCH", 1)
+    assert found()[0] == []
+    monkeypatch.undo()
+    url = live.url
+    carla = posting_id(url, "t.name = 'friday' AND p.account = 'Carla' AND p.amount > 0")
+    hand = scalar(url, "SELECT h.id FROM hand h JOIN card_table t ON t.id = h.table_id "
+                       "WHERE t.name = 'north' AND h.number = 2")
+    sql(url, f"UPDATE posting SET player_id = NULL, amount = amount + 1 WHERE id = {carla}",
+        f"DELETE FROM event WHERE hand_id = {hand} AND seq = 5",
+        "UPDATE hand SET fouls = 'Beto' WHERE number = 1")
+    whole = found()
+    assert len(whole[0]) > 5
+    monkeypatch.setattr(verify, "BATCH", 1)
+    assert found() == whole
+
+
 def test_a_journal_row_edited(book):
     sql(book.url, "UPDATE journal SET text = replace(text, '1000', '100') WHERE kind = 'table'")
     found = problems(book)

@@ -270,16 +270,23 @@ def close_table(session, table: BookTable) -> dict:
 def returned(session, table: BookTable) -> dict:
     """{pot: {player: cents}}: what R11.5 returns of the pots the table's last hand carries,
     by the rule `check --session` applies (session.returned_pots)."""
+    newest_first = session.exec(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc()))
+    return returned_from(newest_first, lambda hand: judge(hand, event_lines(events(session, hand))))
+
+
+def returned_from(hands, judged) -> dict:
+    """`returned` of a table's hands given newest first (an iterator: it is read only back to
+    the hand the pots were empty before), each judged by `judged(hand)` — verify passes the
+    verdicts and moves it has already read."""
     from ..session import returned_pots
 
     reports = []
-    for hand in session.exec(select(Hand).where(Hand.table_id == table.id)
-                             .order_by(Hand.number.desc())):
+    for hand in hands:
         if hand.status == VOID:
             continue  # never dealt: nobody put anything in
         if hand.status != COMPLETE:
             break
-        reports.append(judge(hand, event_lines(events(session, hand))))
+        reports.append(judged(hand))
         if not hand.carry_in and hand.side_carry == "{}":
             break  # no pot came in from before: the hands before it put nothing in
     return returned_pots(reports[::-1])
