@@ -8,6 +8,8 @@ import pathlib
 import pickle
 import re
 import string
+import subprocess
+import sys
 
 import pytest
 
@@ -27,6 +29,12 @@ PLAYERS = {"Ana", "Beto", "Carla", "Dani"}
 def cli(*args, stdin=None, **env):
     """The command in-process, its language only from `args` and `env`."""
     return invoke(*args, input=stdin, cwd=ROOT, env={**LANGUAGE_UNSET, **env})
+
+
+def process(*args, **env):
+    """The command as a process of its own, its language only from `args` and `env`."""
+    return subprocess.run([sys.executable, "-m", "desmoche_ref", *args], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT, env={**CLEAN, **env})
 
 
 def neutral(line: str) -> bool:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from desmoche_ref import i18n
 from desmoche_ref.cli import main
 from desmoche_ref.findings import render
-from test_spanish_check import ES, cli, neutral
+from test_spanish_check import ES, cli, neutral, process
 
 ROOT = pathlib.Path(__file__).parent.parent
 SAMPLES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sample_logs").glob("*.dsm"))
@@ -218,7 +218,7 @@ def test_the_help_of_every_league_command_is_spanish(command):
 
 
 def test_import_help_in_a_spanish_locale_through_the_process():
-    lines = cli("import", "--help", **ES).stdout.splitlines()
+    lines = process("import", "--help", **ES).stdout.splitlines()
     assert lines[0] == "Uso: python -m desmoche_ref import [OPCIONES] ARCHIVO..."
     assert lines[2] == "  Juzga anotaciones de manos y guarda en el libro las manos válidas."
     assert ("  --table NOMBRE     La mesa a la que van las manos (si no, la etiqueta Table" in lines)
