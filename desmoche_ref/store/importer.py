@@ -26,12 +26,14 @@ import json
 import os
 from contextlib import closing
 from datetime import datetime, timezone
+from itertools import repeat
+from types import SimpleNamespace
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, func, insert, select, text as sql, update
+from sqlalchemy import DateTime, func, select, text as sql, update
 
 from ..findings import M
-from ..limits import table_name, too_long
+from ..limits import LINE, table_name, too_long
 from ..money import fmt
 from ..notation.parser import KNOWN_TAGS, Lines
 from ..notation.writer import write_event
@@ -39,7 +41,7 @@ from ..referee import COMPLETE, INVALID, judge_stream
 from .identity import recorder
 from .journal import FOLLOW, IMPORT, TABLE, append as journal_append, import_text, table_text
 from .league import card_table, hand as hands, player as players_t
-from .records import brought_in_moves, chain_hash, content_hash, enforced_fouls, pot_map, posting_rows
+from .records import brought_in_moves, chain_hashes, content_hash, enforced_fouls, pot_map, posting_rows
 
 BATCH = 250            # hands per transaction
 JUDGED = 25            # hands per message from the judging process to the writing one
@@ -68,19 +70,41 @@ class Imported(NamedTuple):
 
 
 class _Prepared:
-    """A valid hand ready to store: its row's values, its events (line, comment, chain hash),
-    its settlement's transfers, its players and the pots it carries in. Made in the judging
-    process and sent to the writing one, so it holds plain values only."""
+    """A valid hand ready to store: its row's values, its events, its settlement's transfers
+    (plain tuples), its players and the pots it carries in. Made in the judging process and
+    sent to the writing one, so it holds plain values only.
 
-    __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "players",
-                 "pots_before", "closes")
+    Its events travel as columns: their canonical lines "\n"-joined in one string, their
+    chain hashes likewise, their comments a list (None when the hand has none), and who
+    recorded them. Pickling ~45 tuples a hand, and unpickling them, cost the two processes
+    more than the writer spent inserting the rows; a line never holds a "\n" (the reader
+    splits the record at them)."""
 
-    def __init__(self, number, line, table, values, events, transfers, digest, players, pots_before,
-                 closes=False):
-        self.number, self.line, self.table = number, line, table
-        self.values, self.events, self.transfers = values, events, transfers
+    __slots__ = ("number", "line", "table", "values", "count", "lines", "comments", "hashes",
+                 "recorder", "transfers", "hash", "players", "pots_before", "closes")
+
+    def __init__(self, number, line, table, values, lines, comments, hashes, recorder, transfers,
+                 digest, players, pots_before, closes=False):
+        self.number, self.line, self.table, self.values = number, line, table, values
+        self.count = len(lines)
+        self.lines, self.hashes = "\n".join(lines), "\n".join(hashes)
+        self.comments = comments if any(c is not None for c in comments) else None
+        self.recorder, self.transfers = recorder, transfers
         self.hash, self.players, self.pots_before = digest, players, pots_before
         self.closes = closes  # its Closed tag: the table breaks up after it (R11.5)
+
+    def head(self) -> str:
+        """The chain hash of its last event ("" for a hand of none)."""
+        return self.hashes.rpartition("\n")[2]
+
+    def event_rows(self, hand_id: int, when) -> list:
+        """Its rows of the event table, as EVENT_COLUMNS tuples (zipped, not built one by one)."""
+        n = self.count
+        if not n:
+            return []
+        comments = self.comments if self.comments is not None else repeat(None, n)
+        return list(zip(repeat(hand_id, n), range(1, n + 1), self.lines.split("\n"), comments,
+                        repeat(when, n), repeat(None, n), self.hashes.split("\n"), repeat(self.recorder, n)))
 
 
 def default_table(path: str) -> str:
@@ -150,8 +174,7 @@ def _judged(source, path: str, table: str | None, who: str, encoding=None):
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))
         else:
-            hand = _prepare(number, name, report, who)
-            problem = _too_long(hand, record)
+            hand, problem = _prepare(number, name, report, who)
             if problem:
                 refused.append(Rejected(path, number, record.line, name, [problem]))
             else:
@@ -227,12 +250,14 @@ def _shown(name: str) -> str:
     return name if len(name) <= 24 else name[:23] + "…"
 
 
-def _too_long(p: _Prepared, record):
-    """N1.5 for a line that, as the book keeps it (canonical, N7), would be longer than a
-    line may be: a record's line within N1.5 seldom grows (`foul P f5 …` is written
-    `foul P other …`), but an export must read back."""
-    for ev, (line, comment, *_chain) in zip(record.events, p.events):
-        long = too_long(len(line) + (len(comment) + 2 if comment is not None else 0))
+def _too_long(record, lines: list):
+    """N1.5 for a line that, as the book keeps it (canonical, N7, with its comment: `lines`),
+    would be longer than a line may be: a record's line within N1.5 seldom grows
+    (`foul P f5 …` is written `foul P other …`), but an export must read back."""
+    if max(map(len, lines), default=0) <= LINE:  # the common case, without a call a line
+        return None
+    for ev, line in zip(record.events, lines):
+        long = too_long(len(line))
         if long:
             return (ev.line, "N1.5", M("written in canonical form (N7), {problem}", problem=long))
     return None
@@ -256,7 +281,8 @@ def played_on(record):
     return None
 
 
-def _prepare(number: int, table: str, report, who: str) -> _Prepared:
+def _prepare(number: int, table: str, report, who: str):
+    """(_Prepared, None), or (None, the N1.5 finding of a line too long as the book keeps it)."""
     record, setup = report.record, report.setup
     names = setup.players
     extra = []
@@ -270,12 +296,12 @@ def _prepare(number: int, table: str, report, who: str) -> _Prepared:
         sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
         side_carry=json.dumps(setup.side_carry), source="import", status=report.status,
         outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
-    events, previous = [], ""
-    for seq, ev in enumerate(record.events, 1):
-        line = write_event(ev)
-        previous = chain_hash(previous, seq, line, ev.comment, None, who)
-        events.append((line, ev.comment, previous, who))
-    lines = [line if comment is None else f"{line} #{comment}" for line, comment, _, _ in events]
+    canonical = [write_event(ev) for ev in record.events]  # the event rows' lines
+    comments = [ev.comment for ev in record.events]
+    lines = [line if comment is None else f"{line} #{comment}" for line, comment in zip(canonical, comments)]
+    problem = _too_long(record, lines)
+    if problem:
+        return None, problem
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
@@ -287,12 +313,13 @@ def _prepare(number: int, table: str, report, who: str) -> _Prepared:
         values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
                       carry_out=st.carry_out,
                       side_carry_out=json.dumps({p.game: p.carry_out for p in st.side_games}))
-        transfers = st.transfers
+        transfers = [tuple(t) for t in st.transfers]  # plain tuples pickle in a third of the time
     when = played_on(record)
     values["opened"] = when
     pots_before = pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
-    return _Prepared(number, record.line, table, values, events, transfers, digest, tuple(names),
-                     pots_before, setup.closed)
+    return _Prepared(number, record.line, table, values, canonical, comments,
+                     chain_hashes(canonical, comments, who), who, transfers, digest, tuple(names),
+                     pots_before, setup.closed), None
 
 
 # ------------------------------------------------------------------ writing
@@ -467,30 +494,35 @@ def _continuity(p: _Prepared, state: _TableState):
     return None
 
 
+HAND_COLUMNS = ("id", "table_id", "number", "players", "dealer", "rules", "options", "bet", "carry_in",
+                "sides", "side_carry", "extra_tags", "notes", "source", "content_hash", "status", "outcome",
+                "winners", "fouls", "carry_out", "side_carry_out", "opened", "closed")  # the times last
 EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash", "recorder")
 POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty",
                    "amount", "reverses", "created")
 
 
 def _insert(conn, keep: list, players: dict, stamp) -> None:
-    """Bulk inserts: the hands (their ids back), then their events and postings.
+    """Bulk inserts: the hands, their events and postings, and their journal rows.
 
-    Events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
+    Hands, events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
     per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
     # The hands' ids are taken first and the rows inserted with them: an INSERT … RETURNING
     # of many rows cost SQLite more than every other insert of the import (bench/bench_import.py)
-    ids = dict(zip((p.hash for p, _ in keep), _new_ids(conn, len(keep))))
-    rows = [_Values(p.values, id=ids[p.hash]) for p, _ in keep]
-    conn.execute(insert(hands), rows)
-    when = _stamp(conn, stamp)
-    events, postings, journal = [], [], []
-    for (p, brought), row in zip(keep, rows):
-        hand_id = row["id"]
-        for seq, (line, comment, chained, who) in enumerate(p.events, 1):
-            events.append((hand_id, seq, line, comment, when, None, chained, who))
+    ids = _new_ids(conn, len(keep))
+    bind_time = _time_binder(conn)
+    when = bind_time(stamp)
+    hand_rows, events, postings, journal = [], [], [], []
+    for (p, brought), hand_id in zip(keep, ids):
+        row = dict(p.values, id=hand_id)
+        hand_rows.append(tuple(row[c] for c in HAND_COLUMNS[:-2]) + (bind_time(row["opened"]), when))
+        events += p.event_rows(hand_id, when)
         postings += [posting + (None, when) for posting in
-                     posting_rows(hand_id, row["table_id"], brought + list(p.transfers), players)]
-        journal.append((IMPORT, hand_id, import_text(row, len(p.events), p.events[-1][2] if p.events else "")))
+                     posting_rows(hand_id, row["table_id"], brought + p.transfers, players)]
+        # a namespace, not a _Values: journal.py reads 14 attributes a hand, and a failed
+        # attribute lookup before _Values' __getattr__ doubled the cost of the journal's text
+        journal.append((IMPORT, hand_id, import_text(SimpleNamespace(**row), p.count, p.head())))
+    _executemany(conn, "hand", HAND_COLUMNS, hand_rows)
     _executemany(conn, "event", EVENT_COLUMNS, events)
     _executemany(conn, "posting", POSTING_COLUMNS, postings)
     journal_append(conn, journal)
@@ -507,10 +539,11 @@ def _new_ids(conn, count: int) -> list:
     return list(range(start + 1, start + 1 + count))
 
 
-def _stamp(conn, stamp):
-    """The time as the driver stores it for the models' UTCDateTime columns (SQLite: text)."""
+def _time_binder(conn):
+    """A time as the driver stores it for the models' UTCDateTime columns (SQLite: text), as
+    SQLAlchemy would bind it."""
     process = DateTime(timezone=True).dialect_impl(conn.dialect).bind_processor(conn.dialect)
-    return process(stamp) if process else stamp
+    return process or (lambda when: when)
 
 
 def _executemany(conn, table: str, columns, rows) -> None:
