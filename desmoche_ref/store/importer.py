@@ -104,7 +104,7 @@ class _Prepared:
             return []
         comments = self.comments if self.comments is not None else repeat(None, n)
         return list(zip(repeat(hand_id, n), range(1, n + 1), self.lines.split("\n"), comments,
-                        repeat(when, n), repeat(None, n), self.hashes.split("\n"), repeat(self.recorder, n)))
+                        repeat(when, n), self.hashes.split("\n"), repeat(self.recorder, n)))
 
 
 def default_table(path: str) -> str:
@@ -497,9 +497,13 @@ def _continuity(p: _Prepared, state: _TableState):
 HAND_COLUMNS = ("id", "table_id", "number", "players", "dealer", "rules", "options", "bet", "carry_in",
                 "sides", "side_carry", "extra_tags", "notes", "source", "content_hash", "status", "outcome",
                 "winners", "fouls", "carry_out", "side_carry_out", "opened", "closed")  # the times last
-EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash", "recorder")
+# An imported move supersedes none and an imported posting reverses none: those columns are
+# left out of the inserts (NULL, their default). Python's sqlite3 binds a None through its
+# adapter lookup, several times the cost of an int or a str: ~70 ms an import for each
+# None-valued column of the events, as much as SQLite took to store one of their columns.
+EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "hash", "recorder")
 POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty",
-                   "amount", "reverses", "created")
+                   "amount", "created")
 
 
 def _insert(conn, keep: list, players: dict, stamp) -> None:
@@ -517,7 +521,7 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
         row = dict(p.values, id=hand_id)
         hand_rows.append(tuple(row[c] for c in HAND_COLUMNS[:-2]) + (bind_time(row["opened"]), when))
         events += p.event_rows(hand_id, when)
-        postings += [posting + (None, when) for posting in
+        postings += [posting + (when,) for posting in
                      posting_rows(hand_id, row["table_id"], brought + p.transfers, players)]
         # a namespace, not a _Values: journal.py reads 14 attributes a hand, and a failed
         # attribute lookup before _Values' __getattr__ doubled the cost of the journal's text
