@@ -1,6 +1,7 @@
 """Importing `.dsm` records into the book: each hand judged once, stored whole or not at all.
 
-A hand is judged exactly as `check` judges it (`judge_stream`). An invalid hand is rejected
+A hand is judged exactly as `check` judges it (`judge_stream`), in a child process while
+this one writes (store/judging.py: the judging side). An invalid hand is rejected
 with its findings and nothing of it is stored; a valid one is stored with its events (the
 canonical lines, hash-chained), its verdict and its settlement's postings. Hands are written
 in batches, one transaction each, with bulk inserts (the hand is not re-judged move by move
@@ -97,8 +98,6 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
     return Imported(path, writer.stored, writer.known, rejected, tables, looks_like)
 
 
-
-
 class _Writer:
     """Stores batches in order on a thread of its own, while the caller's thread keeps
     reading the judged hands from the judging process (whose pipe would otherwise fill and
@@ -151,8 +150,6 @@ class _Writer:
         if exc is None and self.error is not None:
             raise self.error
         return False
-
-
 
 
 # ------------------------------------------------------------------ writing
