@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile

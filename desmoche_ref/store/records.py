@@ -31,7 +31,7 @@ def chain_hash(previous: str, seq: int, line: str, comment, supersedes, recorder
 def chain_hashes(lines, comments, recorder=None) -> list:
     """The chain_hash of each of a hand's first events (seq 1, 2, …; none an undo), each
     chained to the one before: the same hashes in one loop, for the importer, which hashes
-    every move of a season (one call a move cost it more than the hashing)."""
+    every move of a season (a chain_hash call a move costs a third more)."""
     tail = "" if recorder is None else f"\n{recorder}"
     sha256, out, previous = hashlib.sha256, [], ""
     for seq, (line, comment) in enumerate(zip(lines, comments), 1):
