@@ -46,3 +46,18 @@ def test_friday_recorded_move_by_move(book_url):
         balance[p.account] = balance.get(p.account, 0) + p.amount
     assert balance == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
     book.engine.dispose()
+
+
+def test_chain_hashes_are_chain_hash_in_turn():
+    """The importer hashes a hand's events in one loop (records.chain_hashes): the same
+    hashes as chain_hash, event by event, with or without a recorder."""
+    from desmoche_ref.store.records import chain_hash, chain_hashes
+
+    lines, comments = ["deal Ána ?x9", "draw Ána 5c", "end"], [None, " ünïcode ☃", ""]
+    for recorder in ("Ána", None):
+        previous, expected = "", []
+        for seq, (line, comment) in enumerate(zip(lines, comments), 1):
+            previous = chain_hash(previous, seq, line, comment, None, recorder)
+            expected.append(previous)
+        assert chain_hashes(lines, comments, recorder) == expected
+    assert chain_hashes([], [], "Ána") == []

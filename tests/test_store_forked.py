@@ -2,6 +2,7 @@
 the child is raised in the parent, a child that dies is an error and not a hang, and the
 child never outlives the reading (stopped early, or the parent killed)."""
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -92,3 +93,61 @@ def test_the_child_does_not_outlive_a_parent_killed_with_sigkill(tmp_path):
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     assert gone(child)  # its next send finds no reader: BrokenPipeError, and it ends
+
+
+def told(inbox, n):
+    """Items made before the value comes, then with it (the importer's judging ahead)."""
+    before = []
+    while not inbox.ready() and len(before) < n:
+        before.append(len(before))
+    value = inbox.read()
+    for k in before:
+        yield k, value, os.getpid()
+
+
+def test_a_child_told_a_value_after_it_started_gets_it():
+    items, inbox = forked(told, 50, inbox=True)
+    time.sleep(0.2)  # the child works meanwhile
+    with inbox:
+        inbox.send("Ana")
+    got = list(items)
+    assert {value for _, value, _ in got} == {"Ana"} and {pid for *_, pid in got} != {os.getpid()}
+
+
+def test_an_inbox_closed_untold_ends_the_child():
+    items, inbox = forked(told, 10**9, inbox=True)
+    inbox.close()
+    with pytest.raises(EOFError):
+        list(items)
+
+
+def test_the_child_waiting_to_be_told_does_not_outlive_a_parent_killed_with_sigkill():
+    program = textwrap.dedent("""
+        import os, sys, time
+        from desmoche_ref.store.forked import forked
+        def waits(inbox):
+            yield os.getpid()  # the pipe holds it: the parent reads it untold
+            inbox.read()
+            yield "told"
+        items, inbox = forked(waits, inbox=True)
+        print(next(items), flush=True)
+        time.sleep(60)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert child != parent.pid and not gone(child, within=0.5)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    assert gone(child)  # the parent's end closed by its death: EOFError, and it ends
+
+
+def test_a_judging_closed_before_it_began_ends_its_child():
+    """The command line starts judging a file before it opens the book (store/judging.py):
+    a book that cannot be opened closes it, untold, and the child goes."""
+    from desmoche_ref.store.judging import Judging
+
+    before = {p.pid for p in multiprocessing.active_children()}
+    judging = Judging(b"[Players \"Ana Beto\"]\n[Dealer \"Ana\"]\n[Bet \"10\"]\n", "night.dsm")
+    (child,) = {p.pid for p in multiprocessing.active_children()} - before
+    judging.close()
+    assert gone(child)

@@ -102,22 +102,28 @@ def import_(files, table, encoding, db):
 def _import_files(files, table, db, encoding) -> int:
     from ..findings import M
     from ..notation.parser import NO_HAND
-    from .files import encoding_hint, open_binary
+    from .files import encoding_hint
     from .render import Style, print_file_error, print_findings
 
-    from ..store.scorebook import Scorebook
+    # The first file's hands are judged from before the book is opened: the judging process
+    # works while this one loads SQLAlchemy and connects (store/judging.py)
+    first = _Source(files[0], table, encoding)
+    try:
+        from ..store.scorebook import Scorebook
 
-    book = Scorebook(open_book(db))
+        book = Scorebook(open_book(db))
+    except BaseException:
+        first.close()
+        raise
     status = 0
     plain = Style(ascii_only=True)  # cards as the record writes them
-    for path in files:
-        f, problem = open_binary(path)
-        if problem:
-            print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem))
-            status = 2
-            continue
-        with f:
-            result = _import_one(book, f, path, table, encoding)
+    for number, path in enumerate(files):
+        with first if number == 0 else _Source(path, table, encoding) as source:
+            if source.problem:
+                print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=source.problem))
+                status = 2
+                continue
+            result = source.import_into(book)
         hint = encoding_hint(path, result)
         if not result.tables:  # as `check` says it, and as it exits
             print_file_error(path, NO_HAND)
@@ -141,8 +147,52 @@ def _import_files(files, table, db, encoding) -> int:
     return status
 
 
-def _import_one(book, f, path: str, table, encoding):
-    """Import one open file, read block by block (a progress bar on a terminal for a big one)."""
+class _Source:
+    """A file to import, read block by block: opened (else its `problem`), and its hands being
+    judged by a process of their own (store/judging.py) from the moment this is made. A
+    progress bar on a terminal for a big one."""
+
+    def __init__(self, path: str, table, encoding):
+        from ..notation.parser import read_blocks
+        from ..store.judging import Judging
+        from .files import open_binary
+
+        self.path, self.table, self.encoding = path, table, encoding
+        self.judging = self.lines = None
+        self.f, self.problem = open_binary(path)
+        if self.problem is None:
+            self.lines = _bar_length(self.f)  # read before the judging process shares the file
+            self.judging = Judging(read_blocks(self.f), path, table, encoding)
+
+    def import_into(self, book):
+        if self.lines is None:
+            return book.import_file(self.judging, self.path, self.table, encoding=self.encoding)
+        # the label is the file's name: the bar has no words (its figures are a percentage and a time)
+        with click.progressbar(length=self.lines, label=self.path, file=sys.stderr) as bar:
+            done = [0]
+
+            def progress(line):
+                bar.update(line - done[0])
+                done[0] = line
+
+            return book.import_file(self.judging, self.path, self.table, progress, encoding=self.encoding)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self.judging is not None:
+            self.judging.close()
+        if self.f is not None:
+            self.f.close()
+
+
+def _bar_length(f):
+    """The lines of a big file imported on a terminal (its progress bar's length: the file is
+    read once for it), else None."""
     import os
     import stat
 
@@ -151,20 +201,12 @@ def _import_one(book, f, path: str, table, encoding):
     try:
         info = os.fstat(f.fileno())
     except (OSError, ValueError):  # standard input that is no file (a test's)
-        info = None
-    if not sys.stderr.isatty() or info is None or not stat.S_ISREG(info.st_mode) or info.st_size < 200_000:
-        return book.import_file(read_blocks(f), path, table, encoding=encoding)
-    lines = sum(block.count(b"\n") for block in read_blocks(f)) + 1  # the bar's length, read once
+        return None
+    if not sys.stderr.isatty() or not stat.S_ISREG(info.st_mode) or info.st_size < 200_000:
+        return None
+    lines = sum(block.count(b"\n") for block in read_blocks(f)) + 1
     f.seek(0)
-    # the label is the file's name: the bar has no words (its figures are a percentage and a time)
-    with click.progressbar(length=lines, label=path, file=sys.stderr) as bar:
-        done = [0]
-
-        def progress(line):
-            bar.update(line - done[0])
-            done[0] = line
-
-        return book.import_file(read_blocks(f), path, table, progress, encoding=encoding)
+    return lines
 
 
 # ------------------------------------------------------------------ export

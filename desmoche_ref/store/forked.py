@@ -6,6 +6,10 @@ The child is forked, so it starts at once with every module already imported; it
 nothing of the parent's but the pipe it writes (it never uses the book's connections, and
 leaves by os._exit, as multiprocessing's forked children do, so nothing of the parent's is
 closed or flushed twice). Where fork is not available the generator simply runs here.
+
+The child can also be told one value after it started (`inbox`): the importer forks its
+judging child before it has connected to the book, and tells it the recorder's name (which
+every stored move's hash holds) once it has.
 """
 
 import multiprocessing
@@ -13,21 +17,53 @@ import multiprocessing
 _ITEM, _ERROR, _DONE = 0, 1, 2
 
 
-def forked(produce, *args):
+def forked(produce, *args, inbox: bool = False):
     """The items of `produce(*args)`, computed in a child forked now (before the caller
     starts any thread of its own: forking a process with threads is unsafe), or in this
     process where fork is not available. Iterate the result to the end or close it: an
     exception in the child is raised here; the child goes when the reading stops (finished,
-    failed or abandoned), and dies with this process."""
+    failed or abandoned), and dies with this process.
+
+    With `inbox`, `produce` is called with an Inbox first, for the one value the child is
+    told later, and the result is (items, the Connection to send it on): send it before
+    reading, then close the Connection (closed untold, the child's Inbox reads EOFError)."""
+    receiving = sending = None
+    if inbox:
+        receiving, sending = multiprocessing.Pipe(duplex=False)
+        args = (Inbox(receiving),) + args
     if "fork" not in multiprocessing.get_all_start_methods():
-        return produce(*args)
-    context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
-    child = context.Process(target=_run, args=(writer, reader, produce, args), daemon=True,
-                            name="desmoche-ref-judge")
-    child.start()
-    writer.close()  # ours: so that a child that dies leaves the pipe at its end (EOFError)
-    return _read(child, reader)
+        items = produce(*args)  # runs here as it is read: after the telling
+    else:
+        context = multiprocessing.get_context("fork")
+        reader, writer = context.Pipe(duplex=False)
+        child = context.Process(target=_run, args=(writer, reader, produce, args, sending), daemon=True,
+                                name="desmoche-ref-judge")
+        child.start()
+        writer.close()  # ours: so that a child that dies leaves the pipe at its end (EOFError)
+        if receiving is not None:
+            receiving.close()  # the child's
+        items = _read(child, reader)
+    if sending is None:
+        return items
+    return items, sending
+
+
+class Inbox:
+    """The value a forked child is told after it started (forked's `inbox`)."""
+
+    def __init__(self, connection):
+        self._connection = connection
+
+    def ready(self) -> bool:
+        """It has come (reading it will not wait)."""
+        return self._connection.poll()
+
+    def read(self):
+        """It, once it comes. EOFError if the parent ended without telling: nothing will."""
+        try:
+            return self._connection.recv()
+        finally:
+            self._connection.close()
 
 
 def _read(child, reader):
@@ -58,8 +94,10 @@ class ChildGone(RuntimeError):
         self.exitcode = exitcode
 
 
-def _run(writer, reader, produce, args):
+def _run(writer, reader, produce, args, sending=None):
     reader.close()
+    if sending is not None:
+        sending.close()  # the parent's: when it ends, untold, the Inbox's read sees the end
     try:
         try:
             for item in produce(*args):
@@ -87,4 +125,4 @@ def _sendable(e: BaseException) -> BaseException:
         return RuntimeError(f"{type(e).__name__}: {e}")
 
 
-__all__ = ["forked", "ChildGone"]
+__all__ = ["forked", "ChildGone", "Inbox"]

@@ -1,6 +1,7 @@
 """Importing `.dsm` records into the book: each hand judged once, stored whole or not at all.
 
-A hand is judged exactly as `check` judges it (`judge_stream`). An invalid hand is rejected
+A hand is judged exactly as `check` judges it (`judge_stream`), in a child process while
+this one writes (store/judging.py: the judging side). An invalid hand is rejected
 with its findings and nothing of it is stored; a valid one is stored with its events (the
 canonical lines, hash-chained), its verdict and its settlement's postings. Hands are written
 in batches, one transaction each, with bulk inserts (the hand is not re-judged move by move
@@ -23,37 +24,24 @@ imports of the same record store it once.
 """
 
 import json
-import os
 from contextlib import closing
 from datetime import datetime, timezone
+from types import SimpleNamespace
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, func, insert, select, text as sql, update
+from sqlalchemy import DateTime, func, select, text as sql, update
 
 from ..findings import M
-from ..limits import table_name, too_long
 from ..money import fmt
-from ..notation.parser import KNOWN_TAGS, Lines
-from ..notation.writer import write_event
-from ..referee import COMPLETE, INVALID, judge_stream
+from ..referee import COMPLETE
 from .identity import recorder
 from .journal import FOLLOW, IMPORT, TABLE, append as journal_append, import_text, table_text
+from .judging import Judging, Prepared, Rejected
 from .league import card_table, hand as hands, player as players_t
-from .records import brought_in_moves, chain_hash, content_hash, enforced_fouls, pot_map, posting_rows
+from .records import brought_in_moves, pot_map, posting_rows
 
 BATCH = 250            # hands per transaction
-JUDGED = 25            # hands per message from the judging process to the writing one
 IMPORT_LOCK = 0x696D706F7274  # "import": the PostgreSQL advisory lock of the content-hash dedupe
-
-
-class Rejected(NamedTuple):
-    """A hand not stored: its place in the file and why, as `check` prints findings."""
-
-    path: str
-    number: int          # the hand's place in the file, from 1
-    line: int            # its first line
-    table: str
-    findings: list       # (line, code, message), in line order
 
 
 class Imported(NamedTuple):
@@ -67,99 +55,47 @@ class Imported(NamedTuple):
     looks_like: str | None = None  # the encoding its unreadable lines read in (Lines.looks_like)
 
 
-class _Prepared:
-    """A valid hand ready to store: its row's values, its events (line, comment, chain hash),
-    its settlement's transfers, its players and the pots it carries in. Made in the judging
-    process and sent to the writing one, so it holds plain values only."""
-
-    __slots__ = ("number", "line", "table", "values", "events", "transfers", "hash", "players",
-                 "pots_before", "closes")
-
-    def __init__(self, number, line, table, values, events, transfers, digest, players, pots_before,
-                 closes=False):
-        self.number, self.line, self.table = number, line, table
-        self.values, self.events, self.transfers = values, events, transfers
-        self.hash, self.players, self.pots_before = digest, players, pots_before
-        self.closes = closes  # its Closed tag: the table breaks up after it (R11.5)
-
-
-def default_table(path: str) -> str:
-    """The file's name without its folder and extension (`-` for standard input is `stdin`)."""
-    if path == "-":
-        return "stdin"
-    return os.path.splitext(os.path.basename(path))[0] or path
-
-
 def import_records(book, source, path: str, table: str | None = None, progress=None,
                    batch_size: int = BATCH, encoding: str | None = None) -> Imported:
     """Judge and store every hand of one file. `source` is the file's bytes, or its blocks
     of bytes as read (`notation.parser.read_blocks` of an open file: then no more than a
     block and a hand at a time is in memory, whatever the file's size), in `encoding`
-    (UTF-8 by default, N1.1). `table` overrides each record's Table tag; without either the
+    (UTF-8 by default, N1.1), or their judging.Judging already begun (with the same `path`,
+    `table` and `encoding`). `table` overrides each record's Table tag; without either the
     file's name is the table. `progress(line)` is told how far it got; `batch_size` hands
     are written per transaction.
 
-    The hands are judged in a child process (store/forked.py) while this one writes them:
+    The hands are judged in a child process (store/judging.py) while this one writes them:
     judging and writing each take about half the time, and run on two cores at once. The
     child reads the file."""
-    from .forked import ChildGone, forked
+    from .forked import ChildGone
 
+    # forked before the writer's thread starts (and, by the command line, before this process
+    # loaded SQLAlchemy and opened the book: the child judges meanwhile)
+    judged = source if isinstance(source, Judging) else Judging(source, path, table, encoding)
     rejected, batch, tables = [], [], []
-    with book.connect() as conn:
-        who = recorder(conn)
     looks_like = None
-    judged = forked(_judged, source, path, table, who, encoding)  # forked before the writer's thread starts
-    with closing(judged), _Writer(book, rejected, path) as writer:
-        try:
-            for prepared, refused, names, line, looks_like in judged:
-                rejected += refused
-                tables += [name for name in names if name not in tables]
-                batch += prepared
-                if len(batch) >= batch_size:
-                    writer.put(batch)
-                    batch = []
-                if progress is not None:
-                    progress(line)
-        except ChildGone as gone:  # killed from outside: what was written stays whole
-            raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
-                             "the import again to finish it", path=path, code=gone.exitcode)) from None
-        if batch:
-            writer.put(batch)
+    with closing(judged):
+        with book.connect() as conn:
+            judged.begin(recorder(conn))
+        with _Writer(book, rejected, path) as writer:
+            try:
+                for prepared, refused, names, line, looks_like in judged:
+                    rejected += refused
+                    tables += [name for name in names if name not in tables]
+                    batch += prepared
+                    if len(batch) >= batch_size:
+                        writer.put(batch)
+                        batch = []
+                    if progress is not None:
+                        progress(line)
+            except ChildGone as gone:  # killed from outside: what was written stays whole
+                raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
+                                 "the import again to finish it", path=path, code=gone.exitcode)) from None
+            if batch:
+                writer.put(batch)
     rejected.sort(key=lambda r: r.number)
     return Imported(path, writer.stored, writer.known, rejected, tables, looks_like)
-
-
-def _judged(source, path: str, table: str | None, who: str, encoding=None):
-    """The file's hands judged, JUDGED at a time: (the valid hands prepared, the rejected
-    ones, the tables named, the last line judged, and once the file is read the encoding
-    its unreadable lines look like)."""
-    fallback = default_table(path)
-    prepared, refused, names = [], [], []
-    lines = Lines(source, encoding)
-    record = None
-    for number, report in enumerate(judge_stream(lines), 1):
-        record = report.record
-        given = table or _tag(record, "Table") or fallback
-        name, problem = table_name(given)
-        name = name or _shown(given)
-        if name not in names:
-            names.append(name)
-        if problem:
-            problem = (record.line, "N3", problem)
-        if report.status == INVALID or problem:
-            refused.append(Rejected(path, number, record.line, name,
-                                    [problem] if problem else report.findings()))
-        else:
-            hand = _prepare(number, name, report, who)
-            problem = _too_long(hand, record)
-            if problem:
-                refused.append(Rejected(path, number, record.line, name, [problem]))
-            else:
-                prepared.append(hand)
-        if len(prepared) + len(refused) >= JUDGED:
-            yield prepared, refused, names, record.line, None
-            prepared, refused, names = [], [], []
-    yield prepared, refused, names, record.line if record else 0, lines.looks_like
 
 
 class _Writer:
@@ -214,85 +150,6 @@ class _Writer:
         if exc is None and self.error is not None:
             raise self.error
         return False
-
-
-def _tag(record, name):
-    tag = record.tag(name)
-    return tag.value.strip() if tag is not None and tag.value.strip() else None
-
-
-def _shown(name: str) -> str:
-    """A name the book refuses, as the rejection names it: on one line, not too long."""
-    name = name if name.isprintable() else repr(name)[1:-1]
-    return name if len(name) <= 24 else name[:23] + "…"
-
-
-def _too_long(p: _Prepared, record):
-    """N1.5 for a line that, as the book keeps it (canonical, N7), would be longer than a
-    line may be: a record's line within N1.5 seldom grows (`foul P f5 …` is written
-    `foul P other …`), but an export must read back."""
-    for ev, (line, comment, *_chain) in zip(record.events, p.events):
-        long = too_long(len(line) + (len(comment) + 2 if comment is not None else 0))
-        if long:
-            return (ev.line, "N1.5", M("written in canonical form (N7), {problem}", problem=long))
-    return None
-
-
-def _notes(record):
-    """The comment lines written above the record's tags and among them (the club's notes),
-    one string, or None: export writes them back above the tags (docs/rulings.md)."""
-    lines = list(record.lead) + [line for tag in record.tags for line in tag.lead]
-    return "\n".join(lines) if lines else None
-
-
-def played_on(record):
-    """When the hand was played: its Date tag (YYYY-MM-DD, or with dots), else None."""
-    value = _tag(record, "Date")
-    if value:
-        try:
-            return datetime.strptime(value.replace(".", "-")[:10], "%Y-%m-%d").replace(tzinfo=timezone.utc)
-        except ValueError:
-            return None
-    return None
-
-
-def _prepare(number: int, table: str, report, who: str) -> _Prepared:
-    record, setup = report.record, report.setup
-    names = setup.players
-    extra = []
-    if setup.result is not None:  # the one N3 tag a stored setup leaves out (hands.hand_setup)
-        extra.append(["Result", " ".join(setup.result) or "none"])
-    extra += [[t.name, t.value] for t in record.tags if t.name not in KNOWN_TAGS]
-    values = dict(
-        notes=_notes(record),
-        players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
-        options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
-        sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
-        side_carry=json.dumps(setup.side_carry), source="import", status=report.status,
-        outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
-    events, previous = [], ""
-    for seq, ev in enumerate(record.events, 1):
-        line = write_event(ev)
-        previous = chain_hash(previous, seq, line, ev.comment, None, who)
-        events.append((line, ev.comment, previous, who))
-    lines = [line if comment is None else f"{line} #{comment}" for line, comment, _, _ in events]
-    digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
-    if not any(t[0] == "Table" for t in extra):
-        extra.append(["Table", table])
-    values["extra_tags"] = json.dumps([["Table", table] if t[0] == "Table" else t for t in extra])
-    transfers = []
-    if report.status == COMPLETE:
-        st = report.settlement
-        outcome = report.outcome
-        values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
-                      carry_out=st.carry_out,
-                      side_carry_out=json.dumps({p.game: p.carry_out for p in st.side_games}))
-        transfers = st.transfers
-    when = played_on(record)
-    values["opened"] = when
-    pots_before = pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
-    return _Prepared(number, record.line, table, values, events, transfers, digest, tuple(names),
-                     pots_before, setup.closed)
 
 
 # ------------------------------------------------------------------ writing
@@ -444,12 +301,12 @@ def _table_state(conn, name: str) -> _TableState:
     return _TableState(table_id, name, last[0] if last else 0, pots, None, closed is not None)
 
 
-def _pots_after(p: _Prepared) -> dict:
+def _pots_after(p: Prepared) -> dict:
     """What the pots hold after a complete hand (what the book's pot accounts hold then)."""
     return pot_map(p.values["carry_out"], json.loads(p.values["side_carry_out"] or "{}"))
 
 
-def _continuity(p: _Prepared, state: _TableState):
+def _continuity(p: Prepared, state: _TableState):
     """A finding when the record carries in less than the table's pot holds, else None."""
     wants = p.pots_before
     for account, held in sorted(state.pots.items()):
@@ -467,30 +324,39 @@ def _continuity(p: _Prepared, state: _TableState):
     return None
 
 
-EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "supersedes", "hash", "recorder")
+HAND_COLUMNS = ("id", "table_id", "number", "players", "dealer", "rules", "options", "bet", "carry_in",
+                "sides", "side_carry", "extra_tags", "notes", "source", "content_hash", "status", "outcome",
+                "winners", "fouls", "carry_out", "side_carry_out", "opened", "closed")  # the times last
+# An imported move supersedes none and an imported posting reverses none: those columns are
+# left out of the inserts (NULL, their default). Python's sqlite3 binds a None through its
+# adapter lookup, several times the cost of an int or a str: ~70 ms an import for each
+# None-valued column of the events, as much as SQLite took to store one of their columns.
+EVENT_COLUMNS = ("hand_id", "seq", "line", "comment", "entered", "hash", "recorder")
 POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty",
-                   "amount", "reverses", "created")
+                   "amount", "created")
 
 
 def _insert(conn, keep: list, players: dict, stamp) -> None:
-    """Bulk inserts: the hands (their ids back), then their events and postings.
+    """Bulk inserts: the hands, their events and postings, and their journal rows.
 
-    Events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
+    Hands, events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
     per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
     # The hands' ids are taken first and the rows inserted with them: an INSERT … RETURNING
     # of many rows cost SQLite more than every other insert of the import (bench/bench_import.py)
-    ids = dict(zip((p.hash for p, _ in keep), _new_ids(conn, len(keep))))
-    rows = [_Values(p.values, id=ids[p.hash]) for p, _ in keep]
-    conn.execute(insert(hands), rows)
-    when = _stamp(conn, stamp)
-    events, postings, journal = [], [], []
-    for (p, brought), row in zip(keep, rows):
-        hand_id = row["id"]
-        for seq, (line, comment, chained, who) in enumerate(p.events, 1):
-            events.append((hand_id, seq, line, comment, when, None, chained, who))
-        postings += [posting + (None, when) for posting in
-                     posting_rows(hand_id, row["table_id"], brought + list(p.transfers), players)]
-        journal.append((IMPORT, hand_id, import_text(row, len(p.events), p.events[-1][2] if p.events else "")))
+    ids = _new_ids(conn, len(keep))
+    bind_time = _time_binder(conn)
+    when = bind_time(stamp)
+    hand_rows, events, postings, journal = [], [], [], []
+    for (p, brought), hand_id in zip(keep, ids):
+        row = dict(p.values, id=hand_id)
+        hand_rows.append(tuple(row[c] for c in HAND_COLUMNS[:-2]) + (bind_time(row["opened"]), when))
+        events += p.event_rows(hand_id, when)
+        postings += [posting + (when,) for posting in
+                     posting_rows(hand_id, row["table_id"], brought + p.transfers, players)]
+        # a namespace, not a _Values: journal.py reads 14 attributes a hand, and a failed
+        # attribute lookup before _Values' __getattr__ doubled the cost of the journal's text
+        journal.append((IMPORT, hand_id, import_text(SimpleNamespace(**row), p.count, p.head())))
+    _executemany(conn, "hand", HAND_COLUMNS, hand_rows)
     _executemany(conn, "event", EVENT_COLUMNS, events)
     _executemany(conn, "posting", POSTING_COLUMNS, postings)
     journal_append(conn, journal)
@@ -507,10 +373,11 @@ def _new_ids(conn, count: int) -> list:
     return list(range(start + 1, start + 1 + count))
 
 
-def _stamp(conn, stamp):
-    """The time as the driver stores it for the models' UTCDateTime columns (SQLite: text)."""
+def _time_binder(conn):
+    """A time as the driver stores it for the models' UTCDateTime columns (SQLite: text), as
+    SQLAlchemy would bind it."""
     process = DateTime(timezone=True).dialect_impl(conn.dialect).bind_processor(conn.dialect)
-    return process(stamp) if process else stamp
+    return process or (lambda when: when)
 
 
 def _executemany(conn, table: str, columns, rows) -> None:
