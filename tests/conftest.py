@@ -47,44 +47,45 @@ def _pg_server() -> str:
     return server
 
 
-@pytest.fixture(scope="session")
-def _templates(tmp_path_factory):
+_TEMPLATES = {}
+
+
+def template_book(engine: str) -> str:
     """A new book as the program makes it on first use (its schema at the head, nothing
-    recorded), made once per test process: a SQLite file, and a PostgreSQL template database
-    when a server is given. Each test's book is a copy, so the migrations run once, not for
-    every test (they are tested on bare books: `bare_book_url`)."""
+    recorded), made once per test process: a SQLite file's path, or the name of a PostgreSQL
+    database to copy (`CREATE DATABASE … TEMPLATE`). Each test's book is a copy, so the
+    migrations run once, not for every test (they are tested on bare books: `bare_book_url`).
+    A function, not only a fixture: the stateful laws (hypothesis test cases) use it too."""
+    import atexit
+    import tempfile
+
     from desmoche_ref.store.db import open_book
 
-    made = {}
-
-    def template(engine: str) -> str:
-        if engine not in made:
-            if engine == "sqlite":
-                path = str(tmp_path_factory.mktemp("template") / "book.db")
-                open_book(path).engine.dispose()
-                made[engine] = (path, None)
-            else:
-                url, drop = _fresh_pg_database(_pg_server())
-                open_book(url).engine.dispose()
-                made[engine] = (url.rsplit("/", 1)[1], drop)
-        return made[engine][0]
-
-    yield template
-    for _name, drop in made.values():
-        if drop is not None:
-            drop()
+    if engine not in _TEMPLATES:
+        if engine == "sqlite":
+            folder = tempfile.mkdtemp(prefix="dsm-template-")
+            atexit.register(shutil.rmtree, folder, True)
+            path = os.path.join(folder, "book.db")
+            open_book(path).engine.dispose()
+            _TEMPLATES[engine] = path
+        else:
+            url, drop = _fresh_pg_database(_pg_server())
+            atexit.register(drop)
+            open_book(url).engine.dispose()
+            _TEMPLATES[engine] = url.rsplit("/", 1)[1]
+    return _TEMPLATES[engine]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def book_url(request, tmp_path, _templates):
+def book_url(request, tmp_path):
     """A URL of a new book, as the program makes it on first use (nothing recorded yet): a
     SQLite file, or a new PostgreSQL database."""
     if request.param == "sqlite":
         path = tmp_path / "book.db"
-        shutil.copy(_templates("sqlite"), path)  # its mode too: private, as the program made it
+        shutil.copy(template_book("sqlite"), path)  # its mode too: private, as the program made it
         yield "sqlite:///" + str(path)
         return
-    url, drop = _fresh_pg_database(_pg_server(), template=_templates("postgresql"))
+    url, drop = _fresh_pg_database(_pg_server(), template=template_book("postgresql"))
     try:
         yield url
     finally:
@@ -114,7 +115,7 @@ def _pg_unused(server: str, database: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def _built(tmp_path_factory, _templates):
+def _built(tmp_path_factory):
     """copy_of(engine, key, build, tmp_path) -> (URL, drop): a copy of the book `build(url)`
     makes, built once per test process and key, so that tests starting from the same night
     do not each record it again."""
@@ -124,11 +125,11 @@ def _built(tmp_path_factory, _templates):
         if (engine, key) not in made:
             if engine == "sqlite":
                 path = tmp_path_factory.mktemp("built") / "book.db"
-                shutil.copy(_templates("sqlite"), path)
+                shutil.copy(template_book("sqlite"), path)
                 build("sqlite:///" + str(path))
                 made[engine, key] = str(path)
             else:
-                url, drop = _fresh_pg_database(_pg_server(), template=_templates("postgresql"))
+                url, drop = _fresh_pg_database(_pg_server(), template=template_book("postgresql"))
                 drops.append(drop)
                 build(url)
                 made[engine, key] = url.rsplit("/", 1)[1]

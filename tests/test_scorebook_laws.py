@@ -11,7 +11,6 @@ At the end of each run: each stored hand's verdict is `check`'s on its record, a
 imported into a fresh book gives the same standings, ledger totals and settle-up.
 """
 
-import atexit
 import os
 import shutil
 import tempfile
@@ -21,7 +20,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from conftest import _fresh_pg_database
+from conftest import _fresh_pg_database, template_book
 from desmoche_ref.sim.session import simulate_session
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
@@ -53,37 +52,19 @@ SESSION = simulate_session(4, 3, seed=7, vary=False)  # imported whole, as a sea
 
 
 class Book:
-    """A fresh book for one run: a copy of a book the program made (a SQLite file, or a
-    PostgreSQL template database), made once per test process."""
-
-    templates = {}
+    """A fresh book for one run: a copy of a book the program made (conftest.template_book)."""
 
     def __init__(self, engine_name: str):
         self.engine_name, self.drop = engine_name, None
         if engine_name == "sqlite":
             self.folder = tempfile.mkdtemp(prefix="dsm-laws-")
             path = os.path.join(self.folder, "book.db")
-            shutil.copy(self.template("sqlite"), path)
+            shutil.copy(template_book("sqlite"), path)
             self.url = "sqlite:///" + path
         else:
             self.url, self.drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"],
-                                                     template=self.template("postgresql"))
+                                                     template=template_book("postgresql"))
         self.book = open_book(self.url)
-
-    @classmethod
-    def template(cls, engine_name: str) -> str:
-        """A SQLite file's path, or a PostgreSQL database's name: a new book at the schema's head."""
-        if engine_name not in cls.templates:
-            if engine_name == "sqlite":
-                path = os.path.join(tempfile.mkdtemp(prefix="dsm-laws-"), "template.db")
-                open_book(path).engine.dispose()
-                cls.templates[engine_name] = path
-            else:
-                url, drop = _fresh_pg_database(os.environ["DESMOCHE_TEST_PG"])
-                open_book(url).engine.dispose()
-                atexit.register(drop)
-                cls.templates[engine_name] = url.rsplit("/", 1)[1]
-        return cls.templates[engine_name]
 
     def fresh(self):
         """Another empty book of the same engine (the export's destination)."""
