@@ -201,13 +201,35 @@ def _sqlite_pragmas(engine, event, readonly: bool = False):
         if readonly:
             cur.execute("PRAGMA query_only=ON")
         else:
-            cur.execute("PRAGMA journal_mode=WAL")
+            _journal_in_wal(cur)
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
         immediate = conn.get_execution_options().get("book_write", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _journal_in_wal(cur, patience: float = 30.0) -> None:
+    """Put the book's journal in WAL mode (kept in the file: a book is switched once).
+    Switching needs the file to itself for a moment, and SQLite answers a conflict with
+    "database is locked" at once, not after its busy timeout: so the first uses of a new
+    book at the same moment, each switching it, wait for each other here (as long as the
+    busy timeout) instead of one of them failing."""
+    import sqlite3
+    import time
+
+    if cur.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+        return
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def _explain(exc, url: str, readonly: bool = False):
