@@ -208,3 +208,41 @@ def test_the_next_hand_closes_a_hand_that_is_over_and_prints_its_settlement(live
                         "side games: oro 5.00 (Ana Beto Carla)\n")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
     assert live("draw", "Beto", "2d", status=1).stderr.startswith("refused: R3.5 ")  # hand 2 is not dealt
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_db_given_before_the_command_is_the_book_of_every_command(tmp_path, lang):
+    """`desmoche-ref --db FILE table new …`, as `--lang` may come first: friday entered move by
+    move into a fresh book named only before each command, in English and in Spanish; a
+    command's own --db is the one it uses."""
+    from conftest import invoke
+
+    book, other = tmp_path / "club.db", tmp_path / "other.db"
+
+    def run(*args, status=0):
+        done = invoke("--lang", lang, "--db", book, *args, env={"DESMOCHE_DB": str(other)})
+        assert done.returncode == status, (args, done.stdout, done.stderr)
+        return done
+
+    assert run("db", "path").stdout == f"sqlite:///{book}\n"
+    run("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
+        "--side", "oro 5 Ana Beto Carla")
+    run("hand", "new", "--dealer", "Ana")
+    moves = moves_of("friday.dsm")
+    for words in moves if lang == "en" else moves[:3]:  # the whole night once, in English
+        run(*words)
+    if lang == "en":
+        run("end")
+        assert json.loads(run("hand", "show", "--json").stdout)["net"] == FRIDAY_NETS
+    else:
+        assert [m["line"] for m in json.loads(run("hand", "log", "--json").stdout)] == [" ".join(w) for w in moves[:3]]
+    assert verified(run("verify").stdout).endswith(
+        "all in order\n" if lang == "en" else "todo en orden\n")
+    assert not other.exists()  # $DESMOCHE_DB gives way to --db, before the command or after it
+    assert invoke("--db", other, "table", "list", "--json", "--db", book).stdout.count('"friday"') == 1
+    piped = invoke("--lang", lang, "--db", book, "play", input="state\n")
+    assert piped.returncode == 0 and not other.exists(), piped.stderr
+    shown = invoke("--lang", lang, "--help").stdout
+    assert ("--db URL The book: a SQLAlchemy URL" if lang == "en" else
+            "--db URL El libro: una URL de SQLAlchemy") in " ".join(shown.split())

@@ -9,6 +9,7 @@ import importlib
 import click
 
 from ..i18n import N_
+from .book import group_db_option
 from .lang import Group, _, as_written, lang_option
 
 # command name -> (module, attribute, one-line help shown by --help, marked N_ for the catalog)
@@ -96,6 +97,7 @@ def _show_version(ctx, param, value):
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help=N_("Show the version and exit."))
+@group_db_option
 @lang_option
 @click.pass_context
 def main(ctx):
@@ -111,6 +113,7 @@ def main(ctx):
       desmoche-ref view sample_logs/friday.dsm --at 25
       desmoche-ref rules R9.1
       desmoche-ref fmt sample_logs/friday.dsm
+      desmoche-ref --db club.db standings
     """
     if ctx.invoked_subcommand is None:  # bare `desmoche-ref`: the help, and no error
         click.echo(ctx.get_help())

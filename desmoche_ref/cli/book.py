@@ -20,11 +20,31 @@ from .lang import _
 REFUSED, USAGE, CHANGED = 1, 2, 3
 
 
+DB_HELP = N_("The book: a SQLAlchemy URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB) "
+             "or a file path. Default: $DESMOCHE_DB, else one book in your data "
+             "folder (`desmoche-ref db path`).")
+DB_KEY = "desmoche_ref.db"  # ctx.meta: the --db given before the command
+
+
+def _db_given_before(ctx, param, value):
+    """The group's --db (`desmoche-ref --db club.db table new …`): kept for the command."""
+    if value is not None:
+        ctx.meta[DB_KEY] = value
+
+
+def _db_here_or_before(ctx, param, value):
+    """The command's own --db, else the one given before the command, else None (then
+    $DESMOCHE_DB or the default: store.db.resolve_url)."""
+    return value if value is not None else ctx.meta.get(DB_KEY)
+
+
+# `--db` before the command, as `--lang` may be: every command that opens the book takes it
+group_db_option = click.option("--db", metavar="URL", expose_value=False, callback=_db_given_before,
+                               help=DB_HELP)
+
+
 def db_option(f):
-    return click.option("--db", "db", metavar="URL",
-                        help=N_("The book: a SQLAlchemy URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB) "
-                                "or a file path. Default: $DESMOCHE_DB, else one book in your data "
-                                "folder (`desmoche-ref db path`)."))(f)
+    return click.option("--db", "db", metavar="URL", callback=_db_here_or_before, help=DB_HELP)(f)
 
 
 def table_option(f):

@@ -19,6 +19,7 @@ import click
 
 from ..findings import M
 from ..i18n import N_
+from .book import db_option
 from .lang import Command, _, lang_option, language, ngettext
 from .render import say
 
@@ -359,9 +360,7 @@ MAIN = N_("main")  # the main pot (settle.MAIN_POT), as `settle` names it among 
 @click.command(cls=Command)
 @click.option("--table", "table_name", metavar=N_("NAME"), default=None,
               help=N_("The table to record at. Default: the table last used in this book."))
-@click.option("--db", "db", metavar="URL", default=None,
-              help=N_("The book: a SQLAlchemy URL or a SQLite file path. Default: DESMOCHE_DB, "
-                      "else the book in your data folder."))
+@db_option
 @click.option("--keep-going", is_flag=True,
               help=N_("Piped input: go on past a refused line (by default the first one stops it)."))
 @lang_option
