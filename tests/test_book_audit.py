@@ -439,3 +439,30 @@ def test_racing_imports_of_one_record_store_each_hand_once(book_url, tmp_path):
     assert [code for code, _ in runs] == [0, 0, 0], runs
     out = live.json("verify", "--json")
     assert out["problems"] == [] and out["hands"] == 400
+
+
+@pytest.mark.slow
+def test_a_hand_begun_and_not_played_is_not_exported_and_the_export_imports_whole(live, other_book, tmp_path):
+    """A hand begun with nothing standing in it (no move yet, or every move taken back) holds
+    no card and no posting; written, its tags alone would be read as the next hand's (N3), and
+    that hand would be lost to the import. Found by the stateful laws (an export of a table
+    whose next hand had just begun, followed by another table's hand)."""
+    live("table", "new", "club", "--players", "Ana Beto Carla Dani", "--bet", "5", "--side", "oro 1 Ana Beto")
+    live("hand", "new", "--dealer", "Dani")
+    for words in NO_WINNER:
+        live(*words)
+    live("hand", "new", "--dealer", "Ana")  # begun, carrying the pot: nothing played yet
+    friday_table(live)
+    for words in FRIDAY:
+        live(*words)
+    live("hand", "new")  # friday's next: a move, taken back
+    live("cut", "Carla")
+    live("undo")
+    out = tmp_path / "night.dsm"
+    assert live("export", "-o", out).stderr.splitlines()[0] == f"{out}: 2 hands"
+    assert live("export", "--table", "club", "--hand", "2", status=1).stderr == "error: no hand in the book matches\n"
+    copy = Live(other_book)
+    assert copy("import", out).stdout == f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table club, friday)\n"
+    for args in (["standings", "--json"], ["settle-up", "--json"]):
+        assert copy.json(*args) == live.json(*args), args
+    assert ledger_totals(copy) == ledger_totals(live)

@@ -308,9 +308,12 @@ def export_hands(session, table=None, hand_number=None):
     Two queries whatever the number of hands (the hands, then all their events in order), and
     no ORM: the reports start and run faster (bench/bench_report.py).
 
-    A void hand (closed before any move: no moves, no postings) is not written. A closed
-    table's last hand written carries `[Closed "yes"]` (N3): importing it closes the table
-    and returns its carried pots as `table close` did (docs/rulings.md)."""
+    A hand with no move standing is not written: a void one (closed before any move), one
+    just begun, one whose every move was taken back alike hold no card and no posting, and a
+    record of tags alone would be read as part of the next hand's (N3: tags belong to the
+    hand that follows them). A closed table's last hand written carries `[Closed "yes"]` (N3):
+    importing it closes the table and returns its carried pots as `table close` did
+    (docs/rulings.md)."""
     from .records import event_lines, hand_setup, tagged_text
 
     VOID = "void"  # hands.VOID, without loading the ORM
@@ -331,14 +334,16 @@ def export_hands(session, table=None, hand_number=None):
                                .order_by(e.hand_id, e.seq)):
         events.setdefault(row.hand_id, []).append(row)
     for row in rows:
+        lines = event_lines(events.get(row.id, []))
+        if not lines:  # begun, not played (or every move taken back): nothing to write
+            continue
         extra = [tuple(t) for t in json.loads(row.extra_tags)]
         if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
             extra.append(("Table", row.table_name))
         if row.table_closed is not None and lasts.get(row.table_id) == row.number:
             extra.append(("Closed", "yes"))
         notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
-        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra,
-                                                              event_lines(events.get(row.id, [])))
+        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra, lines)
 
 
 # ------------------------------------------------------------------- audit
