@@ -147,14 +147,22 @@ def make_engine(url: str, readonly: bool = False):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
         target = (_readonly_sqlite(path) if readonly and path else None) or url
+        engine = _ENGINES.get((os.getpid(), str(target), readonly))
+        if engine is not None:
+            return engine
         try:
             engine = create_engine(target, connect_args={"timeout": 30})
         except NoSuchModuleError as e:
             raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
         _sqlite_pragmas(engine, event, readonly)
+        return _ENGINES.keep((os.getpid(), str(target), readonly), engine)
+    engine = _ENGINES.get((os.getpid(), url, readonly))
+    if engine is not None:
         return engine
     try:
-        engine = create_engine(url, connect_args={"connect_timeout": 10})
+        # pre_ping: a connection the server closed meanwhile (a restart, an idle timeout in
+        # a night-long `play`) is replaced before use, not reported as a failed move
+        engine = create_engine(url, connect_args={"connect_timeout": 10}, pool_pre_ping=True)
     except (NoSuchModuleError, ModuleNotFoundError) as e:
         raise BookError(M("cannot open {book}: {reason}", book=describe(url),
                           reason=_scrub(str(e), url))) from None
@@ -162,7 +170,38 @@ def make_engine(url: str, readonly: bool = False):
         @event.listens_for(engine, "connect")
         def _read_only(dbapi_conn, _record):
             dbapi_conn.read_only = True  # psycopg: every transaction BEGINs READ ONLY
-    return engine
+    return _ENGINES.keep((os.getpid(), url, readonly), engine)
+
+
+class _RecentEngines:
+    """The engines of the last few books this process opened, made again only for another
+    book. A process that runs one command opens its book once and gains nothing; one that
+    runs many commands in turn (the tests, through click's CliRunner) keeps SQLAlchemy's
+    statement cache, which is an engine's: else every command compiles its statements anew
+    (a third of a move's time in-process). Each command still connects afresh: it disposes
+    the engine's connections when it ends (cli/book.py). Keyed by the process too: a forked
+    child never shares its parent's pool."""
+
+    SIZE = 4
+
+    def __init__(self):
+        self._kept = {}
+
+    def get(self, key):
+        engine = self._kept.pop(key, None)
+        if engine is not None:
+            self._kept[key] = engine  # the most recent last
+        return engine
+
+    def keep(self, key, engine):
+        self._kept[key] = engine
+        while len(self._kept) > self.SIZE:
+            oldest = next(iter(self._kept))
+            self._kept.pop(oldest).dispose()
+        return engine
+
+
+_ENGINES = _RecentEngines()
 
 
 def _readonly_sqlite(path: str):
