@@ -5,6 +5,7 @@ and passes its URL in DESMOCHE_TEST_PG; locally, without it, the PostgreSQL case
 skipped and say why (start one with `.ci/postgres start DIR`).
 """
 
+import atexit
 import os
 import shutil
 import uuid
@@ -56,7 +57,6 @@ def template_book(engine: str) -> str:
     database to copy (`CREATE DATABASE … TEMPLATE`). Each test's book is a copy, so the
     migrations run once, not for every test (they are tested on bare books: `bare_book_url`).
     A function, not only a fixture: the stateful laws (hypothesis test cases) use it too."""
-    import atexit
     import tempfile
 
     from desmoche_ref.store.db import open_book
@@ -76,6 +76,102 @@ def template_book(engine: str) -> str:
     return _TEMPLATES[engine]
 
 
+# What a PostgreSQL book is besides its rows, as one digest: its relations and their columns,
+# defaults, constraints, indexes, triggers, privileges and row security; its functions,
+# schemas, default privileges and settings; and its schema version. A test that leaves it
+# as the template's left only rows behind, which TRUNCATE takes away.
+_PG_SHAPE = """
+SELECT md5(concat_ws('|',
+  (SELECT string_agg(concat_ws(',', c.relname, c.relkind, c.relacl::text, c.reloptions::text,
+                               c.relrowsecurity, c.relforcerowsecurity), ';' ORDER BY c.relname)
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'),
+  (SELECT string_agg(concat_ws(',', c.relname, a.attname, a.atttypid, a.atttypmod, a.attnotnull,
+                               a.attidentity, a.attgenerated, a.attacl::text,
+                               pg_get_expr(d.adbin, d.adrelid)), ';' ORDER BY c.relname, a.attnum)
+     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
+      AND a.attnum > 0 AND NOT a.attisdropped),
+  (SELECT string_agg(concat_ws(',', conrelid::regclass::text, conname, pg_get_constraintdef(oid)), ';'
+                     ORDER BY conrelid::regclass::text, conname)
+     FROM pg_constraint WHERE connamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)),
+  (SELECT string_agg(pg_get_indexdef(indexrelid), ';' ORDER BY indexrelid::regclass::text)
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'),
+  (SELECT string_agg(concat_ws(',', tgrelid::regclass::text, tgname), ';' ORDER BY tgrelid::regclass::text, tgname)
+     FROM pg_trigger WHERE NOT tgisinternal),
+  (SELECT string_agg(concat_ws(',', p.oid::regprocedure::text, p.proacl::text), ';' ORDER BY p.oid::regprocedure::text)
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')),
+  (SELECT string_agg(concat_ws(',', nspname, nspowner::regrole::text, nspacl::text), ';' ORDER BY nspname)
+     FROM pg_namespace),
+  (SELECT string_agg(defaclacl::text, ';' ORDER BY oid) FROM pg_default_acl),
+  (SELECT string_agg(policyname, ';' ORDER BY policyname) FROM pg_policies),
+  (SELECT string_agg(setconfig::text, ';') FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+    WHERE d.datname = current_database()),
+  (SELECT concat_ws(',', datacl::text, datdba::regrole::text) FROM pg_database WHERE datname = current_database()),
+  (SELECT string_agg(version_num, ';') FROM alembic_version)))
+"""
+
+
+class _PgBooks:
+    """New PostgreSQL books for one test process: each a copy of the template book, handed
+    out by `take` and given back by the function it returns. A book given back with the
+    template's shape (_PG_SHAPE: a test wrote rows and nothing else) is emptied — every
+    table truncated, its identities restarted — and handed out again; any other (a test
+    dropped a table, granted a role, lost the schema version) is dropped. Copying a database
+    costs the server tens of milliseconds; emptying one, a few."""
+
+    def __init__(self):
+        self.spare, self.shape = [], None
+        atexit.register(self.drop_all)
+
+    def take(self, server: str):
+        import psycopg
+
+        template = template_book("postgresql")
+        if self.shape is None:
+            with psycopg.connect(**{**_pg_conninfo(server), "dbname": template}) as conn:
+                self.shape = conn.execute(_PG_SHAPE).fetchone()[0]
+        if self.spare:
+            url, drop = self.spare.pop()
+        else:
+            url, drop = _fresh_pg_database(server, template=template)
+        return url, lambda: self.give_back(server, url, drop)
+
+    def give_back(self, server: str, url: str, drop) -> None:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        from desmoche_ref.store.db import BOOK_TABLES
+
+        name = make_url(url).database
+        _pg_unused(server, name)  # what a command or the test left connected
+        with psycopg.connect(**{**_pg_conninfo(server), "dbname": name}) as conn:
+            if conn.execute(_PG_SHAPE).fetchone()[0] == self.shape:
+                conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in sorted(BOOK_TABLES)) +
+                             " RESTART IDENTITY CASCADE")
+                self.spare.append((url, drop))
+                return
+        drop()
+
+    def drop_all(self) -> None:
+        while self.spare:
+            self.spare.pop()[1]()
+
+
+_PG_BOOKS = _PgBooks()
+
+
+def fresh_pg_book(server: str):
+    """(URL of a new PostgreSQL book, a function that gives it back): as the program makes a
+    book on first use, nothing recorded (a function, not only a fixture: the stateful laws
+    take books too)."""
+    return _PG_BOOKS.take(server)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def book_url(request, tmp_path):
     """A URL of a new book, as the program makes it on first use (nothing recorded yet): a
@@ -85,11 +181,11 @@ def book_url(request, tmp_path):
         shutil.copy(template_book("sqlite"), path)  # its mode too: private, as the program made it
         yield "sqlite:///" + str(path)
         return
-    url, drop = _fresh_pg_database(_pg_server(), template=template_book("postgresql"))
+    url, give_back = fresh_pg_book(_pg_server())
     try:
         yield url
     finally:
-        drop()
+        give_back()
 
 
 def _copy_sqlite(source: str, path) -> None:
@@ -114,12 +210,49 @@ def _pg_unused(server: str, database: str) -> None:
                      "WHERE datname = %s AND pid <> pg_backend_pid()", (database,))
 
 
+# The book's tables in an order in which each row's references come before it
+_PG_TABLES_IN_ORDER = ("setting", "player", "card_table", "hand", "event", "posting", "journal")
+
+
+def _pg_rows(url: str):
+    """A PostgreSQL book's rows, table by table (COPY, in id order), and its sequences' states."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    with psycopg.connect(**{**_pg_conninfo(url), "dbname": make_url(url).database}) as conn:
+        tables = {}
+        for table in _PG_TABLES_IN_ORDER:
+            order = " ORDER BY id" if table != "setting" else ""
+            with conn.cursor().copy(f'COPY (SELECT * FROM "{table}"{order}) TO STDOUT') as copy:
+                tables[table] = b"".join(bytes(block) for block in copy)
+        sequences = conn.execute("SELECT sequencename, last_value FROM pg_sequences "
+                                 "WHERE schemaname = 'public' AND last_value IS NOT NULL").fetchall()
+    return tables, sequences
+
+
+def _pg_restore(url: str, rows) -> None:
+    """Write `rows` (_pg_rows) into an empty book of the same shape."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    tables, sequences = rows
+    with psycopg.connect(**{**_pg_conninfo(url), "dbname": make_url(url).database,
+                            "autocommit": False}) as conn:
+        for table in _PG_TABLES_IN_ORDER:
+            if tables[table]:
+                with conn.cursor().copy(f'COPY "{table}" FROM STDIN') as copy:
+                    copy.write(tables[table])
+        for name, last in sequences:
+            conn.execute("SELECT setval(%s, %s, true)", (f'"{name}"', last))
+
+
 @pytest.fixture(scope="session")
 def _built(tmp_path_factory):
-    """copy_of(engine, key, build, tmp_path) -> (URL, drop): a copy of the book `build(url)`
-    makes, built once per test process and key, so that tests starting from the same night
-    do not each record it again."""
-    made, drops = {}, []
+    """copy_of(engine, key, build, tmp_path) -> (URL, give back): a copy of the book
+    `build(url)` makes, built once per test process and key, so that tests starting from the
+    same night do not each record it again. On PostgreSQL the copy is a new book (fresh_pg_book)
+    into which the night's rows are written."""
+    made = {}
 
     def copy_of(engine: str, key: str, build, tmp_path):
         if (engine, key) not in made:
@@ -129,20 +262,22 @@ def _built(tmp_path_factory):
                 build("sqlite:///" + str(path))
                 made[engine, key] = str(path)
             else:
-                url, drop = _fresh_pg_database(_pg_server(), template=template_book("postgresql"))
-                drops.append(drop)
-                build(url)
-                made[engine, key] = url.rsplit("/", 1)[1]
+                url, give_back = fresh_pg_book(_pg_server())
+                try:
+                    build(url)
+                    _pg_unused(_pg_server(), url.rsplit("/", 1)[1])
+                    made[engine, key] = _pg_rows(url)
+                finally:
+                    give_back()
         if engine == "sqlite":
             path = tmp_path / "built.db"
             _copy_sqlite(made[engine, key], path)
             return "sqlite:///" + str(path), None
-        _pg_unused(_pg_server(), made[engine, key])
-        return _fresh_pg_database(_pg_server(), template=made[engine, key])
+        url, give_back = fresh_pg_book(_pg_server())
+        _pg_restore(url, made[engine, key])
+        return url, give_back
 
     yield copy_of
-    for drop in drops:
-        drop()
 
 
 @pytest.fixture
