@@ -143,8 +143,9 @@ def test_rules_that_are_not_there_get_one_line(args):
 def test_rules_works_from_a_wheel_installed_outside_the_tree(tmp_path):
     """`pip install .` of a copy into a fresh virtual environment, run from elsewhere."""
     copy = tmp_path / "src"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".git", "__pycache__", "*.egg-info", "build", ".pytest_cache", ".hypothesis"))
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(  # what `git clone` would not bring
+        ".git", "__pycache__", "*.egg-info", "build", ".pytest_cache", ".hypothesis", ".venv", "*.db",
+        ".benchmarks"))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True,
                    timeout=120)
