@@ -358,10 +358,11 @@ def ends(night: str) -> bool:
 
 
 def simulated_night(seed: int, hands: int = 20) -> str:
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", "simulate", "--hands", str(hands),
-                           "--plain", "--seed", str(seed), "--options", "todo strict"],
-                          capture_output=True, text=True, check=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    from conftest import invoke
+
+    made = invoke("simulate", "--hands", hands, "--plain", "--seed", seed, "--options", "todo strict")
+    assert made.returncode == 0, made.stderr
+    return made.stdout
 
 
 @pytest.mark.slow
@@ -399,16 +400,15 @@ def test_a_simulated_night_piped_in_ends_every_hand_as_check_does(tmp_path):
     record = tmp_path / "night.dsm"
     record.write_text(night)
     imported = str(tmp_path / "imported.db")
-    run = subprocess.run([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "Friday",
-                          "--db", imported], capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert run.returncode == 0 and "20 hands stored" in run.stdout, run.stdout + run.stderr
+    from conftest import invoke
+
+    run = invoke("import", record, "--table", "Friday", "--db", imported)  # in-process: the night's
+    assert run.returncode == 0 and "20 hands stored" in run.stdout, run.stdout + run.stderr  # process is play's
 
     def standings(url):
-        out = subprocess.run([sys.executable, "-m", "desmoche_ref", "standings", "--json", "--db", url],
-                             capture_output=True, text=True, timeout=120, check=True,
-                             env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
-        return json.loads(out)
+        shown = invoke("standings", "--json", "--db", url)
+        assert shown.returncode == 0, shown.stderr
+        return json.loads(shown.stdout)
 
     played = standings(url)
     assert played == standings(imported)  # the night played at the table is the night imported

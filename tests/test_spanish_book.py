@@ -40,6 +40,14 @@ def cli(*args, db, **env):
                           text=True, timeout=120, cwd=ROOT, env={**CLEAN, "DESMOCHE_DB": db, **env})
 
 
+def command(*args, db, **env):
+    """The command in-process, answered as its process would answer (conftest.invoke), in
+    the environment `cli` gives it: for the tests where a process adds nothing."""
+    from conftest import invoke
+
+    return invoke(*args, env={name: None for name in CHOOSERS} | {"DESMOCHE_DB": db, **env})
+
+
 class Book:
     """The commands in-process (click's CliRunner) on one book, in the language a locale
     chooses: Spanish for es_NI.UTF-8, English for none."""
@@ -130,7 +138,7 @@ def test_every_book_commands_help_is_spanish_but_its_examples(command, tmp_path)
 
 @pytest.mark.slow
 def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
-    new = cli("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
+    new = command("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
               "--side", "oro 5 Ana Beto Carla", db=book_url, **ES)
     assert (new.returncode, new.stderr) == (0, "")
     assert new.stdout == ("mesa friday: Ana Beto Carla, apuesta 10.00, desmoche, opciones todo, juego "
@@ -144,7 +152,7 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     for words in FRIDAY[1:6]:
         es(*words)
     assert es(*FRIDAY[6]).stdout == "jugada 7: cambio Ana 2c\nroba Beto\n"
-    moved = cli("--lang", "es", "draw", "Beto", "2d", db=book_url)
+    moved = command("--lang", "es", "draw", "Beto", "2d", db=book_url)
     assert (moved.returncode, moved.stderr) == (0, "")
     assert moved.stdout == ("jugada 8: draw Beto 2d\n"
                             "en oferta: 2♦ (robada por Beto); puede tomarla: Beto\n"
@@ -153,7 +161,7 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     assert es(*FRIDAY[9]).stdout == ("jugada 10: pay Beto 7c\n"
                                      "en oferta: 7♣ (pagada por Beto); puede tomarla: nadie\n"
                                      "si nadie la toma, roba Carla\n")
-    refused = cli("draw", "Ana", "4d", db=book_url, **ES)  # Carla draws next: out of turn (R7.6)
+    refused = command("draw", "Ana", "4d", db=book_url, **ES)  # Carla draws next: out of turn (R7.6)
     assert (refused.returncode, refused.stdout) == (1, "")
     assert refused.stderr == ("rechazado: R7.6 el siguiente robo es del jugador a la derecha de Beto: "
                               "Carla, no Ana (no se guardó nada)\n")
@@ -162,7 +170,7 @@ def test_a_table_a_hand_a_move_and_a_refusal_in_spanish(es, book_url):
     changed = es("draw", "Carla", "4d", "--expect", "9", status=3)
     assert changed.stderr == ("la mano cambió (ahora va en la jugada 10): mire y vuelva a intentarlo "
                               "(no se guardó nada)\n")
-    english = cli("draw", "Ana", "4d", db=book_url, LANG="es_NI.UTF-8", DESMOCHE_LANG="en")
+    english = command("draw", "Ana", "4d", db=book_url, LANG="es_NI.UTF-8", DESMOCHE_LANG="en")
     assert english.stderr == ("refused: R7.6 the next draw is by the player to the right of Beto: "
                               "Carla, not Ana (nothing stored)\n")
 

@@ -45,10 +45,13 @@ def neutral(line: str) -> bool:
 
 
 def play(url, text, *args, **env):
-    """`play` fed `text`, going on past refused lines (--keep-going): these tests read every refusal."""
-    return subprocess.run([sys.executable, "-m", "desmoche_ref", "play", "--keep-going", "--db", url, *args],
-                          input=text, capture_output=True, text=True, timeout=120, cwd=ROOT,
-                          env={**CLEAN, "PYTHONPATH": str(ROOT), **env})
+    """`play` fed `text` through a pipe, going on past refused lines (--keep-going): these tests
+    read every refusal. In-process (conftest.invoke), answered as the process would answer:
+    the pseudo-terminal tests below run the real process."""
+    from conftest import invoke
+
+    return invoke("play", "--keep-going", "--db", url, *args, input=text, cwd=ROOT,
+                  env={"DESMOCHE_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None, **env})
 
 
 def friday_table(url):
