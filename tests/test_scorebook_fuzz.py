@@ -1,4 +1,4 @@
-"""2,000 random lines through the scorebook (issue 16): random verbs with real and wrong cards
+"""2,000 random lines through the scorebook on SQLite, 800 on PostgreSQL (issue 16): random verbs with real and wrong cards
 and players, the simulator's legal moves among them, `end`, `undo` and new hands, typed at one
 table through the service every front end uses (store/tablebook.py). Whatever is refused
 changes nothing; afterwards `verify` finds nothing, the money audit finds nothing, and each
@@ -13,7 +13,7 @@ from desmoche_ref.sim.session import simulate_session
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
 
-LINES = 2000
+LINES = {"sqlite": 2000, "postgresql": 800}  # PostgreSQL: its own store's paths, not the referee again
 PLAYERS = ["Ana", "Beto", "Carla"]
 NAMES = PLAYERS + ["Zed", "ana", "Dani", ""]
 CARDS = [r + s for r in "23456789TJQKA" for s in "shdc"] + ["1x", "?", "Xs", "10h", "2"]
@@ -57,13 +57,14 @@ def test_two_thousand_random_lines_leave_a_sound_book(book_url):
     from desmoche_ref.store.verify import verify_book
 
     rng = random.Random(16)
+    lines = LINES["sqlite" if book_url.startswith("sqlite") else "postgresql"]
     book = open_book(book_url)
     create_table(book, "fuzz", PLAYERS, 1000, sides=[("oro", 500, PLAYERS)])
     table = TableBook(book, "fuzz")
     scripts = scripted_hands()
     script = []
     stored = refused = 0
-    for _ in range(LINES):
+    for _ in range(lines):
         roll = rng.random()
         try:
             if table.number is None or (not script and roll < 0.6):
@@ -95,7 +96,7 @@ def test_two_thousand_random_lines_leave_a_sound_book(book_url):
             refused += 1
         except HandChanged:
             table.reload()
-    assert stored > 200 and refused > 500
+    assert stored > lines // 10 and refused > lines // 4
     with book.read() as s:
         assert verify_book(s)[0] == []
     with book.connect() as conn:

@@ -11,6 +11,7 @@ At the end of each run: each stored hand's verdict is `check`'s on its record, a
 imported into a fresh book gives the same standings, ledger totals and settle-up.
 """
 
+import functools
 import os
 import shutil
 import tempfile
@@ -31,23 +32,33 @@ SEEDS = range(12)
 
 
 def _hand_records():
-    """Simulated first hands (dealer Ana, nothing carried): (side games, their lines)."""
+    """Simulated first hands (dealer Ana, nothing carried): (side games, their lines), and
+    each one's tag lines."""
     from desmoche_ref.notation.parser import parse_text, split_comment
 
-    records = []
+    records, headers = [], []
     for seed in SEEDS:
-        hand = parse_text(simulate_session(1, 3, seed=seed, vary=False)).hands[0]
+        text = simulate_session(1, 3, seed=seed, vary=False)
+        hand = parse_text(text).hands[0]
         sides = []
         for tag in hand.tags_named("Side"):
             game, stake, *names = tag.value.split()
             sides.append([game, int(round(float(stake) * 100)), names])
-        text = simulate_session(1, 3, seed=seed, vary=False)
         lines = [split_comment(line)[0].strip() for line in text.splitlines()]
         records.append((sides, [line for line in lines if line and not line.startswith("[")]))
-    return records
+        headers.append("\n".join(line for line in lines if line.startswith("[")))
+    return records, headers
 
 
-RECORDS = _hand_records()
+RECORDS, HEADERS = _hand_records()
+
+
+@functools.lru_cache(maxsize=4096)
+def played_out(which: int, lines: tuple) -> bool:
+    """`check`'s verdict on record `which` cut after `lines`: its play is over (complete)."""
+    from desmoche_ref.referee import judge_text
+
+    return judge_text(HEADERS[which] + "\n\n" + "\n".join(lines) + "\n").hands[0].status == "complete"
 SESSION = simulate_session(4, 3, seed=7, vary=False)  # imported whole, as a season's file
 
 
@@ -118,6 +129,7 @@ class Laws(RuleBasedStateMachine):
         self.others = {}    # name -> TableBook (a second recorder, read at some point)
         self.pending = {}   # name -> the simulated hand's lines still to record
         self.done = {}      # name -> the lines recorded of the hand (for undo)
+        self.record_of = {}  # name -> which of RECORDS its hand is
         self.closed = set()
 
     def teardown(self):
@@ -138,8 +150,16 @@ class Laws(RuleBasedStateMachine):
         return sorted(n for n in self.tables if n not in self.closed)
 
     def over(self, name) -> bool:
-        """The table's hand may be closed now: none yet, nothing standing, or played out."""
-        return not self.pending[name]
+        """The table's hand is played out: none yet, all its record's lines recorded, or
+        `check` says the lines so far complete it (what its record has left, `end` and
+        cards shown, may come after it is closed)."""
+        return not self.pending[name] or played_out(self.record_of[name], tuple(self.done[name]))
+
+    def half_played(self, name) -> bool:
+        """Moves standing, the hand neither closed (`end`) nor played out: it is never closed
+        (`hand new`, `table close` are refused)."""
+        done = self.done[name]
+        return bool(done) and "end" not in done and not self.over(name)
 
     def refused_changes_nothing(self, action, *errors):
         before = snapshot(self.book)
@@ -171,11 +191,11 @@ class Laws(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(self.open_tables()))
         sides, lines = RECORDS[which]
         table = TableBook(self.book, name)  # a recorder who looks now
-        if not self.over(name) and self.done[name]:  # a hand half played is never closed
+        if self.half_played(name):
             self.refused_changes_nothing(lambda: table.new_hand("Ana", sides, table.number or 0), StoreError)
             return
         table.new_hand("Ana", sides, table.number or 0)
-        self.pending[name], self.done[name] = list(lines), []
+        self.pending[name], self.done[name], self.record_of[name] = list(lines), [], which
 
     @precondition(lambda self: any(self.pending.get(n) for n in self.open_tables()))
     @rule(data=st.data(), steps=st.integers(1, 12))
@@ -221,15 +241,18 @@ class Laws(RuleBasedStateMachine):
         assert done.line == line
         self.pending[name].insert(0, line)
 
-    @precondition(lambda self: any(self.done.get(n) and self.over(n) and self.done[n][-1] != "end"
-                                   for n in self.open_tables()))
+    def may_end(self, name) -> bool:
+        done = self.done.get(name)
+        return bool(done) and "end" not in done and self.over(name)
+
+    @precondition(lambda self: any(self.may_end(n) for n in self.open_tables()))
     @rule(data=st.data())
     def end(self, data):
-        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.done[n]
-                                          and self.over(n) and self.done[n][-1] != "end"]))
+        name = data.draw(st.sampled_from([n for n in self.open_tables() if self.may_end(n)]))
         done = self.recorded(self.tables[name], "end")
         assert done.closing is not None and not done.unchanged
         self.done[name].append("end")
+        self.pending[name] = [line for line in self.pending[name] if line != "end"]  # ended here
         again = self.tables[name].record("end")  # once more changes nothing: not stored twice
         assert again.unchanged and again.seq == done.seq
 
@@ -248,7 +271,7 @@ class Laws(RuleBasedStateMachine):
     def close_table(self, data):
         name = data.draw(st.sampled_from(self.open_tables()))
         table = TableBook(self.book, name)
-        if not self.over(name) and self.done[name]:
+        if self.half_played(name):
             self.refused_changes_nothing(table.close, StoreError)
             return
         table.close()
