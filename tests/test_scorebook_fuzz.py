@@ -57,14 +57,14 @@ def test_two_thousand_random_lines_leave_a_sound_book(book_url):
     from desmoche_ref.store.verify import verify_book
 
     rng = random.Random(16)
-    lines = LINES["sqlite" if book_url.startswith("sqlite") else "postgresql"]
+    budget = LINES["sqlite" if book_url.startswith("sqlite") else "postgresql"]
     book = open_book(book_url)
     create_table(book, "fuzz", PLAYERS, 1000, sides=[("oro", 500, PLAYERS)])
     table = TableBook(book, "fuzz")
     scripts = scripted_hands()
     script = []
     stored = refused = 0
-    for _ in range(lines):
+    for _ in range(budget):
         roll = rng.random()
         try:
             if table.number is None or (not script and roll < 0.6):
@@ -96,7 +96,7 @@ def test_two_thousand_random_lines_leave_a_sound_book(book_url):
             refused += 1
         except HandChanged:
             table.reload()
-    assert stored > lines // 10 and refused > lines // 4
+    assert stored > budget // 10 and refused > budget // 4
     with book.read() as s:
         assert verify_book(s)[0] == []
     with book.connect() as conn:
