@@ -6,15 +6,17 @@ hands, standings, ledger totals, settle-up and tables (void hands left out, a ta
 as its `Closed` tag, the club's notes kept); an upgraded book is journaled and verifies."""
 
 import json
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from conftest import PG_ENV, Live, _fresh_pg_database, recorder_of, verified
+from conftest import PG_ENV, Live, fresh_pg_book, recorder_of, template_book, verified
 from test_live_entry import friday_table, moves_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -51,17 +53,16 @@ def head_of(live) -> str:
 
 @pytest.fixture
 def other_book(book_url, tmp_path):
-    """A second fresh book on the same engine."""
+    """A second fresh book on the same engine, as the program makes one on first use."""
     if book_url.startswith("sqlite"):
+        shutil.copy(template_book("sqlite"), tmp_path / "copy.db")
         yield "sqlite:///" + str(tmp_path / "copy.db")
         return
-    import os
-
-    url, drop = _fresh_pg_database(os.environ[PG_ENV])
+    url, give_back = fresh_pg_book(os.environ[PG_ENV])
     try:
         yield url
     finally:
-        drop()
+        give_back()
 
 
 # ----------------------------------------------------------- A: books the program wrote
