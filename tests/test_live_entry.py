@@ -246,3 +246,26 @@ def test_db_given_before_the_command_is_the_book_of_every_command(tmp_path, lang
     shown = invoke("--lang", lang, "--help").stdout
     assert ("--db URL The book: a SQLAlchemy URL" if lang == "en" else
             "--db URL El libro: una URL de SQLAlchemy") in " ".join(shown.split())
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Error: unexpected extra arguments ({extra}): a value of several words goes in one argument, "
+           'in quotes (--players "Ana Beto Carla", --side "oro 5 Ana Beto")\n'),
+    ("es", "Error: sobran argumentos ({extra}): un valor de varias palabras va en un solo argumento, "
+           'entre comillas (--players "Ana Beto Carla", --side "oro 5 Ana Beto")\n')])
+def test_a_tags_value_typed_without_its_quotes_is_told_how_to_write_it(tmp_path, lang, said):
+    """`--players Ana Beto Carla`, as a record's Players tag reads: one line saying to quote
+    the names (exit 2), nothing made; the same for a side game of `hand new`."""
+    from conftest import invoke
+
+    book = tmp_path / "club.db"
+    done = invoke("--lang", lang, "table", "new", "friday", "--players", "Ana", "Beto", "Carla", "--bet", "10",
+                  "--db", book)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.endswith(said.format(extra="Beto Carla")) and not book.exists()
+    invoke("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--db", book)
+    done = invoke("--lang", lang, "hand", "new", "--dealer", "Ana", "--side", "oro", "5", "Ana", "Beto",
+                  "--db", book)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.endswith(said.format(extra="5 Ana Beto"))
+    assert invoke("hand", "show", "--db", book).stderr.startswith("error: no hand yet at table friday")

@@ -39,7 +39,23 @@ def parse_side(text: str):
     return parts[0], stake, [nfc(name) for name in parts[2:]]
 
 
-@hand.command("new", cls=Command)
+# A command whose options take values of several words: the words its options leave over
+# reach it (refuse_words_left_over says what to do) instead of click's bare "extra arguments"
+WORDS_LEFT_OVER = {"allow_extra_args": True}
+
+
+def refuse_words_left_over() -> None:
+    """A usage error (exit 2) for the words the options left over: a value of several words
+    typed without its quotes, as a record's tag reads (`--players Ana Beto Carla`,
+    `--side oro 5 Ana Beto`)."""
+    extra = click.get_current_context().args
+    if extra:
+        raise click.UsageError(_("unexpected extra arguments ({extra}): a value of several words goes in "
+                                 "one argument, in quotes (--players \"Ana Beto Carla\", "
+                                 "--side \"oro 5 Ana Beto\")").format(extra=" ".join(extra)))
+
+
+@hand.command("new", cls=Command, context_settings=WORDS_LEFT_OVER)
 @click.option("--dealer", metavar=N_("PLAYER"), help=N_("Who deals. Needed for the first hand; later "
                                                         "hands pass the deal to the right (R3.1)."))
 @click.option("--side", "sides", multiple=True, metavar=N_('"GAME STAKE PLAYERS…"'),
@@ -67,6 +83,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     from ..store.tablebook import TableBook
     from .moves import print_settlement
 
+    refuse_words_left_over()
     if no_sides and sides:
         raise click.UsageError(_("--side and --no-sides do not go together"))
     chosen = [] if no_sides else ([list(parse_side(s)) for s in sides] or None)

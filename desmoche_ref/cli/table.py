@@ -7,6 +7,7 @@ import click
 
 from ..i18n import N_
 from .book import USAGE, book_command, db_option, error_line, open_book
+from .hand import WORDS_LEFT_OVER
 from .lang import Command, Group, _, lang_option
 
 
@@ -33,7 +34,7 @@ def cents(text: str, what: str) -> int:
     return amount
 
 
-@table.command("new", cls=Command)
+@table.command("new", cls=Command, context_settings=WORDS_LEFT_OVER)
 @click.argument("name", metavar=N_("NAME"))
 @click.option("--players", required=True, metavar=N_('"NAMES…"'), help=N_("The players in seat order."))
 @click.option("--bet", required=True, metavar=N_("AMOUNT"), help=N_("Each player's ante (R2.1), e.g. 10 or 2.50."))
@@ -56,8 +57,9 @@ def table_new(name, players, bet, rules, options, sides, db):
     """
     from ..money import fmt
     from ..store.tablebook import create_table
-    from .hand import parse_side
+    from .hand import parse_side, refuse_words_left_over
 
+    refuse_words_left_over()
     parsed = [parse_side(s) for s in sides]
     row = create_table(open_book(db), name, players.split(), cents(bet, "--bet"), rules, options, parsed)
     options = _(", options {options}").format(options=row.options) if row.options else ""
