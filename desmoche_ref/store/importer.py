@@ -9,7 +9,8 @@ as live entry does), so a `kill -9` leaves each hand whole or absent and a rerun
 
 A hand is known by its content: the SHA-256 of its record as the book exports it, without
 its Table tag, so a record imported twice (or re-imported from an export, or under another
-`--table`) is stored once. A hand continues the pots of its table: what the record carries
+`--table`) is stored once; a file's hands of the same content count as many hands
+(_Contents). A hand continues the pots of its table: what the record carries
 in beyond what the book's pot holds came from hands the book never saw, and enters the book
 as `brought-in` postings from the `outside` account, so every hand still sums to zero. A
 record that carries in less than the book's pot holds contradicts the book (R2.3, R4.6) and
@@ -109,6 +110,7 @@ class _Writer:
 
         self.book, self.rejected, self.path = book, rejected, path
         self.stored = self.known = 0
+        self.contents = _Contents()
         self.ensured = set()  # the players and tables known to be in the book
         self.closed = set()   # the tables this import closed (a hand's Closed tag)
         self.error = None
@@ -138,7 +140,7 @@ class _Writer:
                 continue  # drain: the caller stops at its next put
             try:
                 _ensure_rows(self.book, batch, self.ensured)
-                stored, known = _write(self.book, batch, self.rejected, self.path, self.closed)
+                stored, known = _write(self.book, batch, self.rejected, self.path, self.closed, self.contents)
                 self.stored += stored
                 self.known += known
             except BaseException as e:  # raised again in the caller's thread
@@ -147,6 +149,8 @@ class _Writer:
     def __exit__(self, kind, exc, tb):
         self.queue.put(None)
         self.thread.join()
+        if self.book.dialect == "sqlite":
+            _fsync_per_commit_again(self.book.engine)
         if exc is None and self.error is not None:
             raise self.error
         return False
@@ -164,20 +168,51 @@ class _TableState:
         self.closed, self.closer = closed, None
 
 
-def _write(book, batch: list, rejected: list, path: str, closed_here: set):
+class _Contents:
+    """Which of a file's hands the book holds already, known by content (its hash). Two hands
+    of one file with the same content are two hands (a short closed record, say, played the
+    same way twice at a table): the book knows as many of them as it holds hands of that
+    content from before this import (or from another import meanwhile), and stores the rest.
+    So an export imported into its own book stores nothing, into a fresh book every hand, and
+    a file imported twice the second time nothing."""
+
+    def __init__(self):
+        from collections import Counter
+
+        self.in_file = Counter()  # content -> the file's hands of it so far
+        self.stored = Counter()   # content -> of those, stored by this import
+
+    def known(self, conn, batch: list):
+        """known(p) for the batch's hands, in file order; the book's counts read now (under
+        the import lock)."""
+        digests = sorted({p.hash for p in batch})
+        held = dict(conn.execute(select(hands.c.content_hash, func.count()).where(
+            hands.c.content_hash.in_(digests)).group_by(hands.c.content_hash)).all())
+        others = {d: held.get(d, 0) - self.stored[d] for d in digests}  # not this import's
+
+        def known(p) -> bool:
+            self.in_file[p.hash] += 1
+            return self.in_file[p.hash] <= others[p.hash]
+
+        return known
+
+    def stored_one(self, digest: str) -> None:
+        self.stored[digest] += 1
+
+
+def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents):
     """Store a batch in one transaction: (hands stored, hands already in the book)."""
     stamp = _now()
     with book.begin() as conn:
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
             conn.execute(sql(f"SELECT pg_advisory_xact_lock({IMPORT_LOCK})"))
         states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
-        digests = [p.hash for p in batch]
-        seen = set(conn.execute(select(hands.c.content_hash).where(hands.c.content_hash.in_(digests))).scalars())
+        is_known = contents.known(conn, batch)
         players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
             players_t.c.name.in_({n for p in batch for n in p.players}))).all())
         keep, known = [], 0
         for p in batch:
-            if p.hash in seen:
+            if is_known(p):
                 known += 1
                 continue
             state = states[p.table]
@@ -192,7 +227,7 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set):
             if problem:
                 rejected.append(Rejected(path, p.number, p.line, p.table, [problem]))
                 continue
-            seen.add(p.hash)
+            contents.stored_one(p.hash)
             state.number += 1
             p.values.update(table_id=state.id, number=state.number, content_hash=p.hash,
                             opened=p.values["opened"] or stamp, closed=stamp)
@@ -223,6 +258,16 @@ def _no_fsync_per_commit(engine) -> None:
     if not event.contains(engine, "connect", _normal_sync):
         event.listen(engine, "connect", _normal_sync)
         engine.dispose()  # connections already open were made without it
+
+
+def _fsync_per_commit_again(engine) -> None:
+    """The book's own durability back once the import is done: the engine may serve this
+    process's next command (db.py keeps the engines of the last books opened)."""
+    from sqlalchemy import event
+
+    if event.contains(engine, "connect", _normal_sync):
+        event.remove(engine, "connect", _normal_sync)
+        engine.dispose()
 
 
 def _normal_sync(dbapi_conn, _record) -> None:
