@@ -223,9 +223,9 @@ def export(table, hand, out, force, db):
     """Write the book's hands as canonical .dsm records (N7).
 
     `check` judges the output exactly as the book did: the same status, outcome and nets.
-    Hands come by table, then in playing order; a hand never dealt (void) is left out, a
-    closed table's last hand carries [Closed "yes"], and the notes written above a record's
-    tags are written back. Importing the export into a new book gives the same hands,
+    Hands come by table, then in playing order; a hand with no move (never dealt, or begun
+    and not played yet) is left out, a closed table's last hand carries [Closed "yes"], and
+    the notes written above a record's tags are written back. Importing the export into a new book gives the same hands,
     standings, ledger totals, settle-up and tables. With -o, the book head is printed too
     (keep it: `verify --head` proves the book unchanged up to it). `-o FILE` is written
     whole or not at all, with the mode the umask gives a new file; an existing FILE only
