@@ -87,6 +87,28 @@ def test_after_end_a_show_is_stored_once_and_the_postings_stand(live, front):
     assert verified(live("verify").stdout).endswith(": all in order\n")
 
 
+@pytest.mark.slow
+def test_a_show_after_end_taken_back_leaves_the_hand_closed_and_its_postings(live, tmp_path):
+    """The `end` still stands when a card shown after it is taken back: the hand stays closed,
+    its 20 postings stand (none reversed), and the export imports back to the same money.
+    Found by the stateful laws: the undo reopened the hand under its standing `end`, so the
+    book held an open hand whose record `check` settles, and its money was gone."""
+    new_night(live)
+    for line in MOVES:
+        live("rec", line)
+    live("end")
+    live("show", "Ana", "Jh")
+    taken = live("undo").stdout
+    assert taken.startswith("move 32: undid move 31 (show Ana Jh)\n") and "open again" not in taken, taken
+    shown = live.json("hand", "show", "--json")
+    assert shown["status"] == "complete" and shown["net"] == {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
+    assert postings(live) == 20
+    assert [r["line"] for r in live.json("hand", "log", "--json")][-1] == "end"
+    assert verified(live("verify").stdout).endswith(": all in order\n")
+    again = live("undo").stdout  # now the `end` itself: the hand reopens, its postings reversed
+    assert "hand 1 is open again, its postings reversed" in again and postings(live) == 40, again
+
+
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])
 @pytest.mark.slow
 def test_after_end_a_draw_is_n4_4_exit_1_everywhere(live, front):

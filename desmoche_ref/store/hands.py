@@ -28,6 +28,7 @@ from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enfo
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
+END = "end"           # the line of the event that ends a hand (N4.4)
 VOID = "void"         # the status of a hand closed before any move stood: never dealt
 
 
@@ -493,15 +494,36 @@ def reverse_postings(session, hand: Hand) -> int:
     return len(standing)
 
 
+def settle_again(session, hand: Hand):
+    """A closed hand whose moves changed after its `end` (a card shown, or taken back): its
+    settlement stands as posted if what it settles is the same (its content hash follows
+    its moves), else its postings are reversed and it is settled anew. The HandReport of a
+    new settlement, else None."""
+    report = judge_rows(hand, live_events(events(session, hand)))[0]
+    if standing_keys(session, hand) == settlement_keys(hand, report):
+        known_by_content(hand, report)
+        session.add(hand)
+        return None
+    reverse_postings(session, hand)
+    return close_hand(session, hand, report)
+
+
 def undo(session, hand: Hand, seq: int) -> Event:
-    """Supersede the hand's last live event with an undo row; a closed hand reopens. The
-    caller holds the table's lock (lock_table) and knows the hand is at `seq`."""
+    """Supersede the hand's last live event with an undo row. A closed hand reopens (its
+    postings reversed), unless the move taken back came after its `end` (a card shown,
+    N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
+    settles changed. The caller holds the table's lock (lock_table) and knows the hand is
+    at `seq`."""
     rows = events(session, hand)
     standing = live_events(rows)
     if not standing:
         raise StoreError(M("hand {number} has no move to undo", number=hand.number))
-    if hand.closed is not None:
+    after_end = hand.closed is not None and any(e.line == END for e in standing[:-1])
+    if hand.closed is not None and not after_end:
         reverse_postings(session, hand)
-    return insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)
+    row = insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)
+    if after_end:
+        settle_again(session, hand)
+    return row
 
 

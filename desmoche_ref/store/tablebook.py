@@ -319,14 +319,9 @@ class TableBook:
         """Close the hand (or, closed already, settle it again if what it settles changed)."""
         from . import hands as H
 
-        rows = H.events(session, hand)
-        report = H.judge_rows(hand, H.live_events(rows))[0]
-        if held.closed:
-            if H.standing_keys(session, hand) == H.settlement_keys(hand, report):
-                H.known_by_content(hand, report)  # its moves changed, its settlement did not
-                session.add(hand)
-                return None  # the settlement stands as posted (a side-game card shown again, say)
-            H.reverse_postings(session, hand)
+        if held.closed:  # a move after its `end`: the settlement stands unless it changed
+            return H.settle_again(session, hand)
+        report = H.judge_rows(hand, H.live_events(H.events(session, hand)))[0]
         return H.close_hand(session, hand, report)
 
     def _same_verdict(self, held, full: str) -> bool:
@@ -380,10 +375,10 @@ class TableBook:
         try:
             with self.book.write() as s:
                 hand = self._locked_hand(s, held)
-                reopened = hand.closed is not None
+                was_closed = hand.closed is not None
                 row = H.undo(s, hand, held.seq)
                 target = s.get(Event, row.supersedes)
-                done = Undone(row.seq, target.seq, target.line, reopened)
+                done = Undone(row.seq, target.seq, target.line, was_closed and hand.closed is None)
         finally:
             self.reload()
         return done
