@@ -307,6 +307,7 @@ def test_the_last_move_of_an_open_hand_deleted(book):
                               "it was deleted"]
 
 
+@pytest.mark.slow
 def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypatch):
     """verify reads a table's hands a batch at a time (verify.BATCH), each batch's moves and
     postings in one query: one hand a batch, club's refund (R11.5 returns what its first hand

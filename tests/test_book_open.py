@@ -539,6 +539,7 @@ def test_first_uses_of_a_new_postgresql_book_at_once_all_work(pg_server):
             drop()
 
 
+@pytest.mark.slow
 def test_first_uses_of_a_new_sqlite_book_at_once_all_work(tmp_path):
     for n in range(4):
         url = f"sqlite:///{tmp_path}/book{n}.db"

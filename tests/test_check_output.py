@@ -7,6 +7,7 @@ import pathlib
 import sys
 
 import pexpect
+import pytest
 
 from test_cli import cli, process
 
@@ -27,6 +28,7 @@ def on_a_terminal(*args, env=None):
     return child.before
 
 
+@pytest.mark.slow
 def test_suits_red_and_black_on_a_terminal_and_none_where_colour_is_off():
     path = LOGS / "dispute-not-a-meld.dsm"
     shown = on_a_terminal("check", path, env={"TERM": "xterm"})

@@ -76,6 +76,7 @@ def test_reading_stopped_early_ends_the_child():
     assert gone(child)
 
 
+@pytest.mark.slow
 def test_the_child_does_not_outlive_a_parent_killed_with_sigkill(tmp_path):
     program = textwrap.dedent("""
         import os, sys, time
@@ -121,6 +122,7 @@ def test_an_inbox_closed_untold_ends_the_child():
         list(items)
 
 
+@pytest.mark.slow
 def test_the_child_waiting_to_be_told_does_not_outlive_a_parent_killed_with_sigkill():
     program = textwrap.dedent("""
         import os, sys, time
