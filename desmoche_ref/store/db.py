@@ -130,15 +130,14 @@ def sqlite_path(url: str) -> str | None:
 
 def make_engine(url: str, readonly: bool = False):
     """The engine of a book; `readonly`: its connections can only read (SQLite `mode=ro`,
-    PostgreSQL read-only transactions)."""
-    from sqlalchemy import create_engine, event
-    from sqlalchemy.exc import NoSuchModuleError
-
+    PostgreSQL read-only transactions). One this process made for the same book is used
+    again (_RecentEngines)."""
     parsed = _parse(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
         raise BookError(M("unknown database {backend!r} in {book}: the book is SQLite or PostgreSQL",
                           backend=backend, book=describe(url)))
+    target = url
     if backend == "sqlite":
         path = sqlite_path(url)
         if path:
@@ -147,17 +146,20 @@ def make_engine(url: str, readonly: bool = False):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
         target = (_readonly_sqlite(path) if readonly and path else None) or url
-        engine = _ENGINES.get((os.getpid(), str(target), readonly))
-        if engine is not None:
-            return engine
+    key = (os.getpid(), str(target), readonly)
+    return _ENGINES.get(key) or _ENGINES.keep(key, _new_engine(url, target, backend, readonly))
+
+
+def _new_engine(url: str, target, backend: str, readonly: bool):
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import NoSuchModuleError
+
+    if backend == "sqlite":
         try:
             engine = create_engine(target, connect_args={"timeout": 30})
         except NoSuchModuleError as e:
             raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
         _sqlite_pragmas(engine, event, readonly)
-        return _ENGINES.keep((os.getpid(), str(target), readonly), engine)
-    engine = _ENGINES.get((os.getpid(), url, readonly))
-    if engine is not None:
         return engine
     try:
         # pre_ping: a connection the server closed meanwhile (a restart, an idle timeout in
@@ -170,7 +172,7 @@ def make_engine(url: str, readonly: bool = False):
         @event.listens_for(engine, "connect")
         def _read_only(dbapi_conn, _record):
             dbapi_conn.read_only = True  # psycopg: every transaction BEGINs READ ONLY
-    return _ENGINES.keep((os.getpid(), url, readonly), engine)
+    return engine
 
 
 class _RecentEngines:
@@ -258,8 +260,6 @@ def _journal_in_wal(cur, patience: float = 30.0) -> None:
     import sqlite3
     import time
 
-    if cur.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
-        return
     deadline = time.monotonic() + patience
     while True:
         try:
