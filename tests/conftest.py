@@ -217,9 +217,8 @@ _PG_TABLES_IN_ORDER = ("setting", "player", "card_table", "hand", "event", "post
 def _pg_rows(url: str):
     """A PostgreSQL book's rows, table by table (COPY, in id order), and its sequences' states."""
     import psycopg
-    from sqlalchemy.engine import make_url
 
-    with psycopg.connect(**{**_pg_conninfo(url), "dbname": make_url(url).database}) as conn:
+    with psycopg.connect(**_pg_conninfo(url)) as conn:  # the book's own database
         tables = {}
         for table in _PG_TABLES_IN_ORDER:
             order = " ORDER BY id" if table != "setting" else ""
@@ -233,11 +232,9 @@ def _pg_rows(url: str):
 def _pg_restore(url: str, rows) -> None:
     """Write `rows` (_pg_rows) into an empty book of the same shape."""
     import psycopg
-    from sqlalchemy.engine import make_url
 
     tables, sequences = rows
-    with psycopg.connect(**{**_pg_conninfo(url), "dbname": make_url(url).database,
-                            "autocommit": False}) as conn:
+    with psycopg.connect(**{**_pg_conninfo(url), "autocommit": False}) as conn:  # one transaction
         for table in _PG_TABLES_IN_ORDER:
             if tables[table]:
                 with conn.cursor().copy(f'COPY "{table}" FROM STDIN') as copy:
