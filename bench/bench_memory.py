@@ -4,6 +4,7 @@
     python bench/bench_memory.py [--hands 10000 25000 50000] [--seed 0]
     python bench/bench_memory.py --line-mb 10            # a record with one 10 MB line
     python bench/bench_memory.py --import-mb 50 [--pg URL]  # import of a 50 MB session
+    python bench/bench_memory.py --hand-mb 100           # hands that never end (N1.5)
 
 Each figure is a command run in a fresh child, its output thrown away: that child's peak
 resident memory as the kernel accounts it (getrusage RUSAGE_CHILDREN, read in a wrapper
@@ -16,6 +17,10 @@ the figure is the larger of the two).
 - `--line-mb N`: `check`, `fmt` and `import` of NOTATION's example behind an `[Event …]`
   tag of N MB on one line (N1.5: a line holds 4,096 characters and the reader never holds
   more of it). It was 1.7 GB for 10 MB. Target: check <= 60 MB, import <= 150 MB.
+- `--hand-mb N`: `check`, `fmt`, `import` and `verify` (of the book that import wrote) of
+  three records of N MB whose one hand never ends: repeated tags, draws after a valid header,
+  comment lines (N1.5: a hand holds 64 tags and 1,000 events, and the reader no more of it).
+  They were 2.3-4.0 GB at 100 MB. Target: <= 150 MB each.
 - `--import-mb N`: `import` of a simulated session of about N MB (distinct hands: every one
   is stored) into SQLite, and PostgreSQL with `--pg URL` or DESMOCHE_TEST_PG. It was
   389-401 MB at 50 MB. Target: <= 150 MB whatever the size.
@@ -96,6 +101,27 @@ def long_line(mb: int, folder: Path) -> None:
               f"{verdict(got, LINE_TARGETS[command])})")
 
 
+def endless_hands(mb: int, folder: Path) -> None:
+    example = (common.ROOT / "tests" / "conformance" / "friday.dsm").read_text()
+    header, moves = example.split("\n\n", 1)
+    repeated = {"tags": '[Note "' + "n" * 4000 + '"]\n', "draws": "draw Beto 2d\n",
+                "comments": "#" + "c" * 4000 + "\n"}
+    print(f"# a record of {mb} MB whose hand never ends (N1.5): peak resident memory")
+    for shape, line in repeated.items():
+        path = folder / f"endless-{shape}.dsm"
+        with open(path, "w") as f:
+            f.write(header + ("\n" if shape == "tags" else "\n\n"))
+            f.write(line * (mb * 1_000_000 // len(line)))
+            f.write("\n" + moves)
+        book = folder / f"endless-{shape}.db"
+        for command, extra in (("check", []), ("fmt", []), ("import", ["--db", book])):
+            got = peak_mb(desmoche() + [command, path, *extra])
+            print(f"  {shape:<8} {command:<7} peak {got:6.1f} MB (target <= 150 MB: {verdict(got, 150)})")
+        got = peak_mb(desmoche() + ["verify", "--db", book])
+        print(f"  {shape:<8} verify  peak {got:6.1f} MB (target <= 150 MB: {verdict(got, 150)})")
+        path.unlink()
+
+
 def big_import(mb: int, seed: int, server: str | None, folder: Path) -> None:
     hands = mb * 1_000_000 // BYTES_PER_HAND
     path = session_file(hands, seed)
@@ -125,6 +151,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--line-mb", type=int, help="check, fmt and import of a record with a line of this many MB")
     ap.add_argument("--import-mb", type=int, help="import of a simulated session of about this many MB")
+    ap.add_argument("--hand-mb", type=int, help="check, fmt, import, verify of records whose hand never ends")
     ap.add_argument("--pg", default=os.environ.get("DESMOCHE_TEST_PG"), help="a PostgreSQL server URL")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="desmoche-memory-") as tmp:
@@ -132,7 +159,9 @@ def main(argv=None) -> int:
             long_line(args.line_mb, Path(tmp))
         if args.import_mb:
             big_import(args.import_mb, args.seed, args.pg, Path(tmp))
-    if not (args.line_mb or args.import_mb):
+        if args.hand_mb:
+            endless_hands(args.hand_mb, Path(tmp))
+    if not (args.line_mb or args.import_mb or args.hand_mb):
         check_series(args.hands, args.seed)
     return 0
 

@@ -3,6 +3,8 @@ both engines, checked before the database sees a value (so SQLite and PostgreSQL
 the same things, in the same words).
 
 - a line of a record or a typed move: at most LINE characters, its comment included (N1.5);
+- a hand: at most TAGS tag lines and EVENTS event lines (N1.5), and at most COMMENTS comment
+  lines (docs/rulings.md: what the reader holds of a hand stays bounded however long it is);
 - a player's name: at most NAME characters (N3.1), compared after Unicode NFC
   normalisation (a name typed as `e` + combining accent is the same `é`);
 - a table's name: at most TABLE characters, not blank, no line end or other control
@@ -17,6 +19,9 @@ Pure and light: the reader imports it (no database, no click).
 from .findings import M
 
 LINE = 4096           # characters of a line, its comment included (N1.5)
+TAGS = 64             # tag lines of a hand (N1.5)
+EVENTS = 1000         # event lines of a hand (N1.5; the longest of 2,000 simulated hands has 81)
+COMMENTS = 1000       # comment lines of a hand, its notes above its tags included (rulings: N1.5)
 NAME = 64             # characters of a player's name (N3.1; Player.name)
 TABLE = 100           # characters of a table's name (BookTable.name)
 AMOUNT_DIGITS = 9     # digits before the point: amounts are below 1,000,000,000 (N3.2)
@@ -37,6 +42,29 @@ def too_long(count: int):
     if count <= LINE:
         return None
     return M("this line is longer than {most} characters", most=LINE)
+
+
+def too_many(what: str, most: int):
+    """The N1.5 message for the line that goes past a hand's `most` tags, events or comment
+    lines (`what`: "tags", "events" or "comment lines")."""
+    if what == "tags":
+        return M("a hand holds at most {most} tags: this is one more", most=most)
+    if what == "events":
+        return M("a hand holds at most {most} events: this is one more", most=most)
+    return M("a hand holds at most {most} comment lines: this is one more", most=most)
+
+
+EXPORT_ADDS = 3  # the tags an export may add to a hand's own: Table, Date and Closed
+
+
+def too_many_tags(count: int):
+    """The N1.5 message when a hand of `count` tags besides Table, Date and Closed would,
+    exported with those, hold more than TAGS (None when it fits): the book keeps only what
+    its export reads back (docs/rulings.md)."""
+    if count + EXPORT_ADDS <= TAGS:
+        return None
+    return M("a hand holds at most {most} tags, those its export adds (Table, Date, Closed) included: "
+             "this one would hold {count}", most=TAGS, count=count + EXPORT_ADDS)
 
 
 def name_problem(name: str):

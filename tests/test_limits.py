@@ -93,6 +93,58 @@ def test_n1_5_check_of_a_10_mb_tag_line_says_so_in_both_languages(tmp_path):
     assert spanish.output.splitlines()[1] == f"{path}:1: N1.5 esta línea tiene más de 4096 caracteres"
 
 
+def test_n1_5_a_hand_holds_64_tags_and_the_65th_is_an_error():
+    header, moves = FRIDAY.split("\n\n", 1)
+    free = len(header.splitlines())
+    fits = "\n".join(header.splitlines() + [f'[Note{i} "n"]' for i in range(64 - free)]) + "\n\n" + moves
+    assert verdict(fits)["status"] == "complete"
+    over = "\n".join(header.splitlines() + [f'[Note{i} "n"]' for i in range(65 - free)]) + "\n\n" + moves
+    assert errors(over) == [(65, "N1.5", "a hand holds at most 64 tags: this is one more")]
+
+
+def test_n1_5_a_hand_holds_1000_events_and_the_1001st_is_an_error():
+    from desmoche_ref.notation.parser import parse_text
+
+    header, moves = FRIDAY.split("\n\n", 1)
+    first = len(header.splitlines()) + 2  # the first event's line
+    filler = ["foul Ana other x", "forgive Ana"] * 600
+    hand = parse_text(header + "\n\n" + "\n".join(filler) + "\n" + FRIDAY).hands
+    assert len(hand[0].events) == 1001  # 1,000 events and the line past them: no more of that hand
+    assert hand[0].events[-1].error.code == "N1.5" and hand[0].events[-1].line == first + 1000
+    assert hand[0].events[-1].error.message == "a hand holds at most 1000 events: this is one more"
+    assert len(hand) == 2 and hand[1].line == first + 1200  # the next hand starts where it did
+    assert [len(h.events) for h in hand] == [1001, len(moves.strip().splitlines())]
+
+
+def test_n1_5_the_line_past_a_bound_is_the_hands_first_error_when_nothing_is_wrong_before():
+    header, moves = FRIDAY.split("\n\n", 1)
+    draws = header + "\n\n" + "\n".join(["# a note"] * 1001) + "\n" + moves
+    first = len(header.splitlines()) + 2
+    assert errors(draws) == [(first + 1000, "N1.5", "a hand holds at most 1000 comment lines: this is one more")]
+    again = draws + "\n" + FRIDAY  # the next hand is read as it would be
+    assert [h["status"] for h in verdict_all(again)] == ["invalid", "complete"]
+
+
+def test_n1_5_every_bound_of_a_hand_in_spanish(tmp_path):
+    header, moves = FRIDAY.split("\n\n", 1)
+    path = tmp_path / "tags.dsm"
+    path.write_text(header + "\n" + "\n".join(f'[N{i} "x"]' for i in range(70)) + "\n\n" + moves)
+    out = run("check", str(path), "--lang", "es").output.splitlines()
+    assert out[1] == f"{path}:65: N1.5 una mano tiene como mucho 64 etiquetas: esta es una más"
+
+
+def test_n1_5_fmt_says_where_a_hand_goes_past_its_bounds_and_writes_nothing(tmp_path):
+    header, moves = FRIDAY.split("\n\n", 1)
+    path = tmp_path / "long.dsm"
+    text = header + "\n\n" + moves + "".join("foul Ana other x\nforgive Ana\n" for _ in range(500))
+    path.write_text(text)
+    result = run("fmt", "--in-place", str(path))
+    assert result.exit_code == 1
+    line = len(header.splitlines()) + 2 + 1000
+    assert f"{path}:{line}: N1.5 a hand holds at most 1000 events: this is one more" in result.output
+    assert path.read_text() == text
+
+
 def peak_mb(*args) -> float:
     """The peak resident memory of `desmoche-ref ARGS` in a child of its own (bench/bench_memory.py)."""
     sys.path.insert(0, str(ROOT / "bench"))
@@ -102,11 +154,16 @@ def peak_mb(*args) -> float:
 
 
 @pytest.mark.slow
-def test_n1_5_check_fmt_and_import_of_a_10_mb_line_stay_small(tmp_path):
+def test_n1_5_check_fmt_and_import_of_a_10_mb_line_and_of_endless_hands_stay_small(tmp_path):
+    header, moves = FRIDAY.split("\n\n", 1)
     path = tmp_path / "big.dsm"
-    path.write_text('[Event "' + "x" * 10_000_000 + '"]\n' + FRIDAY)
-    assert peak_mb("check", path) < 60  # it was 1.7 GB
-    assert peak_mb("fmt", path) < 100  # fmt holds the file (10 MB) to compare it
+    with open(path, "w") as f:  # 34 MB: a 10 MB line, then a hand of every kind that never ends
+        f.write('[Event "' + "x" * 10_000_000 + '"]\n' + FRIDAY + "\n")
+        f.write(header + "\n" + ('[Note "' + "n" * 4000 + '"]\n') * 2500 + "\n" + moves + "\n")
+        f.write(header + "\n\n" + "draw Beto 2d\n" * 300_000 + "\n")
+        f.write(header + "\n\n" + ("#" + "c" * 4000 + "\n") * 2500 + moves)
+    assert peak_mb("check", path) < 60  # it was 1.7 GB for the line; 2.2 GB for 100 MB of draws
+    assert peak_mb("fmt", path) < 60  # fmt reads and writes hand by hand (it held the file: 1.9 GB at 100 MB)
     assert peak_mb("import", path, "--db", tmp_path / "book.db") < 150
 
 

@@ -252,6 +252,39 @@ def test_a_line_whose_canonical_form_is_too_long_is_not_imported(live, tmp_path)
                        "characters", f"{record} hand 1 (line 1): rejected, nothing of it stored"]
 
 
+def test_n1_5_a_live_hand_takes_1000_events_and_refuses_the_next_in_every_front_end(live, tmp_path):
+    fouls = ["foul Ana other x", "forgive Ana"] * ((998 - len(DEALS)) // 2)  # 997 events in all
+    record = tmp_path / "long.dsm"
+    record.write_text(FRIDAY.split("\n\n")[0] + "\n\n" + "\n".join(DEALS + fouls) + "\n")
+    live("import", "--table", "long", str(record))
+    for line in ("foul Ana other x", "forgive Ana", "foul Ana other x"):  # moves 998, 999, 1000
+        live("rec", "--table", "long", line)
+    refused = live("rec", "--table", "long", "forgive Ana", status=1)
+    assert refused.stderr == "refused: N1.5 a hand holds at most 1000 events: this is one more (nothing stored)\n"
+    status, out = play(live.url, "forgive Ana\n", "--table", "long")
+    assert (status, out.splitlines()[0]) == (1, "1: N1.5 a hand holds at most 1000 events: this is one more")
+    live("undo", "--table", "long")  # 999 standing: one more fits again
+    live("rec", "--table", "long", "foul Ana other x")
+    assert live("verify").exit_code == 0
+
+
+def test_n1_5_a_hand_whose_export_would_hold_more_than_64_tags_is_not_kept(live, tmp_path):
+    header, moves = FRIDAY.split("\n\n", 1)
+    own = len(header.splitlines())
+    fits = header + "".join(f'\n[Note{i} "n"]' for i in range(61 - own)) + "\n\n" + moves
+    (tmp_path / "fits.dsm").write_text(fits)
+    assert live("import", str(tmp_path / "fits.dsm")).stdout.endswith("1 hand stored, 0 already in the book, "
+                                                                    "0 rejected (table fits)\n")
+    crowded = fits.replace('[Note0 "n"]', '[Note0 "n"]\n[Extra "e"]')
+    (tmp_path / "crowded.dsm").write_text(crowded)
+    assert live("check", str(tmp_path / "crowded.dsm")).exit_code == 0  # 62 tags as written
+    out = live("import", str(tmp_path / "crowded.dsm"), status=1).stdout.splitlines()
+    assert out[0] == (f"{tmp_path / 'crowded.dsm'}:1: N1.5 a hand holds at most 64 tags, those its export adds "
+                      "(Table, Date, Closed) included: this one would hold 65")
+    exported = live("export", "--table", "fits").stdout  # a live hand holds 26 tags at most (10 games)
+    assert exported.count("\n[") + exported.startswith("[") == 62
+
+
 def test_fouls_against_a_player_already_out_fit_the_book_and_count_once(live, tmp_path):
     record = tmp_path / "fouls.dsm"
     record.write_text("\n".join(FRIDAY.split("\n\n")[0].splitlines()[:-1] + [""] + DEALS +

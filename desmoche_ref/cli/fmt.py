@@ -1,16 +1,61 @@
-"""`desmoche-ref fmt`: hand records in the canonical form (N7)."""
+"""`desmoche-ref fmt`: hand records in the canonical form (N7).
 
+A file is read and written hand by hand (N1.5 bounds a hand), so memory stays bounded
+whatever its size: the canonical text goes to a temporary file (beside the file for
+`--in-place`, renamed into place only when all is well), and whether the file was canonical
+already is told by comparing the digests of what was read and what was written."""
+
+import hashlib
 import sys
 
 import click
 
-from ..notation.parser import Lines, parse_bytes
-from ..notation.writer import syntax_errors, write_file
+from ..notation.parser import NO_HAND, Lines, iter_hands, read_blocks
+from ..notation.writer import hand_syntax_errors, write_hand
 from ..findings import M
 from ..i18n import N_
-from .files import encoding_hint, encoding_option, read_record, write_atomically
+from .files import encoding_hint, encoding_option, open_binary, write_atomically
 from .lang import Command, _, lang_option
 from .render import file_error, say
+
+
+class _Abandoned(Exception):
+    """The canonical text is not to be written (the file has errors, or is canonical)."""
+
+
+class _Canonical:
+    """One file's canonical text, hand by hand (`chunks`), and what reading it found:
+    whether it holds a hand, its errors (printed as they come), whether it was canonical."""
+
+    def __init__(self, path: str, source, encoding):
+        self.path = path
+        self.read = hashlib.sha256()
+        self.lines = Lines(self._digested(source), encoding)
+        self.written = hashlib.sha256()
+        self.hands = 0
+        self.failed = False
+
+    def _digested(self, source):
+        with source:
+            for block in read_blocks(source):
+                self.read.update(block)
+                yield block
+
+    def chunks(self):
+        for hand in iter_hands(self.lines):
+            bad = hand_syntax_errors(hand)
+            for e in bad:
+                click.echo(f"{self.path}:{e.line}: {e.code} {say(e.message)}", err=True)
+            self.failed = self.failed or bool(bad)
+            if not self.failed:
+                text = ("\n" if self.hands else "") + write_hand(hand)
+                self.written.update(text.encode("utf-8"))
+                yield text
+            self.hands += 1
+
+    @property
+    def canonical(self) -> bool:
+        return self.read.digest() == self.written.digest()
 
 
 @click.command(cls=Command)
@@ -38,44 +83,61 @@ def fmt(files, in_place, check_only, encoding):
         raise click.UsageError(_("--in-place and --check do not go together"))
     status = 0
     for path in files:
-        data, problem = read_record(path)
+        source, problem = open_binary(path)
         if problem:
             click.echo(file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem)), err=True)
             status = 2
             continue
-        lines = Lines(data, encoding)
-        record = parse_bytes(lines)
-        if record.error:
-            click.echo(file_error(path, record.error), err=True)
-            status = max(status, 1)
-            continue
-        bad = syntax_errors(record)
-        if bad:
-            for e in bad:
-                click.echo(f"{path}:{e.line}: {e.code} {say(e.message)}", err=True)
-            hint = encoding_hint(path, lines)
-            if hint:
-                click.echo(hint, err=True)
-            status = max(status, 1)
-            continue
-        text = write_file(record)
-        canonical = text.encode("utf-8") == data
-        if check_only:
-            if not canonical:
-                click.echo(_("{path}: not in canonical form").format(path=path))
-                status = max(status, 1)
-        elif in_place:
-            if not canonical:
-                if path == "-":
-                    raise click.UsageError(_("--in-place needs a file, not standard input"))
-                try:
-                    write_atomically(path, text)
-                except OSError as e:  # nothing was replaced: the file is as it was
-                    click.echo(_("{path}: error: cannot write {path}: {reason}").format(path=path, reason=e.strerror or e),
-                               err=True)
-                    status = 2
-                    continue
-                click.echo(_("{path}: rewritten").format(path=path), err=True)
-        else:
-            sys.stdout.write(text)
+        status = max(status, _one(path, _Canonical(path, source, encoding), in_place, check_only))
     sys.exit(status)
+
+
+def _one(path: str, found: _Canonical, in_place: bool, check_only: bool) -> int:
+    """Format one file as asked; its exit status."""
+    import tempfile
+
+    out = None
+    if in_place and path != "-":
+        try:
+            write_atomically(path, _or_abandon(found))
+        except _Abandoned:
+            pass
+        except OSError as e:  # nothing was replaced: the file is as it was
+            click.echo(_("{path}: error: cannot write {path}: {reason}").format(path=path, reason=e.strerror or e),
+                       err=True)
+            return 2
+    else:
+        out = tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8", newline="\n")
+        for chunk in found.chunks():
+            if not check_only:
+                out.write(chunk)
+    if not found.hands:
+        click.echo(file_error(path, NO_HAND), err=True)
+        return 1
+    if found.failed:
+        hint = encoding_hint(path, found.lines)
+        if hint:
+            click.echo(hint, err=True)
+        return 1
+    if check_only:
+        if not found.canonical:
+            click.echo(_("{path}: not in canonical form").format(path=path))
+            return 1
+    elif in_place:
+        if path == "-" and not found.canonical:
+            raise click.UsageError(_("--in-place needs a file, not standard input"))
+        if not found.canonical:
+            click.echo(_("{path}: rewritten").format(path=path), err=True)
+    else:
+        out.seek(0)
+        for chunk in iter(lambda: out.read(1 << 16), ""):
+            sys.stdout.write(chunk)
+    return 0
+
+
+def _or_abandon(found: _Canonical):
+    """The canonical text for `write_atomically`, abandoned at its end when it must not
+    replace the file (errors, no hand, or the file canonical already)."""
+    yield from found.chunks()
+    if found.failed or not found.hands or found.canonical:
+        raise _Abandoned

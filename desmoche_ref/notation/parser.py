@@ -5,7 +5,7 @@ import re
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import M, error
-from ..limits import LINE, nfc, too_long
+from ..limits import COMMENTS, EVENTS, LINE, TAGS, nfc, too_long, too_many
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",
@@ -469,11 +469,16 @@ def iter_hands(source, encoding=None):
     """The hands of a `.dsm` file (N1), each yielded once its last line has been read.
 
     `source` is the file's bytes, an iterable of blocks of bytes, or `Lines`. A generator,
-    so that a season can be judged hand by hand without holding it all."""
+    so that a season can be judged hand by hand without holding it all. A hand holds at most
+    TAGS tags, EVENTS events and COMMENTS comment lines (N1.5): the line that goes past one
+    is an error, and the reader holds no more of that hand (its lines are read past until a
+    tag line after events starts the next hand), so memory stays bounded whatever the file."""
     lines = source if isinstance(source, Lines) else Lines(source, encoding)
     hand = None
     pending = []  # comment lines waiting for the next tag or event
     unreadable = []  # N1.1/N1.5 of comment lines that could not be read: they go where `pending` goes
+    tags = events = comments = 0  # lines of the hand being read (comments: with those pending)
+    full = False  # the hand went past N1.5's bounds: its lines are read past, not held
 
     def problem(number, text):
         if type(text) is TooLong:
@@ -484,27 +489,42 @@ def iter_hands(source, encoding=None):
         bad = type(text) is not str
         stripped = text.strip()
         if not stripped:
-            if bad:  # a line of spaces too long: an error all the same
+            if bad and not full:  # a line of spaces too long: an error all the same
                 unreadable.append(problem(number, text))
             continue
         if "\t" in stripped:  # tabs count as spaces (N1.1)
             stripped = stripped.replace("\t", " ")
         first = stripped[0]
+        if first == "[" and (hand is None or events):  # tags after events start a new hand (N8)
+            if hand is not None:
+                yield hand
+            hand = HandRecord(line=number, lead=pending)
+            pending, tags, events, comments, full = [], 0, 0, len(pending) + len(unreadable), False
+        if full:
+            events += first not in "[#"  # a tag line after these starts the next hand
+            continue
         if first == "#":
-            if bad:
+            comments += 1
+            if comments > COMMENTS:
+                if hand is None:
+                    hand = HandRecord(line=number, lead=pending)
+                    pending = []
+                _place(hand, unreadable + [error(number, "N1.5", too_many("comment lines", COMMENTS))])
+                unreadable, full = [], True
+            elif bad:
                 unreadable.append(problem(number, text))
             else:
                 pending.append(stripped[1:].rstrip())
             continue
         if first == "[":
-            if hand is None or hand.events:  # tags after events start a new hand (N8)
-                if hand is not None:
-                    yield hand
-                hand = HandRecord(line=number, lead=pending)
-                pending = []
+            tags += 1
             if unreadable:
                 hand.tag_errors += unreadable
                 unreadable = []
+            if tags > TAGS:
+                hand.tag_errors.append(error(number, "N1.5", too_many("tags", TAGS)))
+                full = True
+                continue
             tag = parse_tag(stripped, number)
             if bad:  # still a tag (its name counts), but the hand is invalid here
                 hand.tag_errors.append(problem(number, text))
@@ -515,7 +535,11 @@ def iter_hands(source, encoding=None):
             elif not bad:
                 hand.tag_errors.append(tag)
             continue
-        if bad:
+        events += 1
+        if events > EVENTS:
+            ev = Event("", None, number, error=error(number, "N1.5", too_many("events", EVENTS)))
+            full = True
+        elif bad:
             ev = Event("", None, number, error=problem(number, text))
         else:
             body, comment = split_comment(stripped)

@@ -56,8 +56,10 @@ def write_file(record: RecordFile) -> str:
 
 def syntax_errors(record: RecordFile) -> list:
     """The lines the writer cannot represent (it refuses to rewrite such a file)."""
-    found = []
-    for hand in record.hands:
-        found += hand.tag_errors
-        found += [ev.error for ev in hand.events if ev.error is not None]
+    return [e for hand in record.hands for e in hand_syntax_errors(hand)]
+
+
+def hand_syntax_errors(hand: HandRecord) -> list:
+    """The lines of one hand the writer cannot represent, in line order."""
+    found = hand.tag_errors + [ev.error for ev in hand.events if ev.error is not None]
     return sorted(found, key=lambda f: f.line)

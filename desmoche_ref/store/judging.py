@@ -16,7 +16,7 @@ from itertools import chain, repeat
 from typing import NamedTuple
 
 from ..findings import M
-from ..limits import LINE, table_name, too_long
+from ..limits import LINE, table_name, too_long, too_many_tags
 from ..notation.parser import KNOWN_TAGS, Lines
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
@@ -187,6 +187,9 @@ def played_on(record):
     return None
 
 
+EXPORT_ADDED = ("Table", "Date", "Closed")  # limits.too_many_tags counts them apart
+
+
 def _prepare(number: int, table: str, report, who: str):
     """(Prepared, None), or (None, the N1.5 finding of a line too long as the book keeps it)."""
     record, setup = report.record, report.setup
@@ -208,6 +211,10 @@ def _prepare(number: int, table: str, report, who: str):
     problem = _too_long(record, lines)
     if problem:
         return None, problem
+    own = sum(t[0] != "Result" for t in setup.tags()) + sum(t[0] not in EXPORT_ADDED for t in extra)
+    crowded = too_many_tags(own)  # N1.5 for the record the export writes (Result is in `extra`)
+    if crowded:
+        return None, (record.line, "N1.5", crowded)
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])

@@ -268,7 +268,7 @@ class TableBook:
         from ..engine.replay import COMPLETE
         from ..engine.state import OVER
         from ..findings import error
-        from ..limits import too_long
+        from ..limits import EVENTS, too_long, too_many
         from ..notation.parser import parse_event, split_comment
         from ..notation.writer import write_event
         from . import hands as H
@@ -293,6 +293,8 @@ class TableBook:
         full = text if comment is None else f"{text} #{comment}"
         if too_long(len(full)):  # N1.5, for the line as the book keeps it
             raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
+        if len(held.lines) >= EVENTS:  # N1.5: the hand's record would hold one event too many
+            raise Refused(error(held.seq + 1, "N1.5", too_many("events", EVENTS)))
         if held.ref.phase == OVER and held.lines and held.lines[-1] == full \
                 and self._same_verdict(held, full):
             self._check_unchanged()
