@@ -1,0 +1,150 @@
+"""A player's record read from the book (career.Record), and the nights each player sat in.
+
+One pass over the complete hands in the order played (store/ratings.py: the counts, the
+runs, the rating and its curve), three aggregates over the player's postings (per hand, the
+bonuses by kind, the side games by game), and the verdicts of the few hands whose details
+the hand's columns do not hold: an automatic win's kind and the rule of a foul that put the
+player out. Those hands alone are judged again from their moves, as `check` judges them.
+"""
+
+from typing import NamedTuple
+
+from sqlalchemy import and_, func, or_, select
+
+from ..career import SideGame, Tally
+from ..rating import Ratings, hand_ranking
+from .league import _day, _total, card_table, event, hand, player_name, posting
+from .ratings import Filter, Point, filters, played
+
+SIDE_KINDS = ("side-stake", "side-win", "side-refund")
+
+
+def player_record(conn, name: str, flt: Filter = Filter()):
+    """career.Record of `name` over the hands of `flt`; StoreError for an unknown player or table."""
+    name = player_name(conn, name)
+    tally = Tally(name)
+    book, curve = Ratings(), []
+    for p in played(conn, flt):
+        tally.hand(p)
+        ranks = hand_ranking(p.players, p.outcome, p.winners, p.fouled)
+        if ranks is None:
+            continue
+        after = book.play(p.players, ranks)
+        if name in p.players:
+            curve.append(Point(p.table, p.number, p.day, after[p.players.index(name)].conservative))
+    net = _money(conn, name, flt, tally)
+    autos, fouls = _verdicts(conn, name, tally.auto_won, tally.fouled)
+    standing = next((r for r in book.table()[0] if r.player == name), None)
+    return tally.record(net, autos, fouls, _bonuses(conn, name, flt), _sides(conn, name, flt), standing, curve)
+
+
+def _mine(conn, name: str, flt: Filter) -> list:
+    """The clauses of the player's postings in the hands of `flt` (the hand joined)."""
+    p = posting.c
+    return [p.account == name, p.player_id.is_not(None), *filters(conn, flt)]
+
+
+def _money(conn, name, flt, tally) -> int:
+    """The player's net over `flt`, each hand's share told to `tally` by night."""
+    p, h = posting.c, hand.c
+    query = (select(card_table.c.name, h.opened, _total(p.amount)).select_from(posting)
+             .join(hand, h.id == p.hand_id).join(card_table, card_table.c.id == h.table_id)
+             .where(*_mine(conn, name, flt)).group_by(p.hand_id, card_table.c.name, h.opened))
+    net = 0
+    for table, opened, cents in conn.execute(query):
+        tally.money(table, _day(opened), cents)
+        net += cents
+    return net
+
+
+def _bonuses(conn, name, flt) -> tuple:
+    """({bonus: [count, cents]} won, {bonus: [count, cents]} paid): a reversal (an undone
+    hand's posting turned back) takes back what it reverses."""
+    p = posting.c
+    won, paid = {}, {}
+    original = p.reverses.is_(None)
+    credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
+    query = (select(p.detail, credit.label("credit"), original.label("original"), func.count(), _total(p.amount))
+             .select_from(posting).join(hand, hand.c.id == p.hand_id)
+             .where(p.kind == "bonus", *_mine(conn, name, flt)).group_by(p.detail, credit, original))
+    for detail, is_credit, is_original, count, cents in conn.execute(query):
+        side = won if is_credit else paid
+        entry = side.setdefault(detail, [0, 0])
+        entry[0] += count if is_original else -count
+        entry[1] += cents if is_credit else -cents
+    return ({k: v for k, v in sorted(won.items()) if v[0]}, {k: v for k, v in sorted(paid.items()) if v[0]})
+
+
+def _sides(conn, name, flt) -> dict:
+    """{game: SideGame}: the hands staked in it, the pots won, the net of its postings."""
+    p = posting.c
+    counts = {}
+    query = (select(p.detail, p.kind, func.count(), func.count(p.reverses), _total(p.amount))
+             .select_from(posting).join(hand, hand.c.id == p.hand_id)
+             .where(p.kind.in_(SIDE_KINDS), *_mine(conn, name, flt)).group_by(p.detail, p.kind))
+    for game, kind, count, reversals, cents in conn.execute(query):
+        c = counts.setdefault(game, [0, 0, 0])
+        n = count - 2 * reversals  # a reversal cancels its posting: both counted, neither stands
+        if kind == "side-stake":
+            c[0] += n
+        elif kind == "side-win":
+            c[1] += n
+        c[2] += cents
+    return {game: SideGame(*c) for game, c in sorted(counts.items()) if c[0] or c[1] or c[2]}
+
+
+def _verdicts(conn, name, auto_won, fouled) -> tuple:
+    """({automatic win kind: count}, {foul code: count}) from the verdicts of the hands
+    `auto_won` (the player took an automatic win) and `fouled` (a foul put the player out),
+    judged again from their standing moves."""
+    autos, fouls = {}, {}
+    for report in _judged(conn, set(auto_won) | set(fouled)):
+        if report.hand_id in auto_won:
+            kind = report.outcome.auto if report.outcome is not None else None
+            autos[kind] = autos.get(kind, 0) + 1
+        if report.hand_id in fouled:
+            code = next((f.code for f in report.fouls if f.enforced and f.player == name), None)
+            if code is not None:
+                fouls[code] = fouls.get(code, 0) + 1
+    return dict(sorted(autos.items())), dict(sorted(fouls.items()))
+
+
+class _Verdict(NamedTuple):
+    hand_id: int
+    outcome: object  # engine Outcome (its `auto`: the automatic win's kind) or None
+    fouls: list      # Finding, each with its code, player and whether enforced
+
+
+def _judged(conn, ids):
+    """_Verdict of each hand of `ids`, read and judged a batch at a time."""
+    from ..notation.parser import parse_text
+    from ..referee import judge_hand
+    from .records import event_lines, hand_setup, tagged_text
+
+    ids = sorted(ids)
+    h, e = hand.c, event.c
+    for start in range(0, len(ids), 200):
+        chunk = ids[start:start + 200]
+        rows = {r.id: r for r in conn.execute(select(hand).where(h.id.in_(chunk)))}
+        moves = {}
+        for r in conn.execute(select(event).where(e.hand_id.in_(chunk)).order_by(e.hand_id, e.seq)):
+            moves.setdefault(r.hand_id, []).append(r)
+        for hand_id in chunk:
+            row = rows[hand_id]
+            text = tagged_text(hand_setup(row).tags(), event_lines(moves.get(hand_id, [])))
+            report = judge_hand(parse_text(text).hands[0])
+            yield _Verdict(hand_id, report.outcome, report.fouls)
+
+
+def nights_played(conn, flt: Filter = Filter()) -> dict:
+    """{player: nights}: the nights (a table's hands of one day) in which each sat in a
+    complete hand."""
+    seen = {}
+    h = hand.c
+    query = (select(h.table_id, h.opened, h.players).select_from(hand)
+             .where(h.status == "complete", *filters(conn, flt)).group_by(h.table_id, h.opened, h.players))
+    for table, opened, players in conn.execute(query):
+        for name in players.split():
+            seen.setdefault(name, set()).add((table, _day(opened)))
+    return {name: len(nights) for name, nights in seen.items()}
+
