@@ -67,8 +67,8 @@ class Tally:
         self.name = name
         self.hands = self.wins = self.no_winner = 0
         self.dry = self.dry_run = 0
-        self.auto_won = []   # ids of the automatic wins the player took
-        self.fouled = []     # ids of the hands a foul took the player out of
+        self.auto_won = set()  # ids of the automatic wins the player took
+        self.fouled = set()    # ids of the hands a foul took the player out of
         self.nights = {}     # (table, day) -> [hands, cents]
         self.order = []      # (table, day) in the order first played
 
@@ -81,11 +81,11 @@ class Tally:
         if won and played.outcome == WIN:
             self.wins += 1
         elif won and played.outcome == AUTO_WIN:
-            self.auto_won.append(played.id)
+            self.auto_won.add(played.id)
         if played.outcome == NO_WINNER:
             self.no_winner += 1
         if self.name in played.fouled:
-            self.fouled.append(played.id)
+            self.fouled.add(played.id)
         self.dry = 0 if won else self.dry + 1
         self.dry_run = max(self.dry_run, self.dry)
         key = (played.table, played.day)

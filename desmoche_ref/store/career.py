@@ -22,91 +22,108 @@ SIDE_KINDS = ("side-stake", "side-win", "side-refund")
 def player_record(conn, name: str, flt: Filter = Filter()):
     """career.Record of `name` over the hands of `flt`; StoreError for an unknown player or table."""
     name = player_name(conn, name)
-    tally = Tally(name)
-    book, curve = Ratings(), []
+    return player_records(conn, [name], flt)[name]
+
+
+def player_records(conn, names, flt: Filter = Filter()) -> dict:
+    """{name: career.Record} of the players `names` (as the book has them) over the hands of
+    `flt`: one pass over the hands and one query per kind of figure, whatever their number."""
+    tallies = {name: Tally(name) for name in names}
+    book, curves = Ratings(), {name: [] for name in names}
     for p in played(conn, flt):
-        tally.hand(p)
+        for name in p.players:
+            if name in tallies:
+                tallies[name].hand(p)
         ranks = hand_ranking(p.players, p.outcome, p.winners, p.fouled)
         if ranks is None:
             continue
-        after = book.play(p.players, ranks)
-        if name in p.players:
-            curve.append(Point(p.table, p.number, p.day, after[p.players.index(name)].conservative))
-    net = _money(conn, name, flt, tally)
-    autos, fouls = _verdicts(conn, name, tally.auto_won, tally.fouled)
-    standing = next((r for r in book.table()[0] if r.player == name), None)
-    return tally.record(net, autos, fouls, _bonuses(conn, name, flt), _sides(conn, name, flt), standing, curve)
+        for name, skill in zip(p.players, book.play(p.players, ranks)):
+            if name in curves:
+                curves[name].append(Point(p.table, p.number, p.day, skill.conservative))
+    nets = _money(conn, tallies, flt)
+    verdicts = _verdicts(conn, tallies)
+    bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
+    standing = {r.player: r for r in book.table()[0]}
+    return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
+                           standing.get(name), curves[name])
+            for name, t in tallies.items()}
 
 
-def _mine(conn, name: str, flt: Filter) -> list:
-    """The clauses of the player's postings in the hands of `flt` (the hand joined)."""
+def _theirs(conn, names, flt: Filter) -> list:
+    """The clauses of the players' postings in the hands of `flt` (the hand joined)."""
     p = posting.c
-    return [p.account == name, p.player_id.is_not(None), *filters(conn, flt)]
+    return [p.account.in_(list(names)), p.player_id.is_not(None), *filters(conn, flt)]
 
 
-def _money(conn, name, flt, tally) -> int:
-    """The player's net over `flt`, each hand's share told to `tally` by night."""
+def _money(conn, tallies, flt) -> dict:
+    """{name: net} over `flt`, each hand's share told to the player's tally by night."""
     p, h = posting.c, hand.c
-    query = (select(card_table.c.name, h.opened, _total(p.amount)).select_from(posting)
+    query = (select(p.account, card_table.c.name, h.opened, _total(p.amount)).select_from(posting)
              .join(hand, h.id == p.hand_id).join(card_table, card_table.c.id == h.table_id)
-             .where(*_mine(conn, name, flt)).group_by(p.hand_id, card_table.c.name, h.opened))
-    net = 0
-    for table, opened, cents in conn.execute(query):
-        tally.money(table, _day(opened), cents)
-        net += cents
-    return net
+             .where(*_theirs(conn, tallies, flt)).group_by(p.account, p.hand_id, card_table.c.name, h.opened))
+    nets = {}
+    for name, table, opened, cents in conn.execute(query):
+        tallies[name].money(table, _day(opened), cents)
+        nets[name] = nets.get(name, 0) + cents
+    return nets
 
 
-def _bonuses(conn, name, flt) -> tuple:
-    """({bonus: [count, cents]} won, {bonus: [count, cents]} paid): a reversal (an undone
-    hand's posting turned back) takes back what it reverses."""
+def _bonuses(conn, names, flt) -> dict:
+    """{name: ({bonus: [count, cents]} won, {bonus: [count, cents]} paid)}: a reversal (an
+    undone hand's posting turned back) takes back what it reverses."""
     p = posting.c
-    won, paid = {}, {}
+    out = {}
     original = p.reverses.is_(None)
     credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
-    query = (select(p.detail, credit.label("credit"), original.label("original"), func.count(), _total(p.amount))
+    query = (select(p.account, p.detail, credit.label("credit"), original.label("original"), func.count(),
+                    _total(p.amount))
              .select_from(posting).join(hand, hand.c.id == p.hand_id)
-             .where(p.kind == "bonus", *_mine(conn, name, flt)).group_by(p.detail, credit, original))
-    for detail, is_credit, is_original, count, cents in conn.execute(query):
-        side = won if is_credit else paid
-        entry = side.setdefault(detail, [0, 0])
+             .where(p.kind == "bonus", *_theirs(conn, names, flt)).group_by(p.account, p.detail, credit, original))
+    for name, detail, is_credit, is_original, count, cents in conn.execute(query):
+        won, paid = out.setdefault(name, ({}, {}))
+        entry = (won if is_credit else paid).setdefault(detail, [0, 0])
         entry[0] += count if is_original else -count
         entry[1] += cents if is_credit else -cents
-    return ({k: v for k, v in sorted(won.items()) if v[0]}, {k: v for k, v in sorted(paid.items()) if v[0]})
+    return {name: tuple({k: v for k, v in sorted(side.items()) if v[0]} for side in pair)
+            for name, pair in out.items()}
 
 
-def _sides(conn, name, flt) -> dict:
-    """{game: SideGame}: the hands staked in it, the pots won, the net of its postings."""
+def _sides(conn, names, flt) -> dict:
+    """{name: {game: SideGame}}: the hands staked in it, the pots won, the net of its postings."""
     p = posting.c
     counts = {}
-    query = (select(p.detail, p.kind, func.count(), func.count(p.reverses), _total(p.amount))
+    query = (select(p.account, p.detail, p.kind, func.count(), func.count(p.reverses), _total(p.amount))
              .select_from(posting).join(hand, hand.c.id == p.hand_id)
-             .where(p.kind.in_(SIDE_KINDS), *_mine(conn, name, flt)).group_by(p.detail, p.kind))
-    for game, kind, count, reversals, cents in conn.execute(query):
-        c = counts.setdefault(game, [0, 0, 0])
+             .where(p.kind.in_(SIDE_KINDS), *_theirs(conn, names, flt)).group_by(p.account, p.detail, p.kind))
+    for name, game, kind, count, reversals, cents in conn.execute(query):
+        c = counts.setdefault(name, {}).setdefault(game, [0, 0, 0])
         n = count - 2 * reversals  # a reversal cancels its posting: both counted, neither stands
         if kind == "side-stake":
             c[0] += n
         elif kind == "side-win":
             c[1] += n
         c[2] += cents
-    return {game: SideGame(*c) for game, c in sorted(counts.items()) if c[0] or c[1] or c[2]}
+    return {name: {game: SideGame(*c) for game, c in sorted(games.items()) if any(c)}
+            for name, games in counts.items()}
 
 
-def _verdicts(conn, name, auto_won, fouled) -> tuple:
-    """({automatic win kind: count}, {foul code: count}) from the verdicts of the hands
-    `auto_won` (the player took an automatic win) and `fouled` (a foul put the player out),
-    judged again from their standing moves."""
-    autos, fouls = {}, {}
-    for report in _judged(conn, set(auto_won) | set(fouled)):
-        if report.hand_id in auto_won:
-            kind = report.outcome.auto if report.outcome is not None else None
-            autos[kind] = autos.get(kind, 0) + 1
-        if report.hand_id in fouled:
-            code = next((f.code for f in report.fouls if f.enforced and f.player == name), None)
-            if code is not None:
-                fouls[code] = fouls.get(code, 0) + 1
-    return dict(sorted(autos.items())), dict(sorted(fouls.items()))
+def _verdicts(conn, tallies) -> dict:
+    """{name: ({automatic win kind: count}, {foul code: count})} from the verdicts of the
+    hands in which a player took an automatic win or a foul put a player out, judged again
+    from their standing moves (each hand once, whoever it concerns)."""
+    out = {name: ({}, {}) for name in tallies}
+    wanted = {hand_id for t in tallies.values() for hand_id in (*t.auto_won, *t.fouled)}
+    for report in _judged(conn, wanted):
+        for name, t in tallies.items():
+            autos, fouls = out[name]
+            if report.hand_id in t.auto_won:
+                kind = report.outcome.auto if report.outcome is not None else None
+                autos[kind] = autos.get(kind, 0) + 1
+            if report.hand_id in t.fouled:
+                code = next((f.code for f in report.fouls if f.enforced and f.player == name), None)
+                if code is not None:
+                    fouls[code] = fouls.get(code, 0) + 1
+    return {name: (dict(sorted(a.items())), dict(sorted(f.items()))) for name, (a, f) in out.items()}
 
 
 class _Verdict(NamedTuple):
