@@ -84,6 +84,12 @@ def rate(skills, ranks) -> list:
     return out
 
 
+def figure(value: float) -> str:
+    """A rating's figure as every front end shows it: two decimals (never -0.00)."""
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 class Ratings:
     """Every player's skill and hands rated, fed one ranked hand after another."""
 

@@ -10,6 +10,7 @@ import click
 
 from ..i18n import N_
 from ..money import fmt
+from ..rating import figure
 from .book import book_command, db_option, open_book
 from .lang import Command, _, lang_option, ngettext
 from .league import DATE, _check_format, _csv, _json, _table
@@ -31,12 +32,6 @@ def _filters(f):
     f = click.option("--since", type=DATE, metavar=N_("DATE"),
                      help=N_("Hands played on or after DATE (YYYY-MM-DD)."))(f)
     return click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
-
-
-def figure(value: float) -> str:
-    """A rating's figure as the pages and tables show it: two decimals, a true minus."""
-    text = f"{value:.2f}"
-    return "0.00" if text == "-0.00" else text
 
 
 # ----------------------------------------------------------------- ratings

@@ -80,12 +80,12 @@ class Scorebook:
         with self.book.read() as session:
             return verify_book(session, head)
 
-    def season(self, tables, since, until):
+    def season(self, tables, since, until, min_nights=None):
         """The report's season (report/collect.py) of the hands picked."""
         from ..report.collect import collect
 
         with self.book.connect() as conn:
-            return collect(conn, tables, since, until)
+            return collect(conn, tables, since, until, min_nights=min_nights)
 
     def import_file(self, data, path: str, table=None, progress=None, encoding=None):
         """importer.Imported: one file's hands judged and stored (importer.import_records)."""
