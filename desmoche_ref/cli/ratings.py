@@ -72,10 +72,9 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
         return _json(table_.as_json())
     ranked = [[k, r.player, figure(r.conservative), figure(r.mu), figure(r.sigma), r.hands]
               for k, r in enumerate(table_.rated, 1)]
-    apart = [["", r.player, figure(r.conservative), figure(r.mu), figure(r.sigma), r.hands]
-             for r in table_.provisional]
+    apart = [[r.player, figure(r.conservative), figure(r.mu), figure(r.sigma), r.hands] for r in table_.provisional]
     if as_csv:
-        return _csv(ranked + apart, RATING_HEADERS)
+        return _csv(ranked + [[""] + row for row in apart], RATING_HEADERS)
     right = RATING_HEADERS[2:] + ["rank"]
     if ranked:
         click.echo(_table(ranked, RATING_HEADERS, fmt_name, right=right))
@@ -86,7 +85,7 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
         click.echo()
         click.echo(ngettext("Fewer than {count} rated hand, not ranked yet:",
                             "Fewer than {count} rated hands, not ranked yet:", min_hands).format(count=min_hands))
-        click.echo(_table(apart, RATING_HEADERS, fmt_name, right=right))
+        click.echo(_table(apart, RATING_HEADERS[1:], fmt_name, right=right))
     if not ranked and not apart:
         click.echo(_("no player has a rated hand yet"))
 
