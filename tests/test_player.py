@@ -105,6 +105,7 @@ def expected(text: str, name: str) -> dict:
     return {"counts": out, "autos": +autos, "fouls": +fouls, "won": +won, "paid": +paid, "nights": nights}
 
 
+@pytest.mark.slow
 def test_a_simulated_seasons_records_agree_with_the_hands_judged_one_by_one(book_url, tmp_path):
     text = dated_season()
     (tmp_path / "season.dsm").write_text(text)

@@ -158,6 +158,7 @@ def figures(url):
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_undo_and_re_import_give_the_figures_of_a_book_that_never_held_the_hand(book_url, tmp_path):
     """Book A holds the night without its last hand. Book B holds it with its last hand, then
     takes back that hand's last move: B's figures are A's, to the last digit. Recorded again,
