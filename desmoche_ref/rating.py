@@ -63,21 +63,29 @@ def rate(skills, ranks) -> list:
     equal ranks tied): [Skill], in the order given. openskill's PlackettLuce.rate of
     one-player teams with its defaults (tau added before the game, no sigma limit), its
     sums gathered by place: a place's tied players share one denominator, so a player's
-    update sums over the places at or above theirs rather than over every player
-    (equal to openskill's within rounding: 1e-12)."""
+    update sums over the places at or above theirs rather than over every player (equal
+    to openskill's within rounding, 1e-12). Written plainly: it runs once a hand."""
     variances = [s.sigma * s.sigma + TAU2 for s in skills]
     c = sqrt(sum(variances) + len(skills) * BETA2)
     c3 = c * c * c
     strength = [exp(s.mu / c) for s in skills]
-    places = sorted(set(ranks))
-    below = [sum(x for x, r in zip(strength, ranks) if r >= place) for place in places]
+    at, tied = {}, {}
+    for x, r in zip(strength, ranks):
+        at[r] = at.get(r, 0.0) + x
+        tied[r] = tied.get(r, 0) + 1
+    places = sorted(at)
+    below, total = [], 0.0  # below[k]: the strengths at places[k] and every worse place
+    for place in reversed(places):
+        total += at[place]
+        below.append(total)
+    below.reverse()
     out = []
     for s, v, x, r in zip(skills, variances, strength, ranks):
-        omega, delta = 1 / ranks.count(r), 0.0
-        for place, total in zip(places, below):
+        omega, delta = 1 / tied[r], 0.0
+        for place, under in zip(places, below):
             if place > r:
                 break
-            share = x / total
+            share = x / under
             omega -= share
             delta += share * (1 - share)
         out.append(Skill(s.mu + omega * v / c, sqrt(v) * sqrt(max(1 - delta * v * sqrt(v) / c3, KAPPA))))
@@ -90,6 +98,9 @@ def figure(value: float) -> str:
     return "0.00" if text == "-0.00" else text
 
 
+NEW = Skill()  # a player's skill before their first rated hand
+
+
 class Ratings:
     """Every player's skill and hands rated, fed one ranked hand after another."""
 
@@ -99,10 +110,11 @@ class Ratings:
 
     def play(self, players, ranks) -> list:
         """Rate one hand (hand_ranking's places); the players' new skills, in order."""
-        after = rate([self.skills.get(p) or Skill() for p in players], ranks)
+        skills, hands = self.skills, self.hands
+        after = rate([skills.get(p, NEW) for p in players], ranks)
         for p, skill in zip(players, after):
-            self.skills[p] = skill
-            self.hands[p] = self.hands.get(p, 0) + 1
+            skills[p] = skill
+            hands[p] = hands.get(p, 0) + 1
         return after
 
     def table(self, min_hands: int = 0) -> tuple:
