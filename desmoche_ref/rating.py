@@ -69,6 +69,8 @@ def rate(skills, ranks) -> list:
     c = sqrt(sum(variances) + len(skills) * BETA2)
     c3 = c * c * c
     strength = [exp(s.mu / c) for s in skills]
+    if max(ranks) == 1 and ranks.count(0) == 1:  # one winner, the others tied: most hands
+        return _one_winner(skills, ranks.index(0), variances, strength, c, c3)
     at, tied = {}, {}
     for x, r in zip(strength, ranks):
         at[r] = at.get(r, 0.0) + x
@@ -88,6 +90,25 @@ def rate(skills, ranks) -> list:
             share = x / under
             omega -= share
             delta += share * (1 - share)
+        out.append(Skill(s.mu + omega * v / c, sqrt(v) * sqrt(max(1 - delta * v * sqrt(v) / c3, KAPPA))))
+    return out
+
+
+def _one_winner(skills, w, variances, strength, c, c3) -> list:
+    """rate's update when player `w` won and the others tied below: the same sums, written
+    out for the two places (the winner's share of everyone, a loser's of everyone and of
+    the losers)."""
+    total = sum(strength)
+    losers = total - strength[w]
+    tied = 1 / (len(skills) - 1)
+    out = []
+    for i, (s, v, x) in enumerate(zip(skills, variances, strength)):
+        share = x / total
+        if i == w:
+            omega, delta = 1 - share, share * (1 - share)
+        else:
+            among = x / losers
+            omega, delta = tied - share - among, share * (1 - share) + among * (1 - among)
         out.append(Skill(s.mu + omega * v / c, sqrt(v) * sqrt(max(1 - delta * v * sqrt(v) / c3, KAPPA))))
     return out
 

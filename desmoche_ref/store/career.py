@@ -7,8 +7,6 @@ the hand's columns do not hold: an automatic win's kind and the rule of a foul t
 player out. Those hands alone are judged again from their moves, as `check` judges them.
 """
 
-from typing import NamedTuple
-
 from sqlalchemy import and_, func, or_, select
 
 from ..career import SideGame, Tally
@@ -28,8 +26,12 @@ def player_record(conn, name: str, flt: Filter = Filter()):
 def player_records(conn, names, flt: Filter = Filter()) -> dict:
     """{name: career.Record} of the players `names` (as the book has them) over the hands of
     `flt`: one pass over the hands and one query per kind of figure, whatever their number."""
+    from .forked import forked
+
     tallies = {name: Tally(name) for name in names}
     book, curves = Ratings(), {name: [] for name in names}
+    details = _to_judge(conn, tallies, flt)
+    judged = forked(_judge, details) if details else iter(())  # on the other core, meanwhile
     for p in played(conn, flt):
         for name in p.players:
             if name in tallies:
@@ -41,7 +43,7 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
             if name in curves:
                 curves[name].append(Point(p.table, p.number, p.day, skill.conservative))
     nets = _money(conn, tallies, flt)
-    verdicts = _verdicts(conn, tallies)
+    verdicts = _verdicts(judged, tallies)
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
     standing = {r.player: r for r in book.table()[0]}
     return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
@@ -107,50 +109,63 @@ def _sides(conn, names, flt) -> dict:
             for name, games in counts.items()}
 
 
-def _verdicts(conn, tallies) -> dict:
-    """{name: ({automatic win kind: count}, {foul code: count})} from the verdicts of the
-    hands in which a player took an automatic win or a foul put a player out, judged again
-    from their standing moves (each hand once, whoever it concerns)."""
+def _verdicts(judged, tallies) -> dict:
+    """{name: ({automatic win kind: count}, {foul code: count})} from the verdicts `judged`
+    ((hand id, automatic win kind, {player: the code of the first foul that put them out}))
+    of the hands in which a player took an automatic win or a foul put a player out."""
     out = {name: ({}, {}) for name in tallies}
-    wanted = {hand_id for t in tallies.values() for hand_id in (*t.auto_won, *t.fouled)}
-    for report in _judged(conn, wanted):
+    for hand_id, auto, fouled in judged:
         for name, t in tallies.items():
             autos, fouls = out[name]
-            if report.hand_id in t.auto_won:
-                kind = report.outcome.auto if report.outcome is not None else None
-                autos[kind] = autos.get(kind, 0) + 1
-            if report.hand_id in t.fouled:
-                code = next((f.code for f in report.fouls if f.enforced and f.player == name), None)
-                if code is not None:
-                    fouls[code] = fouls.get(code, 0) + 1
+            if hand_id in t.auto_won:
+                autos[auto] = autos.get(auto, 0) + 1
+            if hand_id in t.fouled and name in fouled:
+                fouls[fouled[name]] = fouls.get(fouled[name], 0) + 1
     return {name: (dict(sorted(a.items())), dict(sorted(f.items()))) for name, (a, f) in out.items()}
 
 
-class _Verdict(NamedTuple):
-    hand_id: int
-    outcome: object  # engine Outcome (its `auto`: the automatic win's kind) or None
-    fouls: list      # Finding, each with its code, player and whether enforced
+def _to_judge(conn, names, flt) -> list:
+    """(hand id, its columns, its standing lines) of each complete hand of `flt` in which one
+    of `names` took an automatic win or was put out by a foul: what the hand's columns do not
+    say (the win's kind, the foul's rule) is judged again from its moves."""
+    from .records import live_events
 
-
-def _judged(conn, ids):
-    """_Verdict of each hand of `ids`, read and judged a batch at a time."""
-    from ..notation.parser import parse_text
-    from ..referee import judge_hand
-    from .records import event_lines, hand_setup, tagged_text
-
-    ids = sorted(ids)
     h, e = hand.c, event.c
-    for start in range(0, len(ids), 200):
-        chunk = ids[start:start + 200]
-        rows = {r.id: r for r in conn.execute(select(hand).where(h.id.in_(chunk)))}
+    query = select(hand).where(h.status == "complete", or_(h.outcome == "auto-win", h.fouls != ""),
+                               *filters(conn, flt))
+    rows = [r for r in conn.execute(query)
+            if any(n in names for n in (r.fouls or "").split())
+            or (r.outcome == "auto-win" and any(n in names for n in (r.winners or "").split()))]
+    out = []
+    for start in range(0, len(rows), 500):
+        chunk = rows[start:start + 500]
         moves = {}
-        for r in conn.execute(select(event).where(e.hand_id.in_(chunk)).order_by(e.hand_id, e.seq)):
-            moves.setdefault(r.hand_id, []).append(r)
-        for hand_id in chunk:
-            row = rows[hand_id]
-            text = tagged_text(hand_setup(row).tags(), event_lines(moves.get(hand_id, [])))
-            report = judge_hand(parse_text(text).hands[0])
-            yield _Verdict(hand_id, report.outcome, report.fouls)
+        for m in conn.execute(select(e.hand_id, e.id, e.line, e.supersedes)
+                              .where(e.hand_id.in_([r.id for r in chunk])).order_by(e.hand_id, e.seq)):
+            moves.setdefault(m.hand_id, []).append(m)
+        out += [(r.id, r._asdict(), [m.line for m in live_events(moves.get(r.id, []))]) for r in chunk]
+    return out
+
+
+def _judge(details):
+    """(hand id, automatic win kind or None, {player: code of the first foul that put them
+    out}) of each hand of `details`: its moves replayed by the referee from the hand's setup,
+    as `verify` judges a stored hand. Reads no book: run in a forked child (store/forked.py)."""
+    from types import SimpleNamespace
+
+    from ..engine.replay import Referee
+    from ..notation.parser import parse_event
+    from .records import hand_setup
+
+    for hand_id, columns, lines in details:
+        played_ = Referee(hand_setup(SimpleNamespace(**columns))).run(
+            [parse_event(line, n) for n, line in enumerate(lines, 1)])
+        outcome = played_.state.outcome if played_.state is not None else None
+        fouled = {}
+        for f in played_.fouls:
+            if f.enforced:
+                fouled.setdefault(f.player, f.code)
+        yield hand_id, outcome.auto if outcome is not None else None, fouled
 
 
 def nights_played(conn, flt: Filter = Filter()) -> dict:
