@@ -61,13 +61,10 @@ def filters(conn, flt: Filter) -> list:
     return where
 
 
-def played(conn, flt: Filter = Filter(), decided_only: bool = False):
-    """Played of each complete hand of `flt`, in the order played, read BATCH rows at a time.
-    `decided_only`: only the hands with a winner (the only ones that rank anyone)."""
+def played(conn, flt: Filter = Filter()):
+    """Played of each complete hand of `flt`, in the order played, read BATCH rows at a time."""
     h = hand.c
     where = [h.status == COMPLETE, *filters(conn, flt)]
-    if decided_only:
-        where.append(h.outcome.in_((WIN, AUTO_WIN)))
     query = (select(h.id, card_table.c.name, h.number, h.opened, h.players, h.outcome, h.winners, h.fouls)
              .select_from(hand).join(card_table, card_table.c.id == h.table_id)
              .where(*where).order_by(h.opened, card_table.c.name, h.number))
@@ -114,21 +111,3 @@ class Point(NamedTuple):
     number: int
     day: object
     rating: float
-
-
-def curves(conn, names, flt: Filter = Filter()) -> dict:
-    """{name: [Point after each of their rated hands, in order]} for each of `names`, and
-    the ratings after the last hand (rating.Ratings) under the key None."""
-    wanted = set(names)
-    book = Ratings()
-    out = {name: [] for name in names}
-    for p in played(conn, flt, decided_only=True):
-        ranks = hand_ranking(p.players, p.outcome, p.winners, p.fouled)
-        if ranks is None:
-            continue
-        after = book.play(p.players, ranks)
-        for name, skill in zip(p.players, after):
-            if name in wanted:
-                out[name].append(Point(p.table, p.number, p.day, skill.conservative))
-    out[None] = book
-    return out
