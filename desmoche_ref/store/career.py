@@ -25,26 +25,29 @@ def player_record(conn, name: str, flt: Filter = Filter()):
 
 def player_records(conn, names, flt: Filter = Filter()) -> dict:
     """{name: career.Record} of the players `names` (as the book has them) over the hands of
-    `flt`: one pass over the hands and one query per kind of figure, whatever their number."""
+    `flt`: one pass over the hands and one query per kind of figure, whatever their number.
+    The hands whose details the columns do not hold are judged half in a forked child
+    (store/forked.py), half here while it works."""
     from .forked import forked
 
     tallies = {name: Tally(name) for name in names}
-    book, curves = Ratings(), {name: [] for name in names}
-    details = _to_judge(conn, tallies, flt)
-    judged = forked(_judge, details) if details else iter(())  # on the other core, meanwhile
+    book, curves, nights = Ratings(), {name: [] for name in names}, {}
     for p in played(conn, flt):
         for name in p.players:
             if name in tallies:
                 tallies[name].hand(p)
+                nights[p.id] = (p.table, p.day)
         ranks = hand_ranking(p.players, p.outcome, p.winners, p.fouled)
         if ranks is None:
             continue
         for name, skill in zip(p.players, book.play(p.players, ranks)):
             if name in curves:
                 curves[name].append(Point(p.table, p.number, p.day, skill.conservative))
-    nets = _money(conn, tallies, flt)
-    verdicts = _verdicts(judged, tallies)
+    details = _details(conn, {i for t in tallies.values() for i in (*t.auto_won, *t.fouled)})
+    theirs = forked(_judge, details[1::2]) if len(details) > 1 else iter(())  # the other core
+    nets = _money(conn, tallies, flt, nights)
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
+    verdicts = _verdicts([*_judge(details[0::2]), *theirs], tallies)
     standing = {r.player: r for r in book.table()[0]}
     return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
                            standing.get(name), curves[name])
@@ -57,15 +60,22 @@ def _theirs(conn, names, flt: Filter) -> list:
     return [p.account.in_(list(names)), p.player_id.is_not(None), *filters(conn, flt)]
 
 
-def _money(conn, tallies, flt) -> dict:
-    """{name: net} over `flt`, each hand's share told to the player's tally by night."""
+def _money(conn, tallies, flt, nights) -> dict:
+    """{name: net} over `flt`, each hand's share told to the player's tally by night;
+    `nights`: {hand id: (table, day)} of the hands already read (a posting of another hand,
+    a table's R11.5 refund on a void last hand, is looked up)."""
     p, h = posting.c, hand.c
-    query = (select(p.account, card_table.c.name, h.opened, _total(p.amount)).select_from(posting)
-             .join(hand, h.id == p.hand_id).join(card_table, card_table.c.id == h.table_id)
-             .where(*_theirs(conn, tallies, flt)).group_by(p.account, p.hand_id, card_table.c.name, h.opened))
-    nets = {}
-    for name, table, opened, cents in conn.execute(query):
-        tallies[name].money(table, _day(opened), cents)
+    query = (select(p.account, p.hand_id, _total(p.amount)).select_from(posting)
+             .join(hand, h.id == p.hand_id).where(*_theirs(conn, tallies, flt)).group_by(p.account, p.hand_id))
+    nets, shares = {}, conn.execute(query).all()
+    others = {hand_id for _name, hand_id, _cents in shares if hand_id not in nights}
+    if others:
+        for hand_id, table, opened in conn.execute(
+                select(h.id, card_table.c.name, h.opened).join(card_table, card_table.c.id == h.table_id)
+                .where(h.id.in_(others))):
+            nights[hand_id] = (table, _day(opened))
+    for name, hand_id, cents in shares:
+        tallies[name].money(*nights[hand_id], cents)
         nets[name] = nets.get(name, 0) + cents
     return nets
 
@@ -124,26 +134,21 @@ def _verdicts(judged, tallies) -> dict:
     return {name: (dict(sorted(a.items())), dict(sorted(f.items()))) for name, (a, f) in out.items()}
 
 
-def _to_judge(conn, names, flt) -> list:
-    """(hand id, its columns, its standing lines) of each complete hand of `flt` in which one
-    of `names` took an automatic win or was put out by a foul: what the hand's columns do not
-    say (the win's kind, the foul's rule) is judged again from its moves."""
+def _details(conn, ids) -> list:
+    """(hand id, its columns, its standing lines) of the hands `ids`: what their columns do
+    not say (an automatic win's kind, a foul's rule) is judged again from their moves."""
     from .records import live_events
 
-    h, e = hand.c, event.c
-    query = select(hand).where(h.status == "complete", or_(h.outcome == "auto-win", h.fouls != ""),
-                               *filters(conn, flt))
-    rows = [r for r in conn.execute(query)
-            if any(n in names for n in (r.fouls or "").split())
-            or (r.outcome == "auto-win" and any(n in names for n in (r.winners or "").split()))]
+    ids, h, e = sorted(ids), hand.c, event.c
     out = []
-    for start in range(0, len(rows), 500):
-        chunk = rows[start:start + 500]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
         moves = {}
-        for m in conn.execute(select(e.hand_id, e.id, e.line, e.supersedes)
-                              .where(e.hand_id.in_([r.id for r in chunk])).order_by(e.hand_id, e.seq)):
+        for m in conn.execute(select(e.hand_id, e.id, e.line, e.supersedes).where(e.hand_id.in_(chunk))
+                              .order_by(e.hand_id, e.seq)):
             moves.setdefault(m.hand_id, []).append(m)
-        out += [(r.id, r._asdict(), [m.line for m in live_events(moves.get(r.id, []))]) for r in chunk]
+        out += [(r.id, r._asdict(), [m.line for m in live_events(moves.get(r.id, []))])
+                for r in conn.execute(select(hand).where(h.id.in_(chunk)))]
     return out
 
 
