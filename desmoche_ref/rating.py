@@ -12,8 +12,9 @@ every player on every call: about 55 µs a hand on an idle core, 5.5 s for a sea
 take; this is about three times as fast (bench/bench_ratings.py prints both).
 
 A rating is a belief about a player's skill: a mean `mu` and a deviation `sigma`; the
-figure shown is the conservative one, mu − 3·sigma (openskill's `ordinal`), which a new
-player starts at 0 and which only rises as the hands make the belief surer.
+figure shown is the conservative one, mu − 3·sigma (openskill's `ordinal`): a new player
+starts at 0, a win raises it, a loss lowers it, and every hand rated makes the belief surer
+(sigma shrinks), which raises it too: a player is ranked by what the hands have shown.
 """
 
 from math import exp, sqrt
