@@ -27,11 +27,12 @@ def _filter(tables, since, until):
 
 
 def _filters(f):
-    f = click.option("--table", "tables", multiple=True, metavar=N_("NAME"),
-                     help=N_("Only this table's hands (repeat for several). Default: every table."))(f)
+    """--table (repeatable), --since, --until, in that order in the help."""
+    f = click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
     f = click.option("--since", type=DATE, metavar=N_("DATE"),
                      help=N_("Hands played on or after DATE (YYYY-MM-DD)."))(f)
-    return click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
+    return click.option("--table", "tables", multiple=True, metavar=N_("NAME"),
+                        help=N_("Only this table's hands (repeat for several). Default: every table."))(f)
 
 
 # ----------------------------------------------------------------- ratings
