@@ -50,6 +50,11 @@ def test_the_sample_seasons_record_worked_by_hand(book_url):
     assert r["rating"]["hands"] == 3 and r["rating"]["rating"] == r["curve"][-1]["rating"] == 5.91
     code, out = run("player", "Dani", "--json", "--db", book_url)
     assert json.loads(out)["side_games"] == {"oro": {"played": 1, "won": 1, "net": "2.00"}}
+    west = json.loads(run("player", "Ana", "--table", "west", "--json", "--db", book_url)[1])
+    assert (west["hands"], west["net"], west["auto_wins"], west["fouls"]) == (1, "16.00", {"peladilla": 1}, {})
+    first = json.loads(run("player", "Ana", "--until", "2026-11-05", "--json", "--db", book_url)[1])
+    assert (first["hands"], first["net"], first["bonuses_paid"], first["fouls"]) == (
+        3, "40.00", {"arriba-del-palo": {"count": 1, "amount": "10.00"}}, {"F5": 1})
 
 
 def test_the_record_in_words_in_both_languages(book_url):

@@ -11,7 +11,7 @@ from sqlalchemy import and_, func, or_, select
 
 from ..career import SideGame, Tally
 from ..rating import Ratings, hand_ranking
-from .league import _day, _total, card_table, event, hand, player_name, posting
+from .league import _day, _total, card_table, event, hand, player_name, posting, table_id
 from .ratings import Filter, Point, filters, played
 
 SIDE_KINDS = ("side-stake", "side-win", "side-refund")
@@ -43,21 +43,36 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
         for name, skill in zip(p.players, book.play(p.players, ranks)):
             if name in curves:
                 curves[name].append(Point(p.table, p.number, p.day, skill.conservative))
-    details = _details(conn, {i for t in tallies.values() for i in (*t.auto_won, *t.fouled)})
+    fouled = {i for t in tallies.values() for i in t.fouled}
+    read, details = [], []
+    for detail in _details(conn, fouled | {i for t in tallies.values() for i in t.auto_won}):
+        kind = None if detail[0] in fouled else declared(detail[1]["winners"].split(), detail[2])
+        if kind is None:
+            details.append(detail)
+        else:
+            read.append((detail[0], kind, {}))
     theirs = forked(_judge, details[1::2]) if len(details) > 1 else iter(())  # the other core
     nets = _money(conn, tallies, flt, nights)
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
-    verdicts = _verdicts([*_judge(details[0::2]), *theirs], tallies)
+    verdicts = _verdicts([*read, *_judge(details[0::2]), *theirs], tallies)
     standing = {r.player: r for r in book.table()[0]}
     return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
                            standing.get(name), curves[name])
             for name, t in tallies.items()}
 
 
-def _theirs(conn, names, flt: Filter) -> list:
-    """The clauses of the players' postings in the hands of `flt` (the hand joined)."""
+def _theirs(conn, names, flt: Filter, *columns):
+    """SELECT `columns` of the players' postings in the hands of `flt` (the hand joined only
+    for the dates: a posting knows its table)."""
     p = posting.c
-    return [p.account.in_(list(names)), p.player_id.is_not(None), *filters(conn, flt)]
+    where = [p.account.in_(list(names)), p.player_id.is_not(None)]
+    query = select(*columns).select_from(posting)
+    if flt.since is not None or flt.until is not None:
+        query = query.join(hand, hand.c.id == p.hand_id)
+        where += filters(conn, Filter((), flt.since, flt.until))
+    if flt.tables:
+        where.append(p.table_id.in_([table_id(conn, name) for name in flt.tables]))
+    return query.where(*where)
 
 
 def _money(conn, tallies, flt, nights) -> dict:
@@ -65,8 +80,7 @@ def _money(conn, tallies, flt, nights) -> dict:
     `nights`: {hand id: (table, day)} of the hands already read (a posting of another hand,
     a table's R11.5 refund on a void last hand, is looked up)."""
     p, h = posting.c, hand.c
-    query = (select(p.account, p.hand_id, _total(p.amount)).select_from(posting)
-             .join(hand, h.id == p.hand_id).where(*_theirs(conn, tallies, flt)).group_by(p.account, p.hand_id))
+    query = _theirs(conn, tallies, flt, p.account, p.hand_id, _total(p.amount)).group_by(p.account, p.hand_id)
     nets, shares = {}, conn.execute(query).all()
     others = {hand_id for _name, hand_id, _cents in shares if hand_id not in nights}
     if others:
@@ -87,10 +101,9 @@ def _bonuses(conn, names, flt) -> dict:
     out = {}
     original = p.reverses.is_(None)
     credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
-    query = (select(p.account, p.detail, credit.label("credit"), original.label("original"), func.count(),
-                    _total(p.amount))
-             .select_from(posting).join(hand, hand.c.id == p.hand_id)
-             .where(p.kind == "bonus", *_theirs(conn, names, flt)).group_by(p.account, p.detail, credit, original))
+    query = (_theirs(conn, names, flt, p.account, p.detail, credit.label("credit"), original.label("original"),
+                     func.count(), _total(p.amount))
+             .where(p.kind == "bonus").group_by(p.account, p.detail, credit, original))
     for name, detail, is_credit, is_original, count, cents in conn.execute(query):
         won, paid = out.setdefault(name, ({}, {}))
         entry = (won if is_credit else paid).setdefault(detail, [0, 0])
@@ -104,9 +117,9 @@ def _sides(conn, names, flt) -> dict:
     """{name: {game: SideGame}}: the hands staked in it, the pots won, the net of its postings."""
     p = posting.c
     counts = {}
-    query = (select(p.account, p.detail, p.kind, func.count(), func.count(p.reverses), _total(p.amount))
-             .select_from(posting).join(hand, hand.c.id == p.hand_id)
-             .where(p.kind.in_(SIDE_KINDS), *_theirs(conn, names, flt)).group_by(p.account, p.detail, p.kind))
+    query = (_theirs(conn, names, flt, p.account, p.detail, p.kind, func.count(), func.count(p.reverses),
+                     _total(p.amount))
+             .where(p.kind.in_(SIDE_KINDS)).group_by(p.account, p.detail, p.kind))
     for name, game, kind, count, reversals, cents in conn.execute(query):
         c = counts.setdefault(name, {}).setdefault(game, [0, 0, 0])
         n = count - 2 * reversals  # a reversal cancels its posting: both counted, neither stands
@@ -150,6 +163,20 @@ def _details(conn, ids) -> list:
         out += [(r.id, r._asdict(), [m.line for m in live_events(moves.get(r.id, []))])
                 for r in conn.execute(select(hand).where(h.id.in_(chunk)))]
     return out
+
+
+def declared(winners, lines):
+    """The kind of an automatic win as its record says it: R6.2 judges a win as the kind
+    declared, so when every winner wrote one declaration, all of one kind, that is the kind;
+    else None (the hand is judged again)."""
+    kinds, counts = set(), dict.fromkeys(winners, 0)
+    for line in lines:
+        if line.startswith("declare "):
+            words = line.split()
+            if words[1] in counts:
+                counts[words[1]] += 1
+                kinds.add(words[2])
+    return kinds.pop() if len(kinds) == 1 and set(counts.values()) == {1} else None
 
 
 def _judge(details):
