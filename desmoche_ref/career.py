@@ -67,7 +67,7 @@ class Tally:
         self.name = name
         self.hands = self.wins = self.no_winner = 0
         self.dry = self.dry_run = 0
-        self.auto_won = set()  # ids of the automatic wins the player took
+        self.auto_won = {}     # hand id -> its winners, of of the automatic wins the player took
         self.fouled = set()    # ids of the hands a foul took the player out of
         self.nights = {}     # (table, day) -> [hands, cents]
         self.order = []      # (table, day) in the order first played
@@ -81,7 +81,7 @@ class Tally:
         if won and played.outcome == WIN:
             self.wins += 1
         elif won and played.outcome == AUTO_WIN:
-            self.auto_won.add(played.id)
+            self.auto_won[played.id] = played.winners
         if played.outcome == NO_WINNER:
             self.no_winner += 1
         if self.name in played.fouled:

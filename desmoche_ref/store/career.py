@@ -31,28 +31,20 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
     from .forked import forked
 
     tallies = {name: Tally(name) for name in names}
-    book, curves, nights = Ratings(), {name: [] for name in names}, {}
+    book, curves = Ratings(), {name: [] for name in names}
     for p in played(conn, flt):
         for name in p.players:
             if name in tallies:
                 tallies[name].hand(p)
-                nights[p.id] = (p.table, p.day)
         ranks = hand_ranking(p.players, p.outcome, p.winners, p.fouled)
         if ranks is None:
             continue
         for name, skill in zip(p.players, book.play(p.players, ranks)):
             if name in curves:
                 curves[name].append(Point(p.table, p.number, p.day, skill.conservative))
-    fouled = {i for t in tallies.values() for i in t.fouled}
-    read, details = [], []
-    for detail in _details(conn, fouled | {i for t in tallies.values() for i in t.auto_won}):
-        kind = None if detail[0] in fouled else declared(detail[1]["winners"].split(), detail[2])
-        if kind is None:
-            details.append(detail)
-        else:
-            read.append((detail[0], kind, {}))
+    read, details = _to_judge(conn, tallies)
     theirs = forked(_judge, details[1::2]) if len(details) > 1 else iter(())  # the other core
-    nets = _money(conn, tallies, flt, nights)
+    nets = _money(conn, tallies, flt)
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
     verdicts = _verdicts([*read, *_judge(details[0::2]), *theirs], tallies)
     standing = {r.player: r for r in book.table()[0]}
@@ -61,35 +53,32 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
             for name, t in tallies.items()}
 
 
-def _theirs(conn, names, flt: Filter, *columns):
-    """SELECT `columns` of the players' postings in the hands of `flt` (the hand joined only
-    for the dates: a posting knows its table)."""
+def _theirs(conn, names, flt: Filter, *columns, join: bool = False):
+    """SELECT `columns` of the players' postings in the hands of `flt` (the hand joined for
+    the dates, or with `join`: a posting knows its table)."""
     p = posting.c
     where = [p.account.in_(list(names)), p.player_id.is_not(None)]
+    dated = flt.since is not None or flt.until is not None
     query = select(*columns).select_from(posting)
-    if flt.since is not None or flt.until is not None:
+    if join or dated:
         query = query.join(hand, hand.c.id == p.hand_id)
+    if dated:
         where += filters(conn, Filter((), flt.since, flt.until))
     if flt.tables:
         where.append(p.table_id.in_([table_id(conn, name) for name in flt.tables]))
     return query.where(*where)
 
 
-def _money(conn, tallies, flt, nights) -> dict:
-    """{name: net} over `flt`, each hand's share told to the player's tally by night;
-    `nights`: {hand id: (table, day)} of the hands already read (a posting of another hand,
-    a table's R11.5 refund on a void last hand, is looked up)."""
+def _money(conn, tallies, flt) -> dict:
+    """{name: net} over `flt`, each night's share told to the player's tally. Summed by the
+    time the hands were opened: an imported night's hands share their Date, so Python sees
+    a row a night (a row a hand for hands recorded live)."""
     p, h = posting.c, hand.c
-    query = _theirs(conn, tallies, flt, p.account, p.hand_id, _total(p.amount)).group_by(p.account, p.hand_id)
-    nets, shares = {}, conn.execute(query).all()
-    others = {hand_id for _name, hand_id, _cents in shares if hand_id not in nights}
-    if others:
-        for hand_id, table, opened in conn.execute(
-                select(h.id, card_table.c.name, h.opened).join(card_table, card_table.c.id == h.table_id)
-                .where(h.id.in_(others))):
-            nights[hand_id] = (table, _day(opened))
-    for name, hand_id, cents in shares:
-        tallies[name].money(*nights[hand_id], cents)
+    query = (_theirs(conn, tallies, flt, p.account, card_table.c.name, h.opened, _total(p.amount), join=True)
+             .join(card_table, card_table.c.id == h.table_id).group_by(p.account, card_table.c.name, h.opened))
+    nets = {}
+    for name, table, opened, cents in conn.execute(query):
+        tallies[name].money(table, _day(opened), cents)
         nets[name] = nets.get(name, 0) + cents
     return nets
 
@@ -145,6 +134,32 @@ def _verdicts(judged, tallies) -> dict:
             if hand_id in t.fouled and name in fouled:
                 fouls[fouled[name]] = fouls.get(fouled[name], 0) + 1
     return {name: (dict(sorted(a.items())), dict(sorted(f.items()))) for name, (a, f) in out.items()}
+
+
+def _to_judge(conn, tallies) -> tuple:
+    """([(hand id, automatic win kind, {})] of the automatic wins whose kind their record
+    says, [details of the hands to judge again]): the hands in which a foul put one of the
+    players out, and the automatic wins whose record does not say the kind (`declared`)."""
+    from .records import live_events
+
+    fouled = {i for t in tallies.values() for i in t.fouled}
+    autos = {i: winners for t in tallies.values() for i, winners in t.auto_won.items() if i not in fouled}
+    e, lines = event.c, {}
+    ids = sorted(autos)
+    for start in range(0, len(ids), 500):  # only the declarations (and the undos that may take one back)
+        for m in conn.execute(select(e.hand_id, e.id, e.line, e.supersedes)
+                              .where(e.hand_id.in_(ids[start:start + 500]),
+                                     or_(e.line.like("declare %"), e.supersedes.is_not(None)))
+                              .order_by(e.hand_id, e.seq)):
+            lines.setdefault(m.hand_id, []).append(m)
+    read, again = [], set(fouled)
+    for i, winners in autos.items():
+        kind = declared(winners, [m.line for m in live_events(lines.get(i, []))])
+        if kind is None:
+            again.add(i)
+        else:
+            read.append((i, kind, {}))
+    return read, _details(conn, again)
 
 
 def _details(conn, ids) -> list:
