@@ -18,7 +18,9 @@ from desmoche_ref.sim.session import played
 from desmoche_ref.simulate import simulate_session
 
 SKILL = {"Beto": 0.6, "Carla": 0.6, "Dani": 0.2}
-SEED = 0  # bench/bench_ratings.py: at this seed the ratings hold the order from hand 298 on
+# At this seed the ratings hold the order from hand 170 on and end with Ana 3.5 above the
+# next and Dani 3.2 below (bench/bench_ratings.py --skill-seeds 6 prints each seed's course)
+SEED = 5
 
 
 def verdicts(season):
@@ -71,5 +73,6 @@ def test_a_skill_season_rates_the_same_through_the_book(tmp_path):
 def test_the_ratings_put_the_best_bot_first_and_the_weakest_last():
     season = played(2000, 4, SEED, None, True, None, SKILL)
     ratings, rated, _ = rank_hands(verdicts(season))
-    order = [r.player for r in ratings.table(min_hands=20)[0]]
-    assert rated > 500 and order[0] == "Ana" and order[-1] == "Dani"
+    table = ratings.table(min_hands=20)[0]
+    assert rated > 500 and [r.player for r in table][::3] == ["Ana", "Dani"]
+    assert table[0].conservative - table[1].conservative > 1 and table[2].conservative - table[3].conservative > 1
