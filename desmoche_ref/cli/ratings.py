@@ -16,8 +16,6 @@ from .lang import Command, _, lang_option, ngettext
 from .league import DATE, _check_format, _csv, _json, _table
 
 RATING_HEADERS = [N_("rank"), N_("player"), N_("rating"), N_("mean"), N_("deviation"), N_("hands")]
-# the automatic wins' kinds and the bonuses, for the catalog (cli/render.py has them too)
-AUTO_KINDS = (N_("peladilla"), N_("cuatro-cuerpos"), N_("color"))
 
 
 def _filter(tables, since, until):
@@ -142,7 +140,7 @@ def as_dict(record) -> dict:
 
 
 def _counted(pairs) -> str:
-    """`kind count, kind count` with the kinds in words."""
+    """`kind count, kind count` with the kinds in words (the catalog has them: cli/render.py)."""
     return ", ".join(f"{_(kind)} {count}" for kind, count in pairs)
 
 
