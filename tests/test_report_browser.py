@@ -58,6 +58,9 @@ class Built:
         run("report", "-o", self.en, db=self.book)
         run("--lang", "es", "report", "-o", self.es, db=self.book)
         self.standings = json.loads(run("standings", "--json", db=self.book))
+        self.ratings = json.loads(run("ratings", "--json", db=self.book))
+        self.records = {r["player"]: json.loads(run("player", r["player"], "--json", db=self.book))
+                        for r in self.standings["players"]}
         hostile = folder / "hostile"
         hostile.mkdir()
         run("import", hostile_record(hostile), "--table", HOSTILE_TABLE, db=hostile / "book.db")
@@ -242,3 +245,47 @@ def test_a_hostile_name_stays_text(built, tab):
     page = tab.open(built.hostile / "index.html")
     assert HOSTILE_TABLE in page.evaluate("document.body.textContent")
     assert tab.dialogs == [] and tab.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_ratings_in_the_dom_are_ratings_json(built, tab, lang):
+    page = tab.open(getattr(built, lang) / "index.html")
+    rows = page.eval_on_selector_all("#ratings-table tbody tr", """rows => rows.map(r =>
+        Object.fromEntries([...r.querySelectorAll('[data-key]')].map(c => [c.dataset.key, c.textContent.trim()])))""")
+    assert [r.pop("rank") for r in rows] == [str(k) for k in range(1, len(rows) + 1)]
+    assert [{k: int(v) if k == "hands" else float(v) if k != "player" else v for k, v in r.items()}
+            for r in rows] == built.ratings["players"]
+    assert len(rows) >= 4
+    provisional = page.text_content("p.provisional") if built.ratings["provisional"] else ""
+    assert all(p["player"] in provisional for p in built.ratings["provisional"])
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_player_page_shows_the_record_and_fits_a_phone(built, tab, lang):
+    """The record is `player --json`'s; each side game one row, not a line a posting; every
+    foul with its rule's words; the rating's course drawn; nothing scrolls sideways at 390 px."""
+    from desmoche_ref import rulebook
+    from desmoche_ref.report.pages import Paths
+
+    words, paths = rulebook.load(lang), Paths([], list(built.records))
+    site = getattr(built, lang)
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    for name, record in built.records.items():
+        page = tab.open(site / paths.player(name))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        games = page.eval_on_selector_all("table.sides tbody tr", """rows => rows.map(r =>
+            [r.dataset.game, ...[...r.querySelectorAll('td')].map(c => c.textContent.trim())])""")
+        assert games == [[g, str(s["played"]), str(s["won"]), s["net"]] for g, s in record["side_games"].items()]
+        codes = page.eval_on_selector_all("ul.foul-codes li", "items => items.map(i => [i.dataset.code, i.textContent])")
+        assert [c for c, _text in codes] == list(record["fouls"])
+        for code, text in codes:
+            assert words.get(code).title in text
+        for text in page.eval_on_selector_all("ul.fouls li", "items => items.map(i => i.textContent)"):
+            code = re.search(r"\b(F[1-5])\b", text).group(1)
+            assert words.get(code).title in text
+        if record["rating"]:
+            assert page.text_content("#rating").startswith(f'{record["rating"]["rating"]:.2f}')
+            assert page.query_selector("#rating-course ~ figure svg polyline") is not None
+    assert any(r["side_games"] for r in built.records.values()) and any(r["fouls"] for r in built.records.values())
+    assert tab.errors == [] and tab.outside == []
+

@@ -22,6 +22,8 @@ COMMANDS = {
     "import": ("desmoche_ref.cli.league", "import_", N_("Judge hand records and store their valid hands in the book.")),
     "export": ("desmoche_ref.cli.league", "export", N_("Write the book's hands as canonical .dsm records.")),
     "standings": ("desmoche_ref.cli.league", "standings", N_("The league table: wins, bonuses, fouls, nets.")),
+    "ratings": ("desmoche_ref.cli.ratings", "ratings", N_("Who plays best: a skill rating per player, from the hands in order.")),
+    "player": ("desmoche_ref.cli.ratings", "player", N_("A player's record: wins by kind, bonuses, fouls, side games, nights, rating.")),
     "ledger": ("desmoche_ref.cli.league", "ledger", N_("The postings behind every balance.")),
     "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
     "db": ("desmoche_ref.cli.db", "db", N_("The book: where it is (path), its schema (upgrade, check), who may use it (grant, revoke, roles).")),

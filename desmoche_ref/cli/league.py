@@ -291,36 +291,77 @@ STANDING_HEADERS = [N_("player"), N_("hands"), N_("wins"), N_("auto_wins"), N_("
 @click.command(cls=Command)
 @_filters
 @click.option("--player", metavar="P", help=N_("Only this player's row."))
+@click.option("--min-nights", type=click.IntRange(min=1), metavar="N",
+              help=N_("Qualify for the table only the players who sat in at least N nights; "
+                      "list the others apart."))
 @_formats
 @db_option
 @lang_option
 @book_command
-def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
+def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name, db):
     """The league table: per player, hands, wins, automatic wins, hands without a winner,
     bonuses won and paid, fouls, side games won, and net.
 
     `unwon` is the money now in pots; `brought_in` is carried-in money that entered the book
     from records without their earlier hands. The nets + unwon − brought_in = 0, exactly.
     Dates are those the hands were played (a record's Date tag, else when it was stored).
+    With --min-nights N (a league's usual rule), the table ranks the players who sat in at
+    least N nights (a night: a table's hands of one day) and lists the others apart.
 
     \b
     Examples:
       desmoche-ref standings
       desmoche-ref standings --table 3 --since 2026-11-01 --json
       desmoche-ref standings --fmt github
+      desmoche-ref standings --min-nights 4
     """
     from ..store.scorebook import Scorebook
 
     _check_format(fmt_name)
-    table_ = Scorebook(open_book(db, readonly=True)).standings(_selection(table, player, since, until))
+    book = Scorebook(open_book(db, readonly=True))
+    sel = _selection(table, player, since, until)
+    table_ = book.standings(sel)
+    nights = None
+    if min_nights is not None:
+        from ..store.ratings import Filter
+
+        nights = book.nights_played(Filter((sel.table,) if sel.table else (), sel.since, sel.until))
     if as_json:
-        return _json(table_.as_json())
+        out = table_.as_json()
+        if nights is not None:
+            out["min_nights"] = min_nights
+            for row in out["players"]:
+                row["nights"] = nights.get(row["player"], 0)
+                row["qualified"] = row["nights"] >= min_nights
+        return _json(out)
     rows = [list(r.as_json().values()) for r in table_.players]
-    if as_csv:
-        return _csv(rows, STANDING_HEADERS)
-    click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
+    if nights is None:
+        if as_csv:
+            return _csv(rows, STANDING_HEADERS)
+        click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
+    else:
+        _qualified_tables(rows, nights, min_nights, as_csv, fmt_name)
+        if as_csv:
+            return
     click.echo(_("unwon (in pots) {unwon}, brought in {brought_in}").format(
         unwon=fmt(table_.unwon), brought_in=fmt(table_.brought_in)))
+
+
+def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
+    """The standings with each player's nights: those with at least `min_nights` in the
+    table, the others apart (CSV: one table, with the nights and whether qualified)."""
+    headers = STANDING_HEADERS + [N_("nights")]
+    shown = [row + [nights.get(row[0], 0)] for row in rows]
+    if as_csv:
+        return _csv([row + ["yes" if row[-1] >= min_nights else "no"] for row in shown],
+                    headers + ["qualified"])
+    qualified = [row for row in shown if row[-1] >= min_nights]
+    apart = [row for row in shown if row[-1] < min_nights]
+    click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+    if apart:
+        click.echo(ngettext("Fewer than {count} night, not qualified:", "Fewer than {count} nights, not qualified:",
+                            min_nights).format(count=min_nights))
+        click.echo(_table(apart, headers, fmt_name, right=headers[1:]))
 
 
 def _check_format(name: str) -> None:

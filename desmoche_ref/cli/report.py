@@ -22,19 +22,23 @@ from .files import _umask
               help=N_("Only this table's hands (repeat for several). Default: every table."))
 @click.option("--since", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or after DATE (YYYY-MM-DD)."))
 @click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))
+@click.option("--min-nights", type=click.IntRange(min=1), metavar="N",
+              help=N_("Mark on the season's table the players who sat in at least N nights (qualified)."))
 @click.option("--force", is_flag=True, help=N_("Write over an existing FILE.html."))
 @db_option
 @lang_option
 @book_command
-def report(out, tables, since, until, force, db):
+def report(out, tables, since, until, min_nights, force, db):
     """Write the book as pages that open from disk: no server, no network.
 
-    A folder gets the season page (index.html: the standings, each player's net over the
-    season, the nights with their settle-up, the season in figures), a page a night (its
-    hands and settle-up), a page a hand (its record, the verdict with each finding's rule,
-    and a replay of the table after every move, stepped with the arrow keys) and a page a
-    player. A FILE.html gets the season page alone, with everything inside it. The pages
-    speak the language of the run and print on A4.
+    A folder gets the season page (index.html: the standings, the ratings, each player's
+    net over the season, the nights with their settle-up, the season in figures), a page a
+    night (its hands and settle-up), a page a hand (its record, the verdict with each
+    finding's rule, and a replay of the table after every move, stepped with the arrow
+    keys) and a page a player (their record, as `desmoche-ref player` prints it, and the
+    course of their rating). A FILE.html gets the season page alone, with everything inside
+    it. The pages speak the language of the run and print on A4. With --min-nights N the
+    season's table marks the players who sat in at least N nights as qualified.
 
     A folder that holds a report made before is brought up to date (written anew); any
     other folder must be empty or new. An existing FILE.html is written over only with
@@ -45,12 +49,13 @@ def report(out, tables, since, until, force, db):
       desmoche-ref report -o season/
       desmoche-ref report -o standings.html --since 2026-09-01
       desmoche-ref --lang es report -o temporada/ --table norte --table sur
+      desmoche-ref report -o season/ --min-nights 4
     """
     from .runtime import collector_paused
 
     with collector_paused():
         _report(out, list(dict.fromkeys(tables)), since.date() if since else None,
-                until.date() if until else None, force, db)
+                until.date() if until else None, force, db, min_nights)
 
 
 def _book_file(db):
@@ -96,7 +101,7 @@ def _check_target(out: str, book_file, force: bool) -> bool:
     return False
 
 
-def _report(out, tables, since, until, force, db):
+def _report(out, tables, since, until, force, db, min_nights=None):
     import tempfile
 
     from ..report.site import build
@@ -109,7 +114,7 @@ def _report(out, tables, since, until, force, db):
     try:
         if schema_version(book) != schema_head():
             fail(_("the book's schema is not this program's: run `desmoche-ref db upgrade` first"))
-        season = Scorebook(book).season(tables, since, until)
+        season = Scorebook(book).season(tables, since, until, min_nights)
     finally:
         book.engine.dispose()
     if not season.hands:

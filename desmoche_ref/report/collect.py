@@ -37,6 +37,10 @@ class Season(NamedTuple):
     hands: list       # Hand, by day, table and number
     nights: list      # Night, by day and table
     players: list     # the players' names, best net first
+    ratings: object = None   # store.ratings.RatingTable over the hands shown
+    records: dict = {}       # name -> career.Record over the hands shown
+    nights_played: dict = {}  # name -> nights sat in (standings --min-nights)
+    min_nights: int | None = None  # the season's table qualifies players with at least this many nights
 
 
 def merged(tables: list):
@@ -55,9 +59,13 @@ def merged(tables: list):
     return Standings(ordered, unwon, brought_in)
 
 
-def collect(session, tables=(), since=None, until=None, progress=None) -> Season:
+def collect(session, tables=(), since=None, until=None, progress=None, min_nights=None) -> Season:
     """The season of `tables` (every table when none is named), its hands played from
-    `since` to `until` (dates, inclusive; None: no bound). StoreError for an unknown table."""
+    `since` to `until` (dates, inclusive; None: no bound), its ratings and each player's
+    record (store/ratings.py, store/career.py); `min_nights` qualifies players for the
+    season's table. StoreError for an unknown table."""
+    from ..store.career import nights_played, player_records
+    from ..store.ratings import Filter, ratings
     from ..store.league import (Selection, balances, export_hands, ledger, played, recorders, standings,
                                 table_id)
 
@@ -88,4 +96,7 @@ def collect(session, tables=(), since=None, until=None, progress=None) -> Season
         owed = balances(session, Selection(table, None, day, day))
         nights.append(Night(table, day, night, owed, settle_up(owed)))
     names = list(tables) or sorted({r.table for r in rows})
-    return Season(names, since, until, table_, hands, nights, [r.player for r in table_.players])
+    players = [r.player for r in table_.players]
+    flt = Filter(tuple(tables), since, until)
+    return Season(names, since, until, table_, hands, nights, players, ratings(session, flt),
+                  player_records(session, players, flt), nights_played(session, flt), min_nights)

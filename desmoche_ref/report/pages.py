@@ -16,6 +16,7 @@ from ..i18n import N_, translations
 from ..cli.render import Style, _outcome, say
 from ..cli.view import STATUS, offer_text, pile_text, stock_text, turn
 from ..money import fmt
+from ..rating import figure
 from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
 from . import svg
 
@@ -101,7 +102,7 @@ def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY)
-    env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt)
+    env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt, figure=figure)
     return env
 
 

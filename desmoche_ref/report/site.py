@@ -165,30 +165,45 @@ def _season_values(season, summaries, paths) -> dict:
     chart = pages.chart(_("Each player's net over the season"), series, _("hands, in the order played"))
     legend = [(name, pages.svg.colour(i), curve[-1] if curve else 0) for i, (name, curve) in enumerate(series)]
     return {"paths": paths, "chart": chart, "legend": legend, "after_night": after_night, "counts": counts,
+            "ratings": season.ratings, "nights_played": season.nights_played, "min_nights": season.min_nights,
             "party": pages.party, "first_day": season.hands[0].day if season.hands else None,
             "last_day": season.hands[-1].day if season.hands else None}
 
 
 def _player_values(name, season, summaries, paths) -> dict:
-    from ..cli.lang import _
+    """The player page: their record (store/career.py, as `desmoche-ref player` prints it),
+    the course of their rating, each side game and bonus summed (not a line a posting), each
+    foul with its rule's words, their nights and, folded, their hands."""
+    from .. import rulebook
+    from ..cli.lang import _, language
 
+    record = season.records.get(name)
     rows, total = [], 0
-    bonuses_won, bonuses_paid, sides = [], [], []
-    for hand, s in zip(season.hands, summaries):
+    for s in summaries:
         if name not in s["players"] and name not in s["money"]:
             continue
         total += s["money"].get(name, 0)
         rows.append((s, s["money"].get(name, 0), total))
-        for e in hand.postings:
-            if e.account != name or e.account.startswith("pot:"):
-                continue
-            if e.kind == "bonus":
-                (bonuses_won if e.amount > 0 else bonuses_paid).append((s, e))
-            elif e.kind in ("side-win", "side-stake", "side-refund"):
-                sides.append((s, e))
-    fouls = [(s, f) for s, _c, _t in rows for f in s["fouls"] if f["player"] == name]
-    row = next(r for r in season.standings.players if r.player == name)
+    titles = rulebook.load(language())
+    fouls = [(s, f, titles.get(f["code"])) for s, _c, _t in rows for f in s["fouls"] if f["player"] == name]
     chart = pages.chart(_("{player}'s net, hand by hand").format(player=name),
                         [(name, [t for _s, _c, t in rows])], _("hands played"))
-    return {"name": name, "row": row, "rows": rows, "chart": chart, "bonuses_won": bonuses_won,
-            "bonuses_paid": bonuses_paid, "sides": sides, "fouls": fouls, "paths": paths}
+    curve = record.curve if record is not None else []
+    # the chart draws cents: a rating is shown to two decimals, so a hundredth is its cent
+    rating_chart = pages.chart(_("{player}'s rating after each rated hand").format(player=name),
+                               [(name, [round(p.rating * 100) for p in curve])], _("rated hands")) if curve else None
+    return {"name": name, "record": record, "rows": rows, "chart": chart, "rating_chart": rating_chart,
+            "nights": _player_nights(rows, curve), "fouls": fouls, "rules": titles, "paths": paths}
+
+
+def _player_nights(rows, curve) -> list:
+    """(night day, table, hands, net, rating after the night or None) of the player's nights."""
+    after = {}
+    for p in curve:
+        after[(p.day, p.table)] = p.rating
+    nights = {}
+    for s, cents, _total in rows:
+        key = (s["day"], s["table"])
+        hands, net = nights.get(key, (0, 0))
+        nights[key] = (hands + 1, net + cents)
+    return [(day, table, hands, net, after.get((day, table))) for (day, table), (hands, net) in nights.items()]

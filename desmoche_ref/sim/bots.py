@@ -265,5 +265,24 @@ def plan_take(hand, melds, c: int, hand_melds: bool):
     return best
 
 
+def random_take(hand, melds, c: int, hand_melds: bool, rng):
+    """A take as a bot that does not judge it makes one: the card laid one way or another it
+    allows (R7.2, R8.5), then sometimes the rest laid too (R7.3); None if it cannot be laid."""
+    firsts = _first_lays(hand, melds, c)
+    if not firsts:
+        return None
+    plan = rng.choice(firsts)
+    if plan.hand and rng.random() < 0.5:
+        plan = lay_more(plan, hand_melds, rng.random() < 0.5)
+    return plan
+
+
+def random_claim(game: str, hand, escalera: str, rng):
+    """A side-game announcement a bot that does not judge it makes: any claim these dealt
+    cards make (not the best one), or none (R4.5: a claim not announced is void)."""
+    options = [cards for cards in _claim_candidates(game, sorted(hand)) if claim_strength(game, cards, escalera)]
+    return rng.choice(options + [None])
+
+
 def is_set(cards) -> bool:
     return meld_kind(cards) == SET

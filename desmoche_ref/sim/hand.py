@@ -22,6 +22,7 @@ class HandSim(Play):
         self.vary = vary = table.vary
         self.closed = table.closed
         self.opts = table.setup.options
+        self.skill = table.skill
         self.names = table.names
         self.dealer = table.setup.dealer
         self.order = table.setup.order_from_dealer()  # dealer's right first, dealer last
@@ -42,6 +43,13 @@ class HandSim(Play):
         self.hand_foul_from = rng.choice(("drawn", "drawn", "discard", "stock"))
         self.arrangement_at = (rng.randint(1, 25) if vary and self.opts.strict
                                and r() < P_ARRANGEMENT else None)
+
+    def misjudges(self, seat) -> bool:
+        """Whether the bot at `seat` chooses this move at random rather than by judgement:
+        never at level 1 (and then no random number is drawn, so a session of level-1 bots
+        is the session they always played), always at 0, else that much more often."""
+        level = self.skill.get(seat, 1.0)
+        return level < 1 and self.rng.random() >= level
 
     def forgive(self) -> bool:
         return self.rng.random() < P_FORGIVE
@@ -125,7 +133,10 @@ class HandSim(Play):
             for game, entrants in self.sides:
                 if s not in entrants:
                     continue
-                cards = bots.best_claim(game, hand, self.opts.escalera)
+                if self.misjudges(s):
+                    cards = bots.random_claim(game, hand, self.opts.escalera, self.rng)
+                else:
+                    cards = bots.best_claim(game, hand, self.opts.escalera)
                 if cards:
                     self.announced[s][game] = cards
                     self.t.emit(f"announce {self.names[s]} {game} {names(cards)}")
@@ -148,8 +159,8 @@ class HandSim(Play):
         seats = t.active(self.order)
         if len(seats) < 2:
             return
-        chosen = {s: bots.least_useful(t.hand(s), self.rng, keep=self.announced_cards(s))
-                  for s in seats}
+        chosen = {s: self.rng.choice(t.hand(s)) if self.misjudges(s) else
+                  bots.least_useful(t.hand(s), self.rng, keep=self.announced_cards(s)) for s in seats}
         if self.vary and self.rng.random() < 0.1:
             self.rng.shuffle(seats)
         for s in seats:

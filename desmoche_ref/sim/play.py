@@ -8,7 +8,7 @@ from ..cards import CARD_NAME, names
 from ..engine.state import NO_WINNER, OVER
 from ..melds import RUN, fits, meld_kind, remove_card
 from . import bots
-from .rates import OTHER_FOULS, P_CLAIM, P_DECLINE, P_KNOCK, P_PASS
+from .rates import OTHER_FOULS, P_CLAIM, P_DECLINE, P_KNOCK, P_PASS, P_RANDOM_TAKE
 
 _DRAW_COMMENT = {"R7.1": "the dealer's right draws first (R7.1)",
                  "R7.7": "the first card went dead: the same player draws (R7.7)"}
@@ -79,7 +79,13 @@ class Play:
                 if rng.random() >= P_DECLINE:
                     claimants.append(s)
                 continue
-            pl = bots.plan_take(t.hand(s), t.melds(s), offer.card, self.opts.hand_melds)
+            blind = self.misjudges(s)
+            if blind:  # a card taken or let go without judging it, laid any way it allows
+                pl = bots.random_take(t.hand(s), t.melds(s), offer.card, self.opts.hand_melds, rng)
+                if s != offer.must_take and rng.random() >= P_RANDOM_TAKE:
+                    pl = None
+            else:
+                pl = bots.plan_take(t.hand(s), t.melds(s), offer.card, self.opts.hand_melds)
             if s == offer.must_take:
                 if pl is None:
                     raise AssertionError(f"{self.names[s]} must take {CARD_NAME[offer.card]} "
@@ -88,7 +94,7 @@ class Play:
                 claimants.append(s)
                 self.note_forced(s == offer.by, pl.win)
                 break
-            if pl is not None and (pl.win or rng.random() >= P_DECLINE):
+            if pl is not None and (blind or pl.win or rng.random() >= P_DECLINE):
                 taker, plan = s, pl
                 claimants.append(s)
         # who lets it go: anyone still in who does not want it may say so (N4.3)
@@ -170,7 +176,10 @@ class Play:
             return "win"
         others = [m for q in t.active() if q != s for m in t.melds(q)]
         # a bot avoids paying a card that fits another player's meld
-        pay = bots.least_useful(t.hand(s), rng, extra=lambda x: 4 * any(fits(x, m) for m in others))
+        if self.misjudges(s):
+            pay = rng.choice(t.hand(s))
+        else:
+            pay = bots.least_useful(t.hand(s), rng, extra=lambda x: 4 * any(fits(x, m) for m in others))
         t.emit(f"pay {self.names[s]} {CARD_NAME[pay]}")
         return "paid"
 

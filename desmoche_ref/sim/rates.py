@@ -18,5 +18,7 @@ P_COMMENT = 0.2       # a comment on a line worth one (N1.2)
 P_VOID_DECLARE = 0.5  # a qualifying hand declared at a table without automatic wins (R6.7)
 P_FALSE_DECLARE = 0.004  # a hand declared that does not qualify (R6.4)
 
+P_RANDOM_TAKE = 0.5   # a bot that misjudges a card on offer takes it (else lets it go)
+
 OTHER_FOULS = ("talked about the cards in hand", "showed a card to a neighbour",
                "played out of turn twice", "took the deck before the cut")

@@ -7,6 +7,7 @@ Same seed, same text: all randomness comes from one `random.Random(seed)`.
 
 import random
 from collections import Counter
+from typing import NamedTuple
 
 from ..engine.setup import Setup
 from ..money import fmt
@@ -54,12 +55,25 @@ def vary_options(rng: random.Random, preset: str) -> str:
     return " ".join(words)
 
 
+class Verdict(NamedTuple):
+    """A simulated hand's verdict, as the book keeps it (store/ratings.py reads the same)."""
+
+    players: tuple
+    outcome: str     # win, auto-win, no-winner
+    winners: list
+    fouled: list     # the players a foul disqualified
+    net: dict        # name -> cents
+
+
 class Session:
     """The table between hands: who deals, the bet, and what the pots carry."""
 
-    def __init__(self, rng, players: int, options, vary: bool):
+    def __init__(self, rng, players: int, options, vary: bool, skill=None):
         self.rng = rng
         self.names = NAMES[:players]
+        # seat -> level, for the bots below level 1 (HandSim.misjudges)
+        self.skill = {self.names.index(name): level for name, level in (skill or {}).items() if level < 1}
+        self.verdicts = []  # Verdict of each hand played
         self.options = options
         self.vary = vary
         self.bet = 1000
@@ -114,14 +128,18 @@ class Session:
             rules=preset, options=opt_text,
             sides=[(g, stake, [names[i] for i in e]) for g, stake, e, _ in sides],
             side_carry={g: amount for g, _, _, amount in sides if amount})
-        table = Table(setup, rng, vary, closed, P_COMMENT)
+        table = Table(setup, rng, vary, closed, P_COMMENT, self.skill)
         sim = HandSim(table, [(g, e) for g, _, e, _ in sides])
         sim.run()
         outcome = table.record.outcome
         if rng.random() < P_RESULT and len(outcome.winners) <= 1:
             tags.append(("Result", names[outcome.winners[0]] if outcome.winners else "none"))
         tags.append(("Hand", str(number)))
-        self.carry_on(setup, table.record.report)
+        settled = self.carry_on(setup, table.record.report)
+        report = table.record.report
+        self.verdicts.append(Verdict(names, outcome.kind, [names[i] for i in outcome.winners],
+                                     list(dict.fromkeys(f.player for f in report.fouls if f.enforced)),
+                                     settled.net))
         self.notes.update(sim.notes)
         self.notes["closed record"] += closed
         lines = [f'[{name} "{value}"]' for name, value in tags]
@@ -134,9 +152,10 @@ class Session:
         stakes = {e.game: e.stake for e in setup.sides}
         self.side_carry = {p.game: (stakes[p.game], p.carry_out)
                            for p in settled.side_games if p.carry_out}
+        return settled
 
 
-def check_arguments(hands: int, players: int, options) -> None:
+def check_arguments(hands: int, players: int, options, skill=None) -> None:
     if not 2 <= players <= 4:
         raise ValueError(f"a table has 2, 3 or 4 players, not {players}")
     if hands < 0:
@@ -146,26 +165,40 @@ def check_arguments(hands: int, players: int, options) -> None:
             _, reason = parse_options(name, options)
             if reason:
                 raise ValueError(reason)
+    for name, level in (skill or {}).items():
+        if name not in NAMES[:players]:
+            raise ValueError(f"{name} does not play at a table of {players} ({', '.join(NAMES[:players])})")
+        if not 0 <= level <= 1:
+            raise ValueError(f"a bot's level is from 0 to 1, not {level}")
 
 
-def session(hands, players, seed, options, vary, progress):
-    """The hands' texts and a Counter of the situations they went through."""
-    check_arguments(hands, players, options)
-    table = Session(random.Random(seed), players, options, vary)
-    texts = []
+def played(hands, players, seed, options, vary, progress, skill=None) -> Session:
+    """The session after `hands` hands: its texts' makers' record (notes, verdicts)."""
+    check_arguments(hands, players, options, skill)
+    table = Session(random.Random(seed), players, options, vary, skill)
+    table.texts = []
     for number in range(1, hands + 1):
-        texts.append(table.hand(number))
+        table.texts.append(table.hand(number))
         if progress is not None:
             progress(1)
-    return texts, table.notes
+    return table
+
+
+def session(hands, players, seed, options, vary, progress, skill=None):
+    """The hands' texts and a Counter of the situations they went through."""
+    table = played(hands, players, seed, options, vary, progress, skill)
+    return table.texts, table.notes
 
 
 def simulate_session(hands: int, players: int = 3, seed: int = 0, options: str | None = None,
-                     vary: bool = True, progress=None) -> str:
+                     vary: bool = True, progress=None, skill=None) -> str:
     """The `.dsm` text of a session of `hands` consecutive bot-played hands of one table.
 
     `players` 2-4 (named Ana Beto Carla Dani); `seed` makes it repeatable; `options` fixes
     the `Options` tag of every hand; `vary` varies preset, options, fouls, claims and closed
-    records across hands; `progress(1)` is called after each hand.
+    records across hands; `progress(1)` is called after each hand; `skill` {name: level}
+    makes some bots weaker (0: a random legal move each time, 1: the bots at their best, the
+    default): a weaker bot misjudges takes, pays, the cambio and side-game claims that much
+    more often.
     """
-    return "\n".join(session(hands, players, seed, options, vary, progress)[0])
+    return "\n".join(session(hands, players, seed, options, vary, progress, skill)[0])

@@ -20,8 +20,9 @@ _END = parse_event("end", 0)
 
 
 class Table:
-    def __init__(self, setup, rng, vary: bool, closed: bool, comment_rate: float):
+    def __init__(self, setup, rng, vary: bool, closed: bool, comment_rate: float, skill=None):
         self.setup = setup
+        self.skill = skill or {}  # seat -> level below 1 (sim/hand.py: HandSim.misjudges)
         self.names = setup.players
         self.n = len(self.names)
         self.rng = rng

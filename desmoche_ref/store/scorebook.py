@@ -41,6 +41,30 @@ class Scorebook:
                 player = player_name(conn, player)
             return list(ledger(conn, player, table, hand))
 
+    def ratings(self, flt=None, min_hands: int = 20):
+        """ratings.RatingTable over the hands `flt` (a ratings.Filter) picks, in the order
+        played: the players with at least `min_hands` rated hands ranked, the others apart."""
+        from .ratings import Filter, ratings
+
+        with self.book.connect() as conn:
+            return ratings(conn, flt or Filter(), min_hands)
+
+    def player(self, name: str, flt=None):
+        """career.Record of a player over the hands `flt` picks; StoreError if unknown."""
+        from .career import player_record
+        from .ratings import Filter
+
+        with self.book.connect() as conn:
+            return player_record(conn, name, flt or Filter())
+
+    def nights_played(self, flt=None) -> dict:
+        """{player: nights sat in} over the hands `flt` picks (standings --min-nights)."""
+        from .career import nights_played
+        from .ratings import Filter
+
+        with self.book.connect() as conn:
+            return nights_played(conn, flt or Filter())
+
     def export(self, table=None, hand=None):
         """([record text of each hand picked], the book head or None)."""
         from .journal import head
@@ -56,12 +80,12 @@ class Scorebook:
         with self.book.read() as session:
             return verify_book(session, head)
 
-    def season(self, tables, since, until):
+    def season(self, tables, since, until, min_nights=None):
         """The report's season (report/collect.py) of the hands picked."""
         from ..report.collect import collect
 
         with self.book.connect() as conn:
-            return collect(conn, tables, since, until)
+            return collect(conn, tables, since, until, min_nights=min_nights)
 
     def import_file(self, data, path: str, table=None, progress=None, encoding=None):
         """importer.Imported: one file's hands judged and stored (importer.import_records)."""
