@@ -605,6 +605,8 @@ def test_r11_5_a_carried_pot_never_won_is_returned_in_proportion():
     second = hand(["declare Carla peladilla", "end"], dealer="Beto", deal=deal2, cambio={},
                   side=("oro 5 Ana Beto Carla",), sidecarry=("oro 10",))
     session = session_of(first, second)
+    assert session.problems == [] and session.refund == {}  # the table did not break up (N9.4)
+    session = session_of(first, second.replace("[Players", '[Closed "yes"]\n[Players'))
     assert session.problems == []
     assert session.refund == {"Ana": 1000, "Beto": 500, "Carla": 1000}
 
@@ -612,7 +614,7 @@ def test_r11_5_a_carried_pot_never_won_is_returned_in_proportion():
 def test_r11_5_a_main_pot_carried_at_the_end_goes_back_to_those_who_anted():
     from test_rules_deal import drain
     from helpers import DEAL, stock_of
-    text = hand(drain(stock_of(DEAL), ["Beto", "Carla", "Ana"]) + ["end"])
+    text = hand(drain(stock_of(DEAL), ["Beto", "Carla", "Ana"]) + ["end"], extra=('[Closed "yes"]',))
     session = check_session(judge_text(text))
     assert session.refund == {"Ana": 1000, "Beto": 1000, "Carla": 1000}
     assert set(session.final.values()) == {0}
