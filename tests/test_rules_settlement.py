@@ -583,6 +583,22 @@ def test_r4_4_a_claim_a_closed_record_cannot_verify_is_a_warning_and_still_count
     assert warnings_of(j) == [("R4.4", line_of(text, "announce Carla oro Qd"))]
 
 
+def test_r4_5_a_closed_records_claim_never_shown_is_void_as_never_shown_not_as_not_dealt():
+    # Carla's hand is unknown and her Qd is never seen: it may have been dealt to her, so the
+    # claim is void because it was never shown (R4.5), as in the open record — not R4.4
+    text = hand(["declare Ana peladilla", "cambio Beto ?", "cambio Carla ?", "cambio Ana Kd", "end"],
+                deal={"Beto": "?x9", "Carla": "?x9", "Ana": PELADILLA}, cambio={},
+                pre=["announce Carla oro Qd"], side=("oro 5 Ana Carla",))
+    j = verdict(text)
+    assert j["status"] == "complete", j["errors"]
+    assert side_of(j, "oro")["winners"] == [] and side_of(j, "oro")["carry_out"] == "10.00"
+    assert [(w["line"], w["code"], w["message"]) for w in j["warnings"]] == [
+        (line_of(text, "announce Carla oro Qd"), "R4.5", "Carla's oro claim is void: Qd was never shown")]
+    # a card the record shows in another hand was not dealt to her: still R4.4
+    elsewhere = text + "show Beto Qd\n"
+    assert warnings_of(verdict(elsewhere)) == [("R4.4", line_of(text, "announce Carla oro Qd"))]
+
+
 def test_r4_6_the_next_hand_carries_in_the_side_pot_carried_out():
     first = side_hand("Qd", "", side=("oro 5 Ana Carla",))  # no claim: 10.00 carries
     deal2 = {"Carla": PELADILLA, "Ana": fill("", PELADILLA.split())}
