@@ -131,6 +131,8 @@ def _import_files(files, table, db, encoding) -> int:
                 click.echo(hint)
             status = max(status, 1)
             continue
+        for w in result.warnings:  # stored: a warning does not refuse (N9.3)
+            print_findings(path, w.findings, plain)
         for r in result.rejected:
             print_findings(path, r.findings, plain)
             click.echo(_("{path} hand {number} (line {line}): rejected, nothing of it stored").format(
