@@ -171,8 +171,9 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
     from .. import laws
 
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
-    if dealer is None:
-        dealer = laws.next_dealer(before, players)
+    if dealer is None:  # after a table's first hands, all void, their dealer deals again
+        again = previous.dealer if previous is not None and previous.dealer in players else None
+        dealer = laws.next_dealer(before, players) or again
         if dealer is None:
             raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
     elif dealer not in players:
