@@ -5,7 +5,10 @@ depend on is recomputed and compared:
   recomputed from the rows it covers, every table, hand and move covered by its row, and
   nothing the journal holds missing from the book (a deleted hand or move);
 - every table's state (its seats, stakes and whether it is closed) as last journaled;
-- hand numbers 1, 2, … without a gap at every table;
+- the laws across hands (laws.py, NOTATION N9) over every table's hands, as `import` and the
+  live writer apply them (numbers 1, 2, … without a gap, carries, the bet, no hand after a
+  close or after an open hand), and over its changes as journaled between them (a change of
+  its bet while a main pot is carried is R2.3 wherever it came from) — `_TableLaws`;
 - every hand's event chain, and its moves re-judged: its verdict columns (status, outcome,
   winners, fouls, carry out, side carries out, content hash) recomputed (models.py says
   which columns are derived);
