@@ -26,7 +26,7 @@ query apiece: a season is not a few queries a hand, and memory stays that of one
 """
 
 import json
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 
 from sqlalchemy import func
 from sqlmodel import select
@@ -108,7 +108,7 @@ def verify_book(session, head: str | None = None):
                     last=last, held=held, refund=refund)
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 lawful.after()
-        lawful.changes_until(None)
+        lawful.changes_until()
     problems += _missing(session, journal, names, seen_hands, seen_events)
     return problems, counts, journal.head
 
@@ -122,13 +122,15 @@ class _TableLaws:
     def __init__(self, table, journal, problems):
         self.table, self.problems = table, problems
         self.state, self.facts = laws.Table(), None
-        self.changes = list(journal.changes.get(table.id, ()))  # (journal row id, text), in order
+        self.changes = deque(journal.changes.get(table.id, ()))  # (journal row id, text), in order
         self.hand_at, self.bet = journal.hand_at, None
 
     def before(self, hand, last: bool):
         """(what the book's pots hold before the hand, what R11.5 returns after it when it is
         the last of a closed table): the table's changes journaled before it judged first."""
-        self.changes_until(self.hand_at.get(hand.id))
+        at = self.hand_at.get(hand.id)
+        if at is not None:  # a hand the journal does not hold is a problem said with the hand
+            self.changes_until(at)
         closes = last and self.table.closed is not None
         self.facts = laws.HandFacts.of_row(hand, closes)
         pots = self.state.pots
@@ -144,11 +146,11 @@ class _TableLaws:
                                       M("{code} {message}", code=breach.code, message=breach.message)))
         self.state = laws.follow(self.state, hand)
 
-    def changes_until(self, row_id) -> None:
-        """The table's changes journaled before journal row `row_id` (None: all that are left),
-        each change of its bet held to laws.bet_change as its hands so far left it."""
-        while self.changes and (row_id is None or self.changes[0][0] < row_id):
-            at, text = self.changes.pop(0)
+    def changes_until(self, row_id: float = float("inf")) -> None:
+        """The table's changes journaled before journal row `row_id` (by default all that are
+        left), each change of its bet held to laws.bet_change as its hands so far left it."""
+        while self.changes and self.changes[0][0] < row_id:
+            at, text = self.changes.popleft()
             values = _values(text)
             bet = values[2] if values is not None and len(values) > 2 else None
             if not isinstance(bet, int) or bet == self.bet:
