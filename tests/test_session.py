@@ -67,11 +67,26 @@ def test_r3_1_dealer_must_rotate_and_r2_3_carry_must_match():
         ("R3.1", "the deal passes to the right")]
     assert [(code, message) for _, code, message in s.problems] == [
         ("R2.3", "Carry is 35.00 but the hand before carried out 40.00")]
+    doc = s.as_json()  # check --session --json: "warnings" beside "problems", of the same shape
+    assert doc["warnings"] == [{"line": 32, "code": "R3.1",
+                                "message": "the deal passes to the right: Ana deals this hand, not Carla"}]
+    assert doc["problems"] == [{"line": 32, "code": "R2.3",
+                                "message": "Carry is 35.00 but the hand before carried out 40.00"}]
 
 
 def test_r2_3_bet_may_not_change_while_a_pot_is_carried():
     s = session_of(NO_WINNER + peladilla_hand(bet="10"))
     assert any(code == "R2.3" and "the bet changed" in message for _, code, message in s.problems)
+
+
+def test_n9_each_table_of_a_file_is_a_session_of_its_own():
+    # two tables in one file: the second's first hand brings its carry in, any dealer deals it
+    west = peladilla_hand(dealer="Carla", carry="35").replace("[Players", '[Table "west"]\n[Players')
+    s = session_of(NO_WINNER + west)
+    assert s.problems == [] and s.warnings == []
+    assert [(r.number, r.table) for r in s.rows] == [(1, None), (2, "west")]
+    assert [(line, pot, cents) for line, pot, cents, _ in s.unbalanced] == [
+        (1, "main pot", 2000), (32, "main pot", 3500), (1, "main pot", -4000)]
 
 
 def test_r4_6_side_carry_must_follow_on():
