@@ -74,8 +74,7 @@ def test_a_record_that_forgets_the_tables_pot_is_rejected_in_spanish(tmp_path):
     run("import", "--db", db, "sample_logs/empty-table.dsm", spanish=False)  # nobody won: 30.00 carries
     out = run("import", "--db", db, "--table", "empty-table", "sample_logs/friday.dsm", status=1).stdout
     assert out.splitlines() == [
-        'sample_logs/friday.dsm:1: R2.3 Carry es 0.00, pero el bote de la mesa empty-table tiene 30.00 de su '
-        'mano 1: el bote se acumula (escribe [Carry "30.00"], o importa en otra --table)',
+        "sample_logs/friday.dsm:1: R2.3 Carry es 0.00, pero la mano anterior dejó acumulado 30.00",
         "sample_logs/friday.dsm mano 1 (línea 1): rechazada, no se guardó nada de ella",
         "sample_logs/friday.dsm: 0 manos guardadas; ya en el libro: 0; rechazadas: 1 (mesa empty-table)"]
     # the table breaks up: its pot goes back (R11.5), which the ledger shows in words
