@@ -4,6 +4,8 @@ the last hand that settled (N9.1); a void hand was never dealt (R3.1)."""
 
 import pathlib
 
+import pytest
+
 from conftest import verified
 from helpers import peladilla_hand
 
@@ -23,6 +25,7 @@ def record(url, table, lines):
         at.record(line)
 
 
+@pytest.mark.slow
 def test_a_dealer_out_of_turn_is_dealt_with_a_warning(live):
     live("table", "new", "t", "--players", "Ana Beto Carla Dani", "--bet", "5")
     live("hand", "new", "--dealer", "Ana")
