@@ -51,10 +51,12 @@ def test_import_prints_its_summary_rejections_and_errors_in_spanish(book_url, tm
     es = run("import", "--db", book_url, *SAMPLES, "nope.dsm", status=2).stdout
     en = run("import", "--db", tmp_path / "en.db", *SAMPLES, "nope.dsm", spanish=False, status=2).stdout
     lines = es.splitlines()
-    assert len(lines) == len(en.splitlines()) == 42
+    assert len(lines) == len(en.splitlines()) == 43
     assert untranslated_twins(es, en) == []
     assert "sample_logs/club-night.dsm: 11 manos guardadas; ya en el libro: 0; rechazadas: 0 (mesa 3)" in lines
     assert "sample_logs/friday.dsm: 1 mano guardada; ya en el libro: 0; rechazadas: 0 (mesa 2)" in lines
+    # friday.dsm continues table 2, whose last hand Beto dealt: stored, with a warning (N9.3)
+    assert "sample_logs/friday.dsm:1: R3.1 el reparto pasa a la derecha: esta mano la reparte Carla, no Ana" in lines
     at = lines.index("sample_logs/dispute-not-a-meld.dsm:18: R8.1 Qs Ks As no es una combinación: una escalera "
                      "es de valores seguidos, el as solo abajo (Q-K-A y K-A-2 no son escaleras)")
     assert lines[at + 1:at + 3] == [
