@@ -22,7 +22,7 @@ FILES = {"en": {"RULES.md": "RULES.md", "NOTATION.md": "NOTATION.md"},
 # Spanish rulebook shows them in Spanish (the rules themselves stay as the notation words them)
 NOTATION_SECTIONS = (N_("Lines"), N_("Cards"), N_("Tags"), N_("Events"), N_("What the referee reports"),
                      N_("Open and closed records"), N_("Canonical form and round trip"),
-                     N_("Machine-readable report"))
+                     N_("Machine-readable report"), N_("Sessions (check --session, and import)"))
 CODE = re.compile(r"([RNF])(\d+)(?:\.(\d+[a-z]?))?", re.IGNORECASE)
 
 _HEADING = re.compile(r"## (?:(\d+)\.|(N\d+)) (.+)")

@@ -1,15 +1,17 @@
-"""A night at one table (R2.3, R3.1): consecutive hands of a file checked for continuity.
+"""A night at a table (N9): a file's hands of one table checked for following on, and its money.
 
-Pure: FileReport in, Session out. Hand k+1 must be dealt by the player to the right of
-hand k's dealer, carry in exactly what hand k carried out (main pot and every side pot),
-and keep the bet while a pot is carried.
+Pure: HandReports in, Session out. A file's hands of one table (the same `Table` tag, or
+none), in the order written, are a session; a file may hold several, each followed on its
+own. The laws they are held to (carries, the bet, the dealer, what a close returns) are
+laws.py's, the same the book's import, live writer and `verify` apply.
 """
 
 from dataclasses import dataclass, field
 
+from . import laws
 from .engine.replay import COMPLETE
 from .engine.state import AUTO_WIN, WIN
-from .findings import M, listed
+from .findings import ERROR, M, listed
 from .money import fmt
 from .settle import MAIN_POT
 
@@ -21,6 +23,7 @@ class SessionRow:
     dealer: str
     outcome: str
     net: dict  # name -> cents (empty unless the hand is complete)
+    table: str | None = None  # its Table tag
 
 
 @dataclass
@@ -28,12 +31,13 @@ class Session:
     players: list = field(default_factory=list)
     rows: list = field(default_factory=list)
     totals: dict = field(default_factory=dict)
-    problems: list = field(default_factory=list)  # (line, code, message)
-    refund: dict = field(default_factory=dict)  # R11.5: carried pots returned when the table breaks up
+    problems: list = field(default_factory=list)  # (line, code, message): errors (N9.1, N9.2)
+    warnings: list = field(default_factory=list)  # (line, code, message): warnings (N9.3)
+    refund: dict = field(default_factory=dict)  # N9.4: carried pots returned when a table breaks up
     final: dict = field(default_factory=dict)   # totals + refund
     # Money the players' final totals do not balance without: (line, pot, cents, finding):
     # a pot brought in from before the record (+), or one that a hand carried out and the
-    # next did not carry in (-, with its R2.3/R4.6 finding), or still carried at the end.
+    # next did not carry in (-, with its R2.3/R4.6 finding), or still carried at the end (-).
     unbalanced: list = field(default_factory=list)
 
     def ledger(self) -> list:
@@ -58,14 +62,16 @@ class Session:
 
     def as_json(self) -> dict:
         return {"players": self.players,
-                "hands": [{"hand": r.number, "line": r.line, "dealer": r.dealer, "outcome": r.outcome,
-                           "net": {p: fmt(c) for p, c in r.net.items()}} for r in self.rows],
+                "hands": [{"hand": r.number, "line": r.line, "table": r.table, "dealer": r.dealer,
+                           "outcome": r.outcome, "net": {p: fmt(c) for p, c in r.net.items()}}
+                          for r in self.rows],
                 "totals": {p: fmt(c) for p, c in self.totals.items()},
                 "refund": {p: fmt(c) for p, c in self.refund.items()},
                 "final": {p: fmt(c) for p, c in self.final.items()},
                 "unbalanced": [{"line": l, "pot": p, "amount": fmt(c), "why": w}
                                for l, p, c, w in self.unbalanced],
-                "problems": [{"line": l, "code": c, "message": m} for l, c, m in self.problems]}
+                "problems": [{"line": l, "code": c, "message": m} for l, c, m in self.problems],
+                "warnings": [{"line": l, "code": c, "message": m} for l, c, m in self.warnings]}
 
 
 def _outcome_word(hand) -> str:
@@ -85,31 +91,35 @@ def _pot_name(pot: str):
     return M("side pot {game}", game=pot[len("side pot "):])
 
 
-def _pots(hand, key):
-    """Pot name -> cents carried in (`key` "in") or out ("out") of a complete hand."""
-    st = hand.settlement
-    main = hand.setup.carry if key == "in" else st.carry_out
+def _pots(main: int, sides: dict) -> dict:
+    """Pot name (as the JSON says it) -> cents, of the pots not empty."""
     pots = {"main pot": main} if main else {}
-    for p in st.side_games:
-        cents = p.carry_in if key == "in" else p.carry_out
-        if cents:
-            pots[f"side pot {p.game}"] = cents
+    pots.update((f"side pot {game}", cents) for game, cents in sides.items() if cents)
     return pots
 
 
+class _AtTable:
+    """One table's night so far: the laws' view of it (laws.Table), and the ledger's — the
+    pots the last complete hand carried out (the players' totals count complete hands only)."""
+
+    __slots__ = ("laws", "carried", "complete_seen", "carried_line")
+
+    def __init__(self, number: int = 0):
+        self.laws = laws.Table(number=number)
+        self.carried = {}           # pot -> cents carried out of the last complete hand
+        self.complete_seen = False  # a complete hand of this night
+        self.carried_line = None    # the first line of that hand
+
+
 class Night:
-    """A night's session built hand by hand, in order (`add`), then `finish`ed: it keeps
-    the rows and the last hands a carried pot runs through, not every hand's report."""
+    """A file's sessions built hand by hand, in order (`add`), then `finish`ed: it keeps the
+    rows and, for each table, what the laws and the ledger need of its hands so far — not
+    every hand's report."""
 
     def __init__(self):
         self.session = Session()
         self.number = 0
-        self.previous = None
-        self.carried = {}  # pot -> cents carried out of the last complete hand
-        self.complete_seen = False
-        self.last_complete_line = None
-        self.tail = []  # the hands a pot still carried runs back through (R11.5)
-        self.opening = 1  # the number of the table's first hand here (a Closed tag starts another)
+        self.tables = {}  # the Table tag (None: no tag) -> _AtTable
         self.done = False
 
     def add(self, hand) -> None:
@@ -121,72 +131,82 @@ class Night:
                 session.players.append(p)
                 session.totals[p] = 0
         settled = hand.settlement if hand.status == COMPLETE else None
-        net = {}
-        if settled:
-            for p, cents in settled.net.items():
-                net[p] = cents
-                session.totals[p] += cents
+        net = dict(settled.net) if settled else {}
+        for p, cents in net.items():
+            session.totals[p] += cents
+        table = _table_tag(hand.record)
         dealer = s.players[s.dealer] if s.players and s.dealer >= 0 else "?"
-        session.rows.append(SessionRow(self.number, hand.record.line, dealer, _outcome_word(hand), net))
-        if self.previous is not None:
-            _continuity(session, self.previous, hand)
-        self.previous = hand
+        session.rows.append(SessionRow(self.number, hand.record.line, dealer, _outcome_word(hand), net, table))
+        at = self.tables.setdefault(table, _AtTable())
+        facts = laws.HandFacts.of_report(hand, self.number)
+        for breach in laws.follow_on(at.laws, facts, laws.SESSION):
+            found = session.problems if breach.severity == ERROR else session.warnings
+            found.append((breach.line, breach.code, breach.message))
         if settled:
-            self._follow_pots(hand)
-            carries = settled.carry_out or any(p.carry_out for p in settled.side_games)
-            self.tail = self.tail + [hand] if carries and self.tail else [hand]
-        else:
-            self.tail = [hand]
-        if s.closed:  # [Closed "yes"]: the table breaks up here; a next hand starts another
-            self._break_up()
-            self.previous, self.complete_seen, self.opening = None, False, self.number + 1
+            self._follow_pots(at, hand, settled)
+        at.laws = laws.follow(at.laws, facts)
+        if at.laws.closed:  # [Closed "yes"]: the table breaks up here; a next hand starts another night
+            self._break_up(at)
+            self.tables[table] = _AtTable(at.laws.number)
 
-    def _follow_pots(self, hand) -> None:
+    def _follow_pots(self, at, hand, settled) -> None:
         """Money between complete hands: what came in that the last one did not carry out."""
         line = hand.record.line
-        came_in = _pots(hand, "in")
-        for pot in sorted(set(came_in) | set(self.carried)):
-            cents = came_in.get(pot, 0) - self.carried.get(pot, 0)
+        came_in = _pots(hand.setup.carry, hand.setup.side_carry)
+        for pot in sorted(set(came_in) | set(at.carried)):
+            cents = came_in.get(pot, 0) - at.carried.get(pot, 0)
             if not cents:
                 continue
-            if not self.complete_seen and self.number == self.opening:
+            if not at.complete_seen:
                 why = M("brought in from before the record")
             else:
                 found = [M("{code} {message}", code=code, message=message)
-                         for at, code, message in self.session.problems
-                         if at == line and code in ("R2.3", "R4.6")]
+                         for where, code, message in self.session.problems
+                         if where == line and code in ("R2.3", "R4.6")]
                 what = (M("carried in, more than the hand before carried out") if cents > 0
                         else M("carried out by the hand before and not carried in"))
                 why = M("{what}: {finding}", what=what, finding=found[0]) if found else what
             self.session.unbalanced.append((line, pot, cents, why))
-        self.carried = _pots(hand, "out")
-        self.complete_seen = True
-        self.last_complete_line = line
+        at.carried = _pots(settled.carry_out, {p.game: p.carry_out for p in settled.side_games})
+        at.complete_seen, at.carried_line = True, line
+
+    def _break_up(self, at) -> None:
+        """The table broke up after its last hand (N9.4): the pots still carried go back as
+        R11.5 says; what they do not account for is unbalanced."""
+        session = self.session
+        for game, shares in laws.returns(at.laws).items():
+            pot = "main pot" if game == MAIN_POT else f"side pot {game}"
+            for p, cents in shares.items():
+                session.refund[p] = session.refund.get(p, 0) + cents
+            at.carried[pot] = at.carried.get(pot, 0) - sum(shares.values())
+        for pot, cents in at.carried.items():
+            if cents:
+                session.unbalanced.append((at.carried_line, pot, -cents,
+                                           M("still carried after the last complete hand")))
+        at.carried = {}
 
     def finish(self) -> Session:
+        """The end of the file is not the end of a table (N9.4): what a table's last hand
+        carries out is still carried, nothing is returned."""
         if self.done:
             return self.session
         self.done = True
         session = self.session
-        self._break_up()
+        for at in self.tables.values():
+            for pot, cents in at.carried.items():
+                session.unbalanced.append((at.carried_line, pot, -cents, M(
+                    "still carried: the table did not break up (no [Closed \"yes\"], N9.4)")))
         session.final = {p: session.totals[p] + session.refund.get(p, 0) for p in session.players}
         return session
 
-    def _break_up(self) -> None:
-        """The table breaks up (a Closed tag, or the end of the record): the pots still
-        carried go back as R11.5 says; what they do not account for is unbalanced."""
-        session = self.session
-        refund = returned_carry(self.tail)
-        for p, cents in refund.items():
-            session.refund[p] = session.refund.get(p, 0) + cents
-        left = sum(self.carried.values()) - sum(refund.values())
-        if left:
-            session.unbalanced.append((self.last_complete_line, "carried pots", -left,
-                                       "still carried after the last complete hand"))
-        self.carried, self.tail = {}, []
-
     def as_json(self) -> dict:
         return self.finish().as_json()
+
+
+def _table_tag(record):
+    """The hand's Table tag (N9: a file's hands of one table are a session), or None."""
+    tag = record.tag("Table")
+    return tag.value.strip() or None if tag is not None else None
 
 
 def check_session(report) -> Session:
@@ -194,111 +214,3 @@ def check_session(report) -> Session:
     for hand in report.hands:
         night.add(hand)
     return night.finish()
-
-
-def _pot_shares(hands, carried_out, put_in):
-    """What each player put into a pot carried out of the last hand: walk back the hands it
-    carried through. `carried_out(hand)` is the pot a hand carried out, `put_in(hand)` maps
-    names to what they put in during that hand and gives the pot's carry_in."""
-    shares = {}
-    for hand in reversed(hands):
-        if hand.status != COMPLETE or not carried_out(hand):
-            break
-        carry_in, paid = put_in(hand)
-        for name, cents in paid.items():
-            shares[name] = shares.get(name, 0) + cents
-        if not carry_in:
-            break
-    return shares
-
-
-def _in_proportion(amount, shares, order):
-    """Split `amount` in proportion to `shares` (R11.5), exactly: leftover cents one each in `order`."""
-    total = sum(shares.values())
-    if not total:
-        return {}
-    out = {p: amount * c // total for p, c in shares.items()}
-    left = amount - sum(out.values())
-    for p in [p for p in order if p in shares][:left]:
-        out[p] += 1
-    return out
-
-
-def returned_carry(hands) -> dict:
-    """R11.5: pots still carried after the last hand go back in proportion to what each put in.
-
-    A pot carried in from before the record is returned with the rest, in proportion to what
-    the record shows each player put in (docs/rulings.md)."""
-    refund = {}
-    for shares in returned_pots(hands).values():
-        for p, c in shares.items():
-            refund[p] = refund.get(p, 0) + c
-    return refund
-
-
-def returned_pots(hands) -> dict:
-    """R11.5 pot by pot: {pot name (MAIN_POT or the side game): {player: cents returned}}."""
-    if not hands or hands[-1].status != COMPLETE:
-        return {}
-    last = hands[-1]
-    order = [last.setup.players[s] for s in last.setup.order_from_dealer()]
-    refund = {}
-    main = last.settlement.carry_out
-    if main:
-        shares = _pot_shares(hands, lambda h: h.settlement.carry_out,
-                             lambda h: (h.setup.carry, {p: h.setup.bet for p in h.setup.players}))
-        refund[MAIN_POT] = _in_proportion(main, shares, order)
-    for pot in last.settlement.side_games:
-        if not pot.carry_out:
-            continue
-        game = pot.game
-
-        def carried(h, game=game):
-            return next((q.carry_out for q in h.settlement.side_games if q.game == game), 0)
-
-        def paid(h, game=game):
-            entry = next((q for q in h.settlement.side_games if q.game == game), None)
-            if entry is None:
-                return 0, {}
-            return entry.carry_in, {p: entry.stake for p in entry.players}
-
-        refund[game] = _in_proportion(pot.carry_out, _pot_shares(hands, carried, paid), order)
-    return refund
-
-
-def _continuity(session, before, hand):
-    line = hand.record.line
-    a, b = before.setup, hand.setup
-    problems = session.problems
-    if not a.players or not b.players:
-        return
-    if a.players != b.players:
-        problems.append((line, "R3.1", M("the players changed ({before} → {after}): the rotation "
-                                         "cannot be checked",
-                                         before=" ".join(a.players), after=" ".join(b.players))))
-    elif a.dealer >= 0 and b.dealer != (a.dealer + 1) % len(a.players):
-        expected = a.players[(a.dealer + 1) % len(a.players)]
-        problems.append((line, "R3.1", M("the deal passes to the right: {player} deals this hand, "
-                                         "not {player2}",
-                                         player=expected, player2=b.players[b.dealer])))
-    if before.status != COMPLETE:
-        problems.append((line, "R2.3", M("the hand before (line {line}) is {status}: what it "
-                                         "carries cannot be known",
-                                         line=before.record.line, status=M(before.status))))
-        return
-    settled = before.settlement
-    if b.carry != settled.carry_out:
-        problems.append((line, "R2.3", M("Carry is {carry} but the hand before carried out "
-                                         "{carried}",
-                                         carry=fmt(b.carry), carried=fmt(settled.carry_out))))
-    if settled.carry_out and b.bet != a.bet:
-        problems.append((line, "R2.3", M("the bet changed from {before} to {after} while a pot of "
-                                         "{pot} is carried",
-                                         before=fmt(a.bet), after=fmt(b.bet), pot=fmt(settled.carry_out))))
-    carried = {p.game: p.carry_out for p in settled.side_games if p.carry_out}
-    for game in sorted(set(carried) | set(b.side_carry)):
-        if carried.get(game, 0) != b.side_carry.get(game, 0):
-            problems.append((line, "R4.6", M("SideCarry for {game} is {carry} but the hand before "
-                                             "carried out {carried}",
-                                             game=game, carry=fmt(b.side_carry.get(game, 0)),
-                                             carried=fmt(carried.get(game, 0)))))

@@ -143,6 +143,11 @@ def claim_void(setup, state, ann):
             doubt = M("{player}'s declaration showed the hand, but the record does not list its "
                       "cards", player=who)
             continue
+        if dealt_unknown and state.loc[c] == FREE and c not in state.revealed:
+            # never seen anywhere (a closed record): it may be one of the unknown cards dealt to
+            # the player, so what voids the claim is that it was never shown (R4.5, below), as
+            # in an open record — not a deal the record cannot know
+            continue
         return ClaimVerdict("R4.4", M("{card} was not dealt to {player}",
                                       card=names([c]), player=who), True)
     unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown

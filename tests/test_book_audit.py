@@ -177,10 +177,13 @@ def test_check_session_starts_another_night_after_a_closed_tag(live, tmp_path):
     # no R3.1 (Dani deals both) nor R2.3 (the second carries in 20.00): the first closed the table
     assert "R3.1" not in text_out and "R2.3" not in text_out
     rows = [line.split() for line in text_out.splitlines()]
-    assert ["returned", "carried", "pot", "(R11.5)", "20.00", "20.00", "20.00", "20.00"] in rows
+    # the first night's pot goes back; the second's is still carried (no Closed tag, N9.4)
+    assert ["returned", "carried", "pot", "(R11.5)", "10.00", "10.00", "10.00", "10.00"] in rows
     assert text_out.count("brought in from before the record") == 2
-    assert session["refund"] == {p: "20.00" for p in ("Ana", "Beto", "Carla", "Dani")}
-    assert session["problems"] == []
+    assert session["refund"] == {p: "10.00" for p in ("Ana", "Beto", "Carla", "Dani")}
+    assert session["unbalanced"][-1] == {"line": 33, "pot": "main pot", "amount": "-40.00", "why": (
+        'still carried: the table did not break up (no [Closed "yes"], N9.4)')}
+    assert session["problems"] == [] and session["warnings"] == []
 
 
 def test_a_hand_after_a_closed_tag_is_not_of_that_table(live, tmp_path):
@@ -275,7 +278,8 @@ def test_a_hand_deleted_in_the_middle_with_and_without_renumbering(book):
     sql(url, f"DELETE FROM posting WHERE hand_id = {hand}", f"DELETE FROM event WHERE hand_id = {hand}",
         f"DELETE FROM hand WHERE id = {hand}")
     found = problems(book)
-    assert "table north hand 3: hand 2 is missing: the hands jump to 3" in found
+    assert "table north hand 3: N9 hand 2 is missing: the hands jump to 3" in found
+    assert "table north hand 3: R2.3 Carry is 30.00 but the hand before carried out 0.00" in found
     assert "table north hand 2: the journal holds this hand but the book does not: it was deleted" in found
     sql(url, "UPDATE hand SET number = 2 WHERE number = 3 AND table_id = (SELECT id FROM card_table WHERE name = 'north')")
     found = problems(book)
@@ -485,7 +489,9 @@ def test_two_hands_alike_are_two_hands_through_export_and_import(live, other_boo
     out = tmp_path / "night.dsm"
     assert live("export", "-o", out).stderr.splitlines()[0] == f"{out}: 2 hands"
     copy = Live(other_book)
-    assert copy("import", out).stdout == f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table t)\n"
+    assert copy("import", out).stdout == (  # Ana dealt both: stored, with a warning (N9.3)
+        f"{out}:13: R3.1 the deal passes to the right: Beto deals this hand, not Ana\n"
+        f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table t)\n")
     assert copy("import", out).stdout == f"{out}: 0 hands stored, 2 already in the book, 0 rejected (table t)\n"
     assert live("import", out).stdout == f"{out}: 0 hands stored, 2 already in the book, 0 rejected (table t)\n"
     for args in (["standings", "--json"], ["settle-up", "--json"]):

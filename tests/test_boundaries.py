@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).parent.parent / "desmoche_ref"
 PURE = ["cards.py", "melds.py", "options.py", "ranking.py", "money.py", "findings.py", "settle.py",
-        "referee.py", "session.py", "view.py", "rating.py", "career.py", "notation", "engine"]
+        "referee.py", "session.py", "laws.py", "view.py", "rating.py", "career.py", "notation", "engine"]
 FORBIDDEN = {"click", "sqlalchemy", "sqlmodel", "tabulate", "alembic"}
 
 

@@ -99,10 +99,29 @@ def test_summary_is_one_line_a_hand_and_the_files_totals():
 
 
 def test_session_one_hand_money_right_aligned_and_the_carry_from_before_accounted():
+    # N9.4: without a Closed tag the table did not break up: the pot is still carried
     run = cli("check", "--session", NO_WINNER)
     session = run.stdout[run.stdout.index(f"{NO_WINNER} session"):]
     assert session == (
         f"{NO_WINNER} session: 1 hand\n"
+        "hand   line  dealer  outcome      Ana   Beto  Carla   Dani\n"
+        "-----  ----  ------  ---------  -----  -----  -----  -----\n"
+        "1         1  Dani    no winner  -5.00  -5.00  -5.00  -5.00\n"
+        "total                           -5.00  -5.00  -5.00  -5.00\n"
+        "amount  money outside the players' totals\n"
+        "------  -------------------------------------------------------------------------------------\n"
+        " 20.00  main pot, line 1: brought in from before the record\n"
+        '-40.00  main pot, line 1: still carried: the table did not break up (no [Closed "yes"], N9.4)\n'
+        "-20.00  = the players' final totals, together\n")
+
+
+def test_session_one_closed_hand_returns_its_pot(tmp_path):
+    closed = tmp_path / "closed.dsm"
+    closed.write_text(NO_WINNER.read_text().replace('[Dealer "Dani"]', '[Dealer "Dani"]\n[Closed "yes"]'))
+    run = cli("check", "--session", closed)
+    session = run.stdout[run.stdout.index(f"{closed} session"):]
+    assert session == (
+        f"{closed} session: 1 hand\n"
         "hand      line  dealer  outcome                Ana   Beto  Carla   Dani\n"
         "--------  ----  ------  -------------------  -----  -----  -----  -----\n"
         "1            1  Dani    no winner            -5.00  -5.00  -5.00  -5.00\n"

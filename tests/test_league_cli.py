@@ -94,13 +94,16 @@ def test_a_large_import_piped_prints_no_progress_bar(tmp_path):
 def test_table_option_sends_every_hand_to_one_table(tmp_path):
     db = tmp_path / "book.db"
     code, out = run("import", "--db", db, "--table", "club", DATA / "south.dsm")
-    assert out == f"{DATA / 'south.dsm'}: 2 hands stored, 0 already in the book, 0 rejected (table club)\n"
-    # the second hand of south.dsm carries in 12: the first left nothing in the pot
+    # at one table, the second hand of south.dsm (west's) carries in 12 where the first left
+    # nothing in the pot: refused (N9.1, N9.5), as a live `hand new` could not deal it
+    assert (code, out) == (1, f"{DATA / 'south.dsm'}:15: R2.3 Carry is 12.00 but the hand before carried out 0.00\n"
+                              f"{DATA / 'south.dsm'} hand 2 (line 15): rejected, nothing of it stored\n"
+                              f"{DATA / 'south.dsm'}: 1 hand stored, 0 already in the book, 1 rejected (table club)\n")
+    # known by content, whatever table it would go to; west's first hand brings its 12 in
+    code, out = run("import", "--db", db, DATA / "south.dsm")
+    assert "1 hand stored, 1 already in the book" in out
     got = json.loads(run("standings", "--db", db, "--json")[1])
     assert got["brought_in"] == "12.00"
-    # known by content, whatever table it would go to
-    code, out = run("import", "--db", db, DATA / "south.dsm")
-    assert "0 hands stored, 2 already in the book" in out
 
 
 def test_standings_formats(tmp_path):

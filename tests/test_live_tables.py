@@ -151,11 +151,12 @@ def test_a_hand_never_dealt_is_void_and_the_next_takes_its_place(live):
     four_table(live)
     for words in NO_WINNER:  # hand 1: no winner, 20.00 carried
         live(*words)
-    live("hand", "new", "--dealer", "Beto")  # the wrong dealer: Ana deals after Dani
+    assert live("hand", "new", "--dealer", "Beto").stdout.splitlines()[-1] == (  # Ana deals after Dani
+        "warning R3.1 the deal passes to the right: Ana deals this hand, not Beto")
     live("cut", "Carla")
     live("undo")  # a hand whose moves were all taken back was never dealt either
-    assert live("hand", "new").stdout == (  # hand 2 is void: Beto would deal again
-        "hand 3 at table club: Beto deals; bet 5.00; side games: none; carry in 20.00\n")
+    assert live("hand", "new").stdout == (  # hand 2 is void: the deal passes from hand 1's dealer
+        "hand 3 at table club: Ana deals; bet 5.00; side games: none; carry in 20.00\n")
     live("undo", status=2)
     assert live("hand", "new", "--dealer", "Ana").stdout == (
         "hand 4 at table club: Ana deals; bet 5.00; side games: none; carry in 20.00\n")

@@ -129,10 +129,11 @@ def test_bare_rules_lists_the_sections():
     assert "  R14  Fouls and disqualification (R14.1-R14.5, F1-F5)" in lines
     assert "The record notation (NOTATION.md):" in lines
     assert "  N4   Events (N4.1-N4.10)" in lines
-    assert len([l for l in lines if l.startswith("  ")]) == 15 + 8
+    assert "  N9   Sessions (check --session, and import) (N9.1-N9.5)" in lines
+    assert len([l for l in lines if l.startswith("  ")]) == 15 + 9
 
 
-@pytest.mark.parametrize("args", [("R99.1",), ("N9",), ("zzzz",)])
+@pytest.mark.parametrize("args", [("R99.1",), ("N10",), ("zzzz",)])
 def test_rules_that_are_not_there_get_one_line(args):
     run = cli("rules", *args)
     assert run.returncode == 1 and run.stdout == ""

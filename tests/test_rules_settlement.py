@@ -583,6 +583,22 @@ def test_r4_4_a_claim_a_closed_record_cannot_verify_is_a_warning_and_still_count
     assert warnings_of(j) == [("R4.4", line_of(text, "announce Carla oro Qd"))]
 
 
+def test_r4_5_a_closed_records_claim_never_shown_is_void_as_never_shown_not_as_not_dealt():
+    # Carla's hand is unknown and her Qd is never seen: it may have been dealt to her, so the
+    # claim is void because it was never shown (R4.5), as in the open record — not R4.4
+    text = hand(["declare Ana peladilla", "cambio Beto ?", "cambio Carla ?", "cambio Ana Kd", "end"],
+                deal={"Beto": "?x9", "Carla": "?x9", "Ana": PELADILLA}, cambio={},
+                pre=["announce Carla oro Qd"], side=("oro 5 Ana Carla",))
+    j = verdict(text)
+    assert j["status"] == "complete", j["errors"]
+    assert side_of(j, "oro")["winners"] == [] and side_of(j, "oro")["carry_out"] == "10.00"
+    assert [(w["line"], w["code"], w["message"]) for w in j["warnings"]] == [
+        (line_of(text, "announce Carla oro Qd"), "R4.5", "Carla's oro claim is void: Qd was never shown")]
+    # a card the record shows in another hand was not dealt to her: still R4.4
+    elsewhere = text + "show Beto Qd\n"
+    assert warnings_of(verdict(elsewhere)) == [("R4.4", line_of(text, "announce Carla oro Qd"))]
+
+
 def test_r4_6_the_next_hand_carries_in_the_side_pot_carried_out():
     first = side_hand("Qd", "", side=("oro 5 Ana Carla",))  # no claim: 10.00 carries
     deal2 = {"Carla": PELADILLA, "Ana": fill("", PELADILLA.split())}
@@ -605,6 +621,8 @@ def test_r11_5_a_carried_pot_never_won_is_returned_in_proportion():
     second = hand(["declare Carla peladilla", "end"], dealer="Beto", deal=deal2, cambio={},
                   side=("oro 5 Ana Beto Carla",), sidecarry=("oro 10",))
     session = session_of(first, second)
+    assert session.problems == [] and session.refund == {}  # the table did not break up (N9.4)
+    session = session_of(first, second.replace("[Players", '[Closed "yes"]\n[Players'))
     assert session.problems == []
     assert session.refund == {"Ana": 1000, "Beto": 500, "Carla": 1000}
 
@@ -612,7 +630,7 @@ def test_r11_5_a_carried_pot_never_won_is_returned_in_proportion():
 def test_r11_5_a_main_pot_carried_at_the_end_goes_back_to_those_who_anted():
     from test_rules_deal import drain
     from helpers import DEAL, stock_of
-    text = hand(drain(stock_of(DEAL), ["Beto", "Carla", "Ana"]) + ["end"])
+    text = hand(drain(stock_of(DEAL), ["Beto", "Carla", "Ana"]) + ["end"], extra=('[Closed "yes"]',))
     session = check_session(judge_text(text))
     assert session.refund == {"Ana": 1000, "Beto": 1000, "Carla": 1000}
     assert set(session.final.values()) == {0}

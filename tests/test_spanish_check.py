@@ -219,12 +219,12 @@ def test_every_translation_keeps_the_placeholders_of_its_message():
 def test_the_session_ledger_in_spanish():
     path = "tests/conformance/no-winner.dsm"
     out = cli("check", "--session", path, **ES).stdout
-    assert out[out.index(f"{path} sesión"):].splitlines()[-5:] == [
-        "final                                                 5.00   5.00   5.00   5.00",
+    assert out[out.index(f"{path} sesión"):].splitlines()[-5:] == [  # no Closed tag: still carried (N9.4)
         "cantidad  dinero fuera de los totales de los jugadores",
-        "--------  -------------------------------------------------------",
+        "--------  " + "-" * 90,
         "   20.00  bote principal, línea 1: venía de antes de la anotación",
-        "   20.00  = los totales finales de los jugadores, juntos",
+        '  -40.00  bote principal, línea 1: sigue acumulado: la mesa no se deshizo (sin [Closed "yes"], N9.4)',
+        "  -20.00  = los totales finales de los jugadores, juntos",
     ]
     english = cli("check", "--session", "--json", path).stdout
     assert cli("check", "--session", "--json", path, **ES).stdout == english

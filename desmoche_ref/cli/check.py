@@ -16,8 +16,9 @@ from .runtime import collector_paused
 @click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the verdict as one JSON document (N8)."))
 @click.option("--session", is_flag=True,
-              help=N_("Also check that the hands of each file follow on at one table: the dealer "
-                      "rotates, pots carry, and print the night's running totals."))
+              help=N_("Also check that each file's hands of a table follow on (N9): pots carry and "
+                      "the bet holds while a pot is carried (errors), the dealer rotates (a warning); "
+                      "and print the night's running totals."))
 @click.option("--summary", is_flag=True,
               help=N_("One line per hand (its outcome and nets), then the file's totals."))
 @click.option("--ascii", "ascii_only", is_flag=True,

@@ -82,6 +82,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     from ..money import fmt
     from ..store.tablebook import TableBook
     from .moves import print_settlement
+    from .render import say
 
     refuse_words_left_over()
     if no_sides and sides:
@@ -98,6 +99,8 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or _("none")
     click.echo(_("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}").format(
         number=new.number, table=book.name, dealer=new.dealer, bet=fmt(new.bet), games=games) + "".join(carry))
+    for w in opened.warnings:  # N9.3: a dealer out of turn is said, not refused
+        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
 
 
 @hand.command("show", cls=Command)

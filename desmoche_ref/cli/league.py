@@ -71,9 +71,12 @@ def import_(files, table, encoding, db):
     verdict and its settlement's postings; an invalid one is rejected with its findings
     (PATH:LINE: CODE message) and nothing of it is stored, and the rest goes on. A hand
     already in the book (known by its content) is not stored twice, so an import cut short
-    is finished by running it again. Hands that continue a table carry on its pots; a pot
-    a record carries in from hands the book never saw is counted as brought in. A file is
-    read as it is imported: memory stays the same whatever its size.
+    is finished by running it again. Hands are held to the laws across hands (N9) against
+    each other and the book's last hand of their table, as a live `hand new` is: one that
+    drops or invents a carried pot, or changes the bet while a pot is carried, is rejected
+    (R2.3, R4.6); a dealer out of turn is stored with a warning (R3.1). What a table's first
+    hand carries in from hands the book never saw is counted as brought in. A file is read
+    as it is imported: memory stays the same whatever its size.
 
     Exit status: 0 when every hand was stored or known, 1 when any was rejected, 2 when a
     file cannot be read or the book cannot be used.
@@ -131,6 +134,8 @@ def _import_files(files, table, db, encoding) -> int:
                 click.echo(hint)
             status = max(status, 1)
             continue
+        for w in result.warnings:  # stored: a warning does not refuse (N9.3)
+            print_findings(path, w.findings, plain)
         for r in result.rejected:
             print_findings(path, r.findings, plain)
             click.echo(_("{path} hand {number} (line {line}): rejected, nothing of it stored").format(

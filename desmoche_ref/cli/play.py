@@ -169,6 +169,8 @@ def run_new(recorder, args):
         text = _("hand {number} at table {table}: {dealer} deals")
     click.echo(text.format(number=recorder.number, table=recorder.name, dealer=s.players[s.dealer],
                            carried=", ".join(carried), sides="; ".join(sides)))
+    for w in opened.warnings:  # N9.3: a dealer out of turn is said, not refused
+        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
     return OK
 
 

@@ -297,7 +297,7 @@ def print_report(report, style: Style, summary: bool = False) -> list:
         print_file_error(path, report.error)
     if report.session is not None:
         night = report.session.finish()
-        codes += [code for _, code, _ in night.problems]
+        codes += [code for _, code, _ in night.problems + night.warnings]
         print_session(path, night, style)
     return codes
 
@@ -329,7 +329,8 @@ def print_session(path: str, session, style: Style | None = None) -> None:
     count = len(session.rows)
     click.echo(ngettext("{path} session: {count} hand", "{path} session: {count} hands", count).format(
         path=path, count=count))
-    print_findings(path, session.problems, style)
+    # errors and warnings (N9.3's dealer) in line order, as a hand's findings print
+    print_findings(path, sorted(session.problems + session.warnings, key=lambda f: f[0]), style)
     players = session.players
     headers = [_("hand"), _("line"), _("dealer"), _("outcome")] + players
     rows = [[row.number, row.line, row.dealer, say(row.outcome)]

@@ -163,22 +163,23 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     return hand
 
 
-def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = None,
+def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | None = None,
                  sides=None) -> Hand:
-    """The next hand at a table: the deal passes to the right (R3.1) unless named; the main
-    pot and side pots carried by the previous hand come in by themselves (R2.3, R4.6). A void
-    hand was never dealt: the same player deals again."""
+    """The next hand at a table, as its hands so far left it (`before`, a laws.Table): the
+    deal passes to the right of the last hand dealt (R3.1, N9.3) unless named; the main pot
+    and side pots the table's pots hold come in by themselves (R2.3, R4.6, N9.1)."""
+    from .. import laws
+
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
-    if dealer is None:
-        if previous is None:
+    if dealer is None:  # after a table's first hands, all void, their dealer deals again
+        again = previous.dealer if previous is not None and previous.dealer in players else None
+        dealer = laws.next_dealer(before, players) or again
+        if dealer is None:
             raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
-        turn = 0 if previous.status == VOID else 1
-        dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:
         raise StoreError(M("{dealer!r} is not seated at table {table} ({players})", dealer=dealer,
                            table=table.name, players=table.players))
-    carry = (previous.carry_out or 0) if previous is not None else 0
-    side_carry = json.loads(previous.side_carry_out or "{}") if previous is not None else {}
+    carry, side_carry = before.pots if before.pots is not None else (0, {})
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
                 players=table.players, dealer=dealer, rules=table.rules, options=table.options,
                 bet=table.bet, carry_in=carry, sides=table.sides if sides is None else json.dumps(sides),
@@ -191,19 +192,44 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
-    """(closed previous HandReport or None, new Hand): `hand new` closes the hand before it.
+    """(closed previous HandReport or None, new Hand, warnings): `hand new` closes the hand
+    before it, then deals the next as the laws across hands allow (laws.py): an error
+    (N9.1, N9.2) refuses it, a warning (N9.3: the dealer) comes back as a Breach.
 
     A previous hand that is not over is refused, never closed half-played: the recorder
     finishes it, or writes `end` where the rules let the hand end there (N5.4)."""
+    from .. import laws
+
     if table.closed is not None:
         raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
     previous = last_hand(session, table)
     closed = close_if_over(session, table, previous)
-    hand = new_hand_row(table, previous, dealer, sides)
+    before = table_laws(session, table)
+    hand = new_hand_row(table, previous, before, dealer, sides)
+    warnings = obey(laws.follow_on(before, laws.HandFacts.of_row(hand), laws.BOOK))
     session.add(hand)
     session.flush()
     journal_hand(session, hand)
-    return closed, hand
+    return closed, hand, warnings
+
+
+def table_laws(session, table: BookTable):
+    """The table as its stored hands left it (laws.Table), what is pending written first."""
+    from .lawbook import table_now
+
+    session.flush()
+    return table_now(session, table.id, table.closed is not None)
+
+
+def obey(breaches) -> list:
+    """The laws' word on a write: StoreError (its code and reason) for the first error; the
+    warnings, which do not refuse, returned."""
+    from ..findings import ERROR
+
+    for breach in breaches:
+        if breach.severity == ERROR:
+            raise StoreError(_refusal(breach))
+    return [b for b in breaches if b.severity != ERROR]
 
 
 def close_if_over(session, table: BookTable, hand: Hand | None):
@@ -231,16 +257,12 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
 
 def set_bet(session, table: BookTable, bet: int) -> BookTable:
     """A new bet for the table's next hands (R2.2: between hands, everyone agreeing — the
-    caller asks; R2.3: never while a pot is carried)."""
+    caller asks; R2.3: never while a main pot is carried — laws.bet_change)."""
+    from .. import laws
+
     if table.closed is not None:
         raise StoreError(M("table {table} is closed", table=table.name))
-    hand = last_hand(session, table)
-    if hand is not None and hand.closed is None:
-        raise StoreError(M("R2.2 the bet changes only between hands: hand {number} is still being played",
-                           number=hand.number))
-    if hand is not None and hand.carry_out:
-        raise StoreError(M("R2.3 the bet cannot change while a pot of {pot} is carried: it changes "
-                           "once the pot is won", pot=fmt(hand.carry_out)))
+    obey(laws.bet_change(table_laws(session, table), bet))
     if bet == table.bet:
         raise StoreError(M("the bet at table {table} is already {bet}", table=table.name, bet=fmt(bet)))
     table.bet = bet
@@ -270,27 +292,10 @@ def close_table(session, table: BookTable) -> dict:
 
 def returned(session, table: BookTable) -> dict:
     """{pot: {player: cents}}: what R11.5 returns of the pots the table's last hand carries,
-    by the rule `check --session` applies (session.returned_pots)."""
-    newest_first = session.exec(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc()))
-    return returned_from(newest_first, lambda hand: judge(hand, event_lines(events(session, hand))))
+    as N9.4 orders it (laws.returns, the rule `check --session` applies)."""
+    from .. import laws
 
-
-def returned_from(hands, judged) -> dict:
-    """`returned` of a table's hands given newest first (an iterator: it is read only back to
-    the hand the pots were empty before), each judged by `judged(hand)` — verify passes the
-    verdicts and moves it has already read."""
-    from ..session import returned_pots
-
-    reports = []
-    for hand in hands:
-        if hand.status == VOID:
-            continue  # never dealt: nobody put anything in
-        if hand.status != COMPLETE:
-            break
-        reports.append(judged(hand))
-        if not hand.carry_in and hand.side_carry == "{}":
-            break  # no pot came in from before: the hands before it put nothing in
-    return returned_pots(reports[::-1])
+    return laws.returns(table_laws(session, table))
 
 
 def refund_postings(hand: Hand, refund: dict, ids: dict) -> list:

@@ -10,13 +10,16 @@ as live entry does), so a `kill -9` leaves each hand whole or absent and a rerun
 A hand is known by its content: the SHA-256 of its record as the book exports it, without
 its Table tag, so a record imported twice (or re-imported from an export, or under another
 `--table`) is stored once; a file's hands of the same content count as many hands
-(_Contents). A hand continues the pots of its table: what the record carries
-in beyond what the book's pot holds came from hands the book never saw, and enters the book
-as `brought-in` postings from the `outside` account, so every hand still sums to zero. A
-record that carries in less than the book's pot holds contradicts the book (R2.3, R4.6) and
-is rejected. A hand tagged `[Closed "yes"]` is its table's last: the table is closed after
-it, the pots it carries out returned as R11.5 says (`refund` postings, as `table close`
-posts them), and a later hand for that table is rejected.
+(_Contents). A file's hands of a table are judged as a session by the laws across hands
+(laws.py, N9.5), the first against the book's last hand of that table, exactly as the live
+writer judges `hand new`: a hand that does not carry in the pots its table's pots hold
+(N9.1: R2.3, R4.6) or changes the bet while a main pot is carried (N9.2: R2.3) is rejected
+with that code; a dealer out of turn (N9.3: R3.1) is stored with a warning. What a table's
+first hand carries in came from hands the book never saw, and enters the book as
+`brought-in` postings from the `outside` account, so every hand still sums to zero. A hand
+tagged `[Closed "yes"]` is its table's last: the table is closed after it, the pots it
+carries out returned as R11.5 says (`refund` postings, as `table close` posts them), and a
+later hand for that table is rejected.
 
 Every stored hand is one `import` row of the book's journal (store/journal.py), each table
 it changes one `follow` row. Batches of concurrent imports are serialised (PostgreSQL: an
@@ -24,7 +27,6 @@ advisory lock held by each batch's transaction; SQLite: the book's write lock), 
 imports of the same record store it once.
 """
 
-import json
 from contextlib import closing
 from datetime import datetime, timezone
 from types import SimpleNamespace
@@ -32,12 +34,11 @@ from typing import NamedTuple
 
 from sqlalchemy import DateTime, func, select, text as sql, update
 
-from ..findings import M
-from ..money import fmt
-from ..referee import COMPLETE
+from .. import laws
+from ..findings import ERROR, M
 from .identity import recorder
 from .journal import FOLLOW, IMPORT, TABLE, append as journal_append, import_text, table_text
-from .judging import Judging, Prepared, Rejected
+from .judging import Judging, Rejected
 from .league import card_table, hand as hands, player as players_t
 from .records import brought_in_moves, pot_map, posting_rows
 
@@ -54,6 +55,7 @@ class Imported(NamedTuple):
     rejected: list       # Rejected
     tables: list         # the tables its hands went to, in order of first use
     looks_like: str | None = None  # the encoding its unreadable lines read in (Lines.looks_like)
+    warnings: list = []  # Rejected of the stored hands the laws across hands warn of (N9.3)
 
 
 def import_records(book, source, path: str, table: str | None = None, progress=None,
@@ -96,7 +98,8 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
             if batch:
                 writer.put(batch)
     rejected.sort(key=lambda r: r.number)
-    return Imported(path, writer.stored, writer.known, rejected, tables, looks_like)
+    return Imported(path, writer.stored, writer.known, rejected, tables, looks_like,
+                    sorted(writer.warned, key=lambda r: r.number))
 
 
 class _Writer:
@@ -109,6 +112,7 @@ class _Writer:
         import queue
 
         self.book, self.rejected, self.path = book, rejected, path
+        self.warned = []      # the stored hands' warnings (laws.py: N9.3)
         self.stored = self.known = 0
         self.contents = _Contents()
         self.ensured = set()  # the players and tables known to be in the book
@@ -140,7 +144,8 @@ class _Writer:
                 continue  # drain: the caller stops at its next put
             try:
                 _ensure_rows(self.book, batch, self.ensured)
-                stored, known = _write(self.book, batch, self.rejected, self.path, self.closed, self.contents)
+                stored, known = _write(self.book, batch, self.rejected, self.path, self.closed, self.contents,
+                                       self.warned)
                 self.stored += stored
                 self.known += known
             except BaseException as e:  # raised again in the caller's thread
@@ -158,14 +163,18 @@ class _Writer:
 
 # ------------------------------------------------------------------ writing
 class _TableState:
-    """A table as the next hand finds it: its id, name, last number, what its pots hold,
-    whether it is closed (and by which hand of this batch)."""
+    """A table as the next hand finds it: its id, name, last number, its hands so far as the
+    laws see them (laws.Table), whether it is closed (and by which hand of this batch)."""
 
-    __slots__ = ("id", "name", "number", "pots", "last", "closed", "closer")
+    __slots__ = ("id", "name", "number", "laws", "last", "closed", "closer")
 
-    def __init__(self, table_id: int, name: str, number: int, pots: dict, last, closed: bool):
-        self.id, self.name, self.number, self.pots, self.last = table_id, name, number, pots, last
+    def __init__(self, table_id: int, name: str, number: int, before, last, closed: bool):
+        self.id, self.name, self.number, self.laws, self.last = table_id, name, number, before, last
         self.closed, self.closer = closed, None
+
+    def pots(self) -> dict:
+        """Account -> cents the table's pots hold (what the book's pot accounts hold)."""
+        return pot_map(*self.laws.pots) if self.laws.pots is not None else {}
 
 
 class _Contents:
@@ -200,8 +209,11 @@ class _Contents:
         self.stored[digest] += 1
 
 
-def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents):
-    """Store a batch in one transaction: (hands stored, hands already in the book)."""
+def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents,
+           warned: list):
+    """Store a batch in one transaction: (hands stored, hands already in the book). A hand
+    the laws across hands refuse (laws.py, N9.5) goes to `rejected`; one they warn of to
+    `warned` (a Rejected of its warnings: it is stored)."""
     stamp = _now()
     with book.begin() as conn:
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
@@ -223,17 +235,19 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
                     "table {table} was closed by an earlier hand's Closed tag: this hand is not "
                     "of that table (import it into another --table)", table=p.table))]))
                 continue
-            problem = _continuity(p, state)
-            if problem:
-                rejected.append(Rejected(path, p.number, p.line, p.table, [problem]))
+            facts = laws.HandFacts.of_row(_Values(p.values, number=state.number + 1), p.closes)
+            found = laws.follow_on(state.laws, facts, laws.BOOK)  # N9.5: as the live writer judges it
+            errors = [(p.line, b.code, b.message) for b in found if b.severity == ERROR]
+            if errors:
+                rejected.append(Rejected(path, p.number, p.line, p.table, errors[:1]))
                 continue
+            warned += [Rejected(path, p.number, p.line, p.table, [(p.line, b.code, b.message)]) for b in found]
             contents.stored_one(p.hash)
             state.number += 1
             p.values.update(table_id=state.id, number=state.number, content_hash=p.hash,
                             opened=p.values["opened"] or stamp, closed=stamp)
-            keep.append((p, brought_in_moves(p.pots_before, state.pots)))
-            if p.values["status"] == COMPLETE:
-                state.pots = _pots_after(p)
+            keep.append((p, brought_in_moves(p.pots_before, state.pots())))
+            state.laws = laws.follow(state.laws, facts)
             state.last = p
             if p.closes:
                 state.closed, state.closer = True, p
@@ -325,6 +339,8 @@ def _insert_ignore(conn):
 
 def _table_state(conn, name: str) -> _TableState:
     """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands."""
+    from .lawbook import table_now
+
     t = card_table.c
     query = select(t.id, t.closed).where(t.name == name)
     if conn.dialect.name == "postgresql":
@@ -332,41 +348,11 @@ def _table_state(conn, name: str) -> _TableState:
         # KEY SHARE) never wait on it, so no deadlock with a writer that holds the journal
         query = query.with_for_update(key_share=True)
     table_id, closed = conn.execute(query).one()
-    h = hands.c
-    last = conn.execute(select(h.number, h.closed).where(h.table_id == table_id)
-                           .order_by(h.number.desc()).limit(1)).first()
-    if last is not None and last[1] is None:
+    before = table_now(conn, table_id, closed is not None)
+    if before.open:
         raise _refused(M("hand {number} at table {table} is still being recorded: close it (`end` or "
-                         "`hand new`) before importing into this table", number=last[0], table=name))
-    pots = {}
-    won = conn.execute(select(h.carry_out, h.side_carry_out).where(
-        h.table_id == table_id, h.status == COMPLETE).order_by(h.number.desc()).limit(1)).first()
-    if won is not None:
-        pots = pot_map(won[0], json.loads(won[1] or "{}"))
-    return _TableState(table_id, name, last[0] if last else 0, pots, None, closed is not None)
-
-
-def _pots_after(p: Prepared) -> dict:
-    """What the pots hold after a complete hand (what the book's pot accounts hold then)."""
-    return pot_map(p.values["carry_out"], json.loads(p.values["side_carry_out"] or "{}"))
-
-
-def _continuity(p: Prepared, state: _TableState):
-    """A finding when the record carries in less than the table's pot holds, else None."""
-    wants = p.pots_before
-    for account, held in sorted(state.pots.items()):
-        carried = wants.get(account, 0)
-        if carried < held:
-            game = account.split(":", 1)[1]
-            if game == "main":
-                return (p.line, "R2.3", M("Carry is {carry} but table {table}'s pot holds {held} from its "
-                                          "hand {number}: the pot carries (write [Carry \"{held}\"], or "
-                                          "import into another --table)", carry=fmt(carried), table=p.table,
-                                          held=fmt(held), number=state.number))
-            return (p.line, "R4.6", M("SideCarry for {game} is {carry} but table {table}'s {game} pot holds "
-                                      "{held} from its hand {number}", game=game, carry=fmt(carried),
-                                      table=p.table, held=fmt(held), number=state.number))
-    return None
+                         "`hand new`) before importing into this table", number=before.number, table=name))
+    return _TableState(table_id, name, before.number, before, None, closed is not None)
 
 
 HAND_COLUMNS = ("id", "table_id", "number", "players", "dealer", "rules", "options", "bet", "carry_in",

@@ -60,6 +60,7 @@ class Opened(NamedTuple):
     closed_number: int | None   # the hand closed first, if one was
     closed: object              # its HandReport, or None
     hand: HandInfo
+    warnings: list = []         # the laws' warnings on the new hand (laws.Breach: N9.3, the dealer)
 
 
 class TableClosed(NamedTuple):
@@ -403,14 +404,14 @@ class TableBook:
                 now_at = previous.number if previous is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(H.current_seq(s, previous), now_at)
-                closed, new = H.open_hand(s, table, dealer, sides)
+                closed, new, warnings = H.open_hand(s, table, dealer, sides)
                 info = hand_info(new)
         finally:
             self.reload()
-        return Opened(info.number - 1 if closed is not None else None, closed, info)
+        return Opened(info.number - 1 if closed is not None else None, closed, info, warnings)
 
     def set_bet(self, cents: int) -> int:
-        """A new bet from the next hand (R2.2, R2.3)."""
+        """A new bet from the next hand (R2.2, R2.3: laws.bet_change)."""
         from . import hands as H
 
         with self.book.write() as s:

@@ -5,7 +5,10 @@ depend on is recomputed and compared:
   recomputed from the rows it covers, every table, hand and move covered by its row, and
   nothing the journal holds missing from the book (a deleted hand or move);
 - every table's state (its seats, stakes and whether it is closed) as last journaled;
-- hand numbers 1, 2, … without a gap at every table;
+- the laws across hands (laws.py, NOTATION N9) over every table's hands, as `import` and the
+  live writer apply them (numbers 1, 2, … without a gap, carries, the bet, no hand after a
+  close or after an open hand), and over its changes as journaled between them (a change of
+  its bet while a main pot is carried is R2.3 wherever it came from) — `_TableLaws`;
 - every hand's event chain, and its moves re-judged: its verdict columns (status, outcome,
   winners, fouls, carry out, side carries out, content hash) recomputed (models.py says
   which columns are derived);
@@ -23,16 +26,17 @@ query apiece: a season is not a few queries a hand, and memory stays that of one
 """
 
 import json
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 
 from sqlalchemy import func
 from sqlmodel import select
 
-from ..findings import M, MN, joined
+from .. import laws
+from ..findings import ERROR, M, MN, joined
+from ..money import fmt
 from ..referee import COMPLETE, INVALID
 from . import journal as J
-from .hands import (UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge,
-                    returned_from)
+from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
 from .models import BookTable, Event, Hand, Player, Posting
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
@@ -43,6 +47,7 @@ class _Journal:
 
     def __init__(self, session, problems):
         self.tables, self.hands, self.events = {}, {}, {}
+        self.changes, self.hand_at = defaultdict(list), {}  # the laws' view (_table_laws)
         self.hashes, self.head, self.count = set(), "", 0
         previous = ""
         for row in J.rows(session):
@@ -54,7 +59,9 @@ class _Journal:
             self.hashes.add(row.hash)
             if row.kind in J.TABLE_KINDS:
                 self.tables[row.subject] = row.text
+                self.changes[row.subject].append((row.id, row.text))
             elif row.kind in (J.HAND, J.IMPORT):
+                self.hand_at.setdefault(row.subject, row.id)
                 if row.subject in self.hands:
                     problems.append((None, None, None, M("journal row {id}: hand row {subject} is journaled "
                                                          "twice", id=row.id, subject=row.subject)))
@@ -90,23 +97,70 @@ def verify_book(session, head: str | None = None):
             problems.append((table.name, None, None, M("its row is not what the journal says was written: "
                                                        "{stored} instead of {journaled}",
                                                        stored=J.table_text(table), journaled=stated)))
-        held = {}  # what the book's pots hold before each hand (importer.py's rule)
-        n = 0
+        lawful = _TableLaws(table, journal, problems)
         for batch in _batches(session, table):
             for hand in batch.hands:
-                n += 1
                 counts["hands"] += 1
                 seen_hands.add(hand.id)
-                if hand.number != n:
-                    problems.append((table.name, hand.number, None, M("hand {number} is missing: the hands "
-                                                                      "jump to {seq}", number=n, seq=hand.number)))
+                last = batch.is_last(hand)
+                held, refund = lawful.before(hand, last)
                 found = _Hand(session, table, hand, batch, counts, journal, ids, seen_events).check(
-                    last=batch.is_last(hand), held=held)
+                    last=last, held=held, refund=refund)
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
-                if hand.status == COMPLETE:
-                    held = pot_map(hand.carry_out, json.loads(hand.side_carry_out or "{}"))
+                lawful.after()
+        lawful.changes_until()
     problems += _missing(session, journal, names, seen_hands, seen_events)
     return problems, counts, journal.head
+
+
+class _TableLaws:
+    """The laws across hands (laws.py) over one table, as `import` and the live writer apply
+    them: its hands in order, and its changes as journaled between them (a change of its bet
+    while a main pot is carried is R2.3 wherever it came from). Only the laws' errors are
+    problems: a warning (N9.3, a dealer out of turn) the program itself writes."""
+
+    def __init__(self, table, journal, problems):
+        self.table, self.problems = table, problems
+        self.state, self.facts = laws.Table(), None
+        self.changes = deque(journal.changes.get(table.id, ()))  # (journal row id, text), in order
+        self.hand_at, self.bet = journal.hand_at, None
+
+    def before(self, hand, last: bool):
+        """(what the book's pots hold before the hand, what R11.5 returns after it when it is
+        the last of a closed table): the table's changes journaled before it judged first."""
+        at = self.hand_at.get(hand.id)
+        if at is not None:  # a hand the journal does not hold is a problem said with the hand
+            self.changes_until(at)
+        closes = last and self.table.closed is not None
+        self.facts = laws.HandFacts.of_row(hand, closes)
+        pots = self.state.pots
+        held = pot_map(*pots) if pots is not None else {}
+        return held, laws.returns(laws.follow(self.state, self.facts)) if closes else {}
+
+    def after(self) -> None:
+        """The hand held to the laws, and the table followed on past it."""
+        hand = self.facts
+        for breach in laws.follow_on(self.state, hand, laws.BOOK):
+            if breach.severity == ERROR:
+                self.problems.append((self.table.name, hand.number, None,
+                                      M("{code} {message}", code=breach.code, message=breach.message)))
+        self.state = laws.follow(self.state, hand)
+
+    def changes_until(self, row_id: float = float("inf")) -> None:
+        """The table's changes journaled before journal row `row_id` (by default all that are
+        left), each change of its bet held to laws.bet_change as its hands so far left it."""
+        while self.changes and self.changes[0][0] < row_id:
+            at, text = self.changes.popleft()
+            values = _values(text)
+            bet = values[2] if values is not None and len(values) > 2 else None
+            if not isinstance(bet, int) or bet == self.bet:
+                continue
+            if self.bet is not None:
+                for breach in laws.bet_change(self.state, bet):
+                    self.problems.append((self.table.name, self.state.number or None, None, M(
+                        "{code} {message} (journal row {id} set the bet to {bet})", code=breach.code,
+                        message=breach.message, id=at, bet=fmt(bet))))
+            self.bet = bet
 
 
 def _missing(session, journal, names, seen_hands, seen_events) -> list:
@@ -180,14 +234,6 @@ class _Batch:
         """The hand's event rows, in seq order (a hand before the batch: read now)."""
         return self.moves.get(hand.id, []) if hand.id in self.ids else events(self.session, hand)
 
-    def newest_first(self):
-        """The table's hands up to the batch's last, newest first: the hands before the batch
-        are read only if asked for (returned_from stops where the pots were last empty)."""
-        yield from reversed(self.hands)
-        yield from self.session.exec(select(Hand).where(Hand.table_id == self.table.id,
-                                                        Hand.number < self.hands[0].number)
-                                     .order_by(Hand.number.desc()))
-
 
 def _by_hand(session, model, hand_ids, order) -> dict:
     """{hand id: [rows of the model's table]} of these hands, each hand's in `order`."""
@@ -205,7 +251,7 @@ class _Hand:
         self.session, self.table, self.hand, self.batch, self.counts = session, table, hand, batch, counts
         self.journal, self.ids, self.seen_events = journal, ids, seen_events
 
-    def check(self, last: bool, held: dict) -> list:
+    def check(self, last: bool, held: dict, refund: dict) -> list:
         hand = self.hand
         rows = self.batch.rows(hand)
         self.counts["events"] += len(rows)
@@ -213,8 +259,6 @@ class _Hand:
         found = chained + self.journaled(rows)
         if chained:
             return found  # the events cannot be trusted: judging them would mislead
-        if hand.closed is None and not last:
-            found.append((None, M("it is open but a later hand follows it")))
         lines = event_lines(rows)
         report = None
         if hand.status == VOID:
@@ -225,7 +269,7 @@ class _Hand:
         else:
             report = judge(hand, lines)
             found += self.verdict(report)
-        return found + self.postings(report, last, held)
+        return found + self.postings(report, last, held, refund)
 
     def journaled(self, rows) -> list:
         """The hand's setup and its moves as the journal says they were written."""
@@ -295,7 +339,7 @@ class _Hand:
                                   stored=hand.fouls, judged=enforced_fouls(report))))
         return found
 
-    def postings(self, report, last: bool, held: dict) -> list:
+    def postings(self, report, last: bool, held: dict, refund: dict) -> list:
         """The hand's standing postings must be exactly what the program posts for it: its
         settlement's, what it carries in beyond the book's pots, and on the last hand of a
         closed table the R11.5 refund; every posting on its hand's table and its player, every
@@ -337,7 +381,7 @@ class _Hand:
         if hand.closed is not None and report is not None and report.status == COMPLETE:
             expected.update(_keys(hand, report.settlement.transfers))  # hands.settlement_postings'
         if last and table.closed is not None:
-            expected.update(_keys(hand, refund_moves(self.returned(report))))  # hands.refund_postings'
+            expected.update(_keys(hand, refund_moves(refund)))  # hands.refund_postings'
         if standing != expected:
             extra = standing - expected
             missing = expected - standing
@@ -345,16 +389,6 @@ class _Hand:
                           + [M("missing {posting}", posting=_say(k)) for k in missing])
             found.append((None, M("its postings do not match its settlement: {what}", what=what)))
         return found
-
-    def returned(self, report) -> dict:
-        """hands.returned on this hand, the table's last, from the rows already read: this
-        hand's verdict, and the batch's moves for the hands before it."""
-        def judged(hand):
-            if hand is self.hand and report is not None:
-                return report
-            return judge(hand, event_lines(self.batch.rows(hand)))
-
-        return returned_from(self.batch.newest_first(), judged)
 
 
 def _values(text: str):

@@ -1,0 +1,32 @@
+"""The laws across hands (laws.py) over the book: a table's stored hands read as the laws need
+them. ORM-free (the importer uses it without loading the models), on a Core connection or a
+Session alike."""
+
+from sqlalchemy import select
+
+from .. import laws
+from .league import hand as hands
+
+FIRST_PAGE = 4  # hands read at first, newest first: the last complete one is nearly always among them
+
+
+def table_now(db, table_id: int, closed: bool = False) -> laws.Table:
+    """The table as its stored hands left it (laws.table_after); `closed` when it broke up.
+    Its hands are read newest first, a page at a time, only back to the last complete hand
+    that carried nothing in."""
+    return laws.table_after((laws.HandFacts.of_row(row) for row in newest_first(db, table_id)), closed)
+
+
+def newest_first(db, table_id: int):
+    """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for."""
+    h = hands.c
+    query = select(h.number, h.players, h.dealer, h.bet, h.carry_in, h.sides, h.side_carry, h.status,
+                   h.carry_out, h.side_carry_out).where(h.table_id == table_id).order_by(h.number.desc())
+    page, below = FIRST_PAGE, None
+    while True:
+        rows = db.execute(query.limit(page) if below is None else
+                          query.where(h.number < below).limit(page)).all()
+        yield from rows
+        if len(rows) < page:
+            return
+        below, page = rows[-1].number, page * 4
