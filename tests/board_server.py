@@ -96,7 +96,7 @@ class Stream:
         data = []
         try:
             while True:
-                line = self.response.fp.readline()
+                line = self.response.readline()
                 if not line:
                     break
                 text = line.decode("utf-8")
@@ -165,14 +165,15 @@ def until(condition, timeout=10.0, step=0.01):
         time.sleep(step)
 
 
-def book_head(url):
-    """The book head (journal.py) as the book has it now."""
+def book_head(book):
+    """The book head (journal.py) as the book has it now: `book` a URL, or a Book open already."""
     from desmoche_ref.store.db import open_book
     from desmoche_ref.store.journal import head
 
-    book = open_book(url, readonly=True)
+    opened = open_book(book, readonly=True) if isinstance(book, str) else None
     try:
-        with book.connect() as conn:
+        with (opened or book).connect() as conn:
             return head(conn)
     finally:
-        book.engine.dispose()
+        if opened is not None:
+            opened.engine.dispose()

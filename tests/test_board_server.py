@@ -5,6 +5,7 @@ role that may only read, the night's nets and settle-up as `standings`/`settle-u
 and — over a whole simulated night recorded move by move — no card still hidden in any byte it
 sent."""
 
+import json
 import os
 import time
 
@@ -276,3 +277,103 @@ def test_a_role_granted_reading_only_watches_the_night(served):
             board.stop()
         drop()
         _pg_admin(f'DROP ROLE IF EXISTS "{viewer}"')
+
+
+# ------------------------------------------------------------------ never a hidden card
+def night(seed, hands):
+    """A simulated night at one table (the simulator's varied hands: claims, declarations,
+    fouls, closed records), up to the first hand that changes the preset or the bet (a
+    table's own values): [(Setup, side games, [lines])], a hand each."""
+    from desmoche_ref.engine.setup import read_setup
+    from desmoche_ref.notation.parser import parse_text
+    from desmoche_ref.simulate import simulate_session
+
+    text = simulate_session(hands, 3, seed, "todo", vary=True)
+    out, first = [], None
+    for hand in parse_text(text).hands:
+        setup = read_setup(hand)[0]
+        first = first or setup
+        if (setup.rules, setup.bet) != (first.rules, first.bet):
+            break
+        lines = text.splitlines()
+        sides = [[s.game, s.stake, [setup.players[i] for i in s.players]] for s in setup.sides]
+        out.append((setup, sides, [lines[ev.line - 1].split("#")[0].strip() for ev in hand.events]))
+    return out
+
+
+def sections(text, tables):
+    """{table: its part of a drawn board (HTML) or of the JSON} and the rest."""
+    if text.lstrip().startswith("{"):
+        data = json.loads(text)
+        parts = {t["name"]: json.dumps(t, ensure_ascii=False) for t in data["tables"]}
+        rest = json.dumps({k: v for k, v in data.items() if k != "tables"}, ensure_ascii=False)
+        return parts, rest
+    parts, rest = {}, text
+    for name in tables:
+        start = rest.find(f'<section class="table" data-table="{name}"')
+        if start < 0:
+            continue
+        end = rest.index("</section>", start)
+        parts[name], rest = rest[start:end], rest[:start] + rest[end:]
+    return parts, rest
+
+
+@pytest.mark.slow
+def test_no_card_still_hidden_in_anything_the_server_sent_over_two_simulated_nights(sqlite_url, served):
+    """Two tables' nights recorded move by move (the simulator's hands: side-game claims, shows,
+    automatic-win declarations, a closed record): after each move the event pushed to an open
+    page, the JSON, now and then the page and the TV page — every byte the server sent is
+    scanned, table by table, for each card that table's hand still hid at that moment (Q♦ as
+    the board writes cards, Qd as the notation does). Outside the tables, no card at all."""
+    from desmoche_ref.store.tablebook import TableBook, create_table
+
+    nights = {"north": night(16, 4), "south": night(20, 3)}
+    book = open_book(sqlite_url)
+    board = served(sqlite_url)
+    stream = Stream(board)
+    hidden = {"": {}}    # book head -> {table: the cards its hand hides then}
+    now = {name: set(range(52)) for name in nights}
+    sent, moves = [], 0
+
+    def moved(get_pages):
+        head = book_head(book)
+        hidden[head] = dict(now)
+        stream.wait_head(head)
+        sent.append(board.get("/board.json")[2])
+        if get_pages:
+            sent.extend(board.get(path)[2] for path in ("/", "/tv"))
+
+    for name, hands in nights.items():
+        setup = hands[0][0]
+        create_table(book, name, list(setup.players), setup.bet, setup.rules,
+                     setup.options.changes_from(setup.rules))
+        table = TableBook(book, name)
+        moved(True)
+        for number, (setup, sides, lines) in enumerate(hands):
+            table.new_hand(dealer=setup.players[setup.dealer], sides=sides)
+            seen = Seen(setup)
+            now[name] = seen.hidden()
+            moved(True)
+            for k, line in enumerate(lines):
+                table.record(line)
+                assert seen.apply(_event(line, k + 1))
+                now[name] = seen.hidden()
+                moves += 1
+                moved(k % 10 == 0)
+    stream.close()
+    events = [data for _name, _id, data, _when in stream.boards()]
+    assert moves > 150 and len(events) > moves
+    for text in events + sent:
+        head = head_of(text)
+        head = json.loads(text)["head"] if head is None else head
+        parts, rest = sections(text, nights)
+        assert leaks(rest, range(52)) == []
+        for name, part in parts.items():
+            assert leaks(part, hidden[head][name]) == [], (name, head)
+    book.engine.dispose()
+
+
+def _event(line, number):
+    from desmoche_ref.notation.parser import parse_event
+
+    return parse_event(line, number)

@@ -63,24 +63,28 @@ def open_watched(given: str | None = None):
 
 
 class Scoreboard:
-    """Snapshots of the book for the board; a hand's public view is kept between snapshots
-    and computed again only when its moves changed."""
+    """Snapshots of the book for the board. What a snapshot costs is what changed: a hand's
+    public view follows its new moves (made again from the start only when one was taken
+    back), and the money (every standings and settle-up) is read again only when the postings
+    or a table's latest hand changed."""
 
     def __init__(self, book, tables=(), hours: int = ACTIVE_HOURS):
         self.book, self.named, self.hours = book, list(dict.fromkeys(tables)), hours
-        self._views = {}  # table id -> (what the hand's view was made of, the hand dict)
+        self._hands = {}    # table id -> _Followed
+        self._money = None  # (what it was read at, season standings, {table id: (results, night, transfers)})
 
     def snapshot(self) -> Snapshot:
         from .journal import head
-        from .league import Selection, standings
 
         with self.book.read() as s:
             if self.book.dialect == "postgresql":  # every read below sees one moment of the book
                 s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             rows, changed = _activity(s)
             picked, missing = self._pick(rows)
-            tables = [self._table(s, row, latest) for row, latest, _when in picked]
-            return Snapshot(tables, standings(s, Selection()), head(s), changed, missing)
+            season, money = self._money_of(s, rows, picked)
+            tables = [BoardTable(row.name, row.players.split(), row.closed is not None,
+                                 self._hand(s, row, latest), *money[row.id]) for row, latest, _when in picked]
+            return Snapshot(tables, season, head(s), changed, missing)
 
     def _pick(self, rows):
         if self.named:
@@ -90,72 +94,117 @@ class Scoreboard:
         since = datetime.now(timezone.utc) - timedelta(hours=self.hours)
         return [r for r in rows if r[2] is not None and r[2] >= since], []
 
-    def _table(self, s, row, latest) -> BoardTable:
+    def _money_of(self, s, rows, picked):
+        """(the season's standings, {table id: (its settled hands, its night's standings, its
+        settle-up)}): read again only if the postings (insert-only: their last id says where
+        they are) or a table's latest hand (opened, closed, reopened) changed since."""
+        from sqlmodel import func, select
+
         from ..settleup import settle_up
         from .hands import night_postings
         from .league import Selection, balances_of, standings
+        from .models import Posting
 
-        night = standings(s, Selection(table=row.name))
-        return BoardTable(row.name, row.players.split(), row.closed is not None, self._hand(s, row, latest),
-                          night_postings(s, row.id)[0], night, settle_up(balances_of(night)))
+        at = (s.exec(select(func.max(Posting.id))).one(),
+              tuple((row.id, latest[0].id, latest[0].status, latest[0].closed is not None)
+                    for row, latest, _when in rows if latest is not None))
+        if self._money is None or self._money[0] != at:
+            self._money = (at, standings(s, Selection()), {})
+        tables = self._money[2]
+        for row, _latest, _when in picked:
+            if row.id not in tables:
+                night = standings(s, Selection(table=row.name))
+                tables[row.id] = (night_postings(s, row.id)[0], night, settle_up(balances_of(night)))
+        return self._money[1], tables
 
     def _hand(self, s, row, latest):
-        """The latest hand's dict (its public view made again only if its moves changed)."""
+        """The latest hand's dict: its number and row status, and its public view."""
         if latest is None:
             return None
         hand, seq = latest
-        key = (hand.id, seq, hand.closed is not None, hand.status)
-        kept = self._views.get(row.id)
-        if kept is None or kept[0] != key:
-            kept = self._views[row.id] = (key, _hand_view(s, hand))
-        return kept[1]
+        followed = self._hands.get(row.id)
+        if followed is None or not followed.catch_up(s, hand, seq):
+            followed = self._hands[row.id] = _Followed(s, hand)
+        return followed.view(hand)
 
 
-def _hand_view(s, hand) -> dict:
-    """A stored hand's public view, its moves numbered as the book numbers them."""
-    from ..engine.setup import read_setup
-    from ..notation.parser import parse_text
-    from ..public import public_hand
-    from .hands import events, record_text
-    from .records import live_events
+class _Followed:
+    """A hand's public view (public.PublicHand), fed each new move as the book numbers it."""
 
-    live = live_events(events(s, hand))
-    record = parse_text(record_text(hand, [r.line for r in live])).hands[0]  # comments never shown
-    for ev, row in zip(record.events, live):
-        ev.line = row.seq
-    setup, errors = read_setup(record)
-    view = {"number": hand.number, "status": hand.status, "closed": hand.closed is not None}
-    if not errors:
-        view.update(public_hand(setup, record.events))
-    return view
+    def __init__(self, s, hand):
+        from ..engine.setup import read_setup
+        from ..notation.parser import parse_text
+        from ..public import PublicHand
+        from .hands import events, record_text
+        from .records import live_events
+
+        rows = events(s, hand)
+        live = live_events(rows)
+        record = parse_text(record_text(hand, [r.line for r in live])).hands[0]  # comments never shown
+        for ev, row in zip(record.events, live):
+            ev.line = row.seq
+        setup, errors = read_setup(record)
+        self.hand_id, self.seq = hand.id, rows[-1].seq if rows else 0
+        self.public = None if errors else PublicHand(setup)
+        for ev in record.events if self.public else ():
+            self.public.apply(ev)
+        self._view = None
+
+    def catch_up(self, s, hand, seq) -> bool:
+        """Feed the moves stored since; False when that cannot be done (another hand, a move
+        taken back): then the view is made again."""
+        from sqlmodel import select
+
+        from ..notation.parser import parse_event
+        from .models import Event
+
+        if hand.id != self.hand_id or seq < self.seq:
+            return False
+        if seq == self.seq:
+            return True
+        rows = list(s.exec(select(Event).where(Event.hand_id == hand.id, Event.seq > self.seq).order_by(Event.seq)))
+        if any(r.supersedes is not None for r in rows):
+            return False
+        for r in rows:
+            if self.public is not None:
+                self.public.apply(parse_event(r.line, r.seq))
+        self.seq, self._view = rows[-1].seq if rows else self.seq, None
+        return True
+
+    def view(self, hand) -> dict:
+        if self._view is None:
+            self._view = {} if self.public is None else self.public.view()
+        return {"number": hand.number, "status": hand.status, "closed": hand.closed is not None, **self._view}
 
 
 def _activity(s):
     """[(table row, (its latest hand row, its last move's number) or None, when it last
     changed)] of every table, by name, and when the book last changed. Three small queries
-    on the tables' keys (no scan of the moves)."""
-    from sqlmodel import func, select
+    on the tables' keys (no scan of the moves), rows without the ORM (the board asks after
+    every move)."""
+    from sqlalchemy import and_, func, select
 
     from .models import BookTable, Event, Hand
 
-    tables = list(s.exec(select(BookTable).order_by(BookTable.name)))
-    last = select(Hand.table_id, func.max(Hand.number).label("number")).group_by(Hand.table_id).subquery()
-    hands = {h.table_id: h for h in s.exec(select(Hand).join(
-        last, (Hand.table_id == last.c.table_id) & (Hand.number == last.c.number)))}
+    t, h, e = BookTable.__table__, Hand.__table__, Event.__table__
+    tables = s.execute(select(t).order_by(t.c.name)).all()
+    last = select(h.c.table_id, func.max(h.c.number).label("number")).group_by(h.c.table_id).subquery()
+    hands = {row.table_id: row for row in s.execute(select(h).join(
+        last, and_(h.c.table_id == last.c.table_id, h.c.number == last.c.number)))}
     moves = {}
     if hands:
-        moves = {hand_id: (seq, entered) for hand_id, seq, entered in s.exec(
-            select(Event.hand_id, func.max(Event.seq), func.max(Event.entered))
-            .where(Event.hand_id.in_([h.id for h in hands.values()])).group_by(Event.hand_id))}
+        moves = {hand_id: (seq, entered) for hand_id, seq, entered in s.execute(
+            select(e.c.hand_id, func.max(e.c.seq), func.max(e.c.entered))
+            .where(e.c.hand_id.in_([row.id for row in hands.values()])).group_by(e.c.hand_id))}
     out, newest = [], None
-    for t in tables:
-        hand = hands.get(t.id)
+    for row in tables:
+        hand = hands.get(row.id)
         seq, entered = moves.get(hand.id, (0, None)) if hand is not None else (0, None)
-        times = [_utc(w) for w in (t.created, t.closed, entered) + ((hand.opened, hand.closed) if hand else ())
+        times = [_utc(w) for w in (row.created, row.closed, entered) + ((hand.opened, hand.closed) if hand else ())
                  if w is not None]
         when = max(times) if times else None
         newest = max(filter(None, (newest, when)), default=None)
-        out.append((t, (hand, seq) if hand is not None else None, when))
+        out.append((row, (hand, seq) if hand is not None else None, when))
     return out, newest
 
 
