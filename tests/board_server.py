@@ -114,7 +114,7 @@ class Stream:
                     ident = text[4:]
                 elif text.startswith("data: "):
                     data.append(text[6:])
-        except (OSError, ValueError, http.client.HTTPException):
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):  # closed under it
             pass
         finally:
             self.done.set()

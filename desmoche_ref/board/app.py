@@ -42,30 +42,18 @@ def make_app(hub, limit: int, busy: str):
         return Response(drawn.json, media_type="application/json", headers={"cache-control": "no-store"})
 
     async def events(request):
-        import asyncio
-
-        import anyio
         from sse_starlette import EventSourceResponse
-
-        stopping = anyio.Event()  # set when the server stops: the stream then ends as a stream should
 
         async def stream():
             seen = request.headers.get("last-event-id")
-            stop = asyncio.ensure_future(stopping.wait())
-            try:
-                while True:
-                    newer = asyncio.ensure_future(hub.newer(seen))
-                    await asyncio.wait((newer, stop), return_when=asyncio.FIRST_COMPLETED)
-                    if not newer.done():
-                        newer.cancel()
-                        return
-                    drawn = newer.result()
-                    seen = drawn.id
-                    yield drawn.event
-            finally:
-                stop.cancel()
+            while True:
+                drawn = await hub.newer(seen)
+                if drawn is None:  # the server stops: the stream ends as a stream should
+                    return
+                seen = drawn.id
+                yield drawn.event
 
-        return EventSourceResponse(stream(), ping=PING, send_timeout=SEND_TIMEOUT, shutdown_event=stopping,
+        return EventSourceResponse(stream(), ping=PING, send_timeout=SEND_TIMEOUT, shutdown_event=hub.closing,
                                    shutdown_grace_period=1)
 
     async def assets(request):

@@ -44,25 +44,40 @@ class Hub:
         self._thread = None
         self._loop = None
         self._waiter = None         # an asyncio.Event set when a newer drawing arrives
+        self._closer = None
+        self.closing = None
         self._pages = {}            # (version, tv) -> the page's bytes
         self.ready = threading.Event()  # the first drawing is published
 
     # ------------------------------------------------------------ on the server's loop
     def start(self, loop=None) -> None:
+        import anyio
+
         self._loop = loop or asyncio.get_running_loop()
         self._waiter = asyncio.Event()
+        self.closing = anyio.Event()  # set by sse-starlette when the server stops (every stream's shutdown_event)
+        self._closer = self._loop.create_task(self._close_streams())
         self._thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
         self._thread.start()
 
+    async def _close_streams(self) -> None:
+        await self.closing.wait()
+        self._publish(None)  # every stream waiting wakes, and ends
+
     def stop(self) -> None:
         self._stop.set()
+        if self._closer is not None:
+            self._closer.cancel()
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    async def newer(self, than: str | None) -> Drawn:
-        """The latest drawing once its id is not `than` (at once if it is already another)."""
+    async def newer(self, than: str | None):
+        """The latest drawing once its id is not `than` (at once if it is already another);
+        None once the server stops."""
         while True:
             waiter = self._waiter
+            if self.closing.is_set():
+                return None
             drawn = self.drawn
             if drawn is not None and drawn.id != than:
                 return drawn
@@ -76,8 +91,10 @@ class Hub:
             self._pages[key] = self.renderer.page(drawn.fragment, tv).encode("utf-8")
         return self._pages[key]
 
-    def _publish(self, drawn: Drawn) -> None:
-        self.drawn = drawn
+    def _publish(self, drawn) -> None:
+        """A new drawing (None: only wake every stream, the server stopping)."""
+        if drawn is not None:
+            self.drawn = drawn
         waiter, self._waiter = self._waiter, asyncio.Event()
         waiter.set()
 
@@ -110,22 +127,14 @@ class Hub:
                 if changed or trouble is not None or time.monotonic() - drawn_at > REDRAW:
                     snapshot = board.snapshot()
                     if trouble is not None:
-                        self.tell(self.say_back())
+                        self.tell(self.renderer.words._("board: the book is back; the board is live again"))
                     trouble = None
                     self._draw(snapshot, None)
                     drawn_at = time.monotonic()
-            except BookError as exc:
-                notice = self.say(exc.args[0] if exc.args else str(exc))
-                if notice != trouble:
-                    trouble = notice
-                    self.tell(self.renderer.words._("board: {problem}; trying again every {seconds} seconds")
-                              .format(problem=notice, seconds=int(RETRY)))
-                    self._draw(snapshot, notice)
-                book, board, watcher = self._close(book, watcher)
-                self._stop.wait(RETRY)
-            except Exception as exc:  # a fault of the board's own: said, and the board goes on
-                notice = f"{type(exc).__name__}: {exc}"
-                if notice != trouble:
+            except Exception as exc:  # the book out of reach (BookError), or a fault of the board's own
+                notice = self.say(exc.args[0] if exc.args else str(exc)) if isinstance(exc, BookError) \
+                    else f"{type(exc).__name__}: {exc}"
+                if notice != trouble:  # said once, on the page and on the terminal
                     trouble = notice
                     self.tell(self.renderer.words._("board: {problem}; trying again every {seconds} seconds")
                               .format(problem=notice, seconds=int(RETRY)))
@@ -133,9 +142,6 @@ class Hub:
                 book, board, watcher = self._close(book, watcher)
                 self._stop.wait(RETRY)
         self._close(book, watcher)
-
-    def say_back(self) -> str:
-        return self.renderer.words._("board: the book is back; the board is live again")
 
     def _open(self):
         from ..store.changes import watch

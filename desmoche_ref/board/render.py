@@ -14,6 +14,7 @@ from datetime import datetime
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 
 from ..money import fmt
+from ..store.league import POT_PARTY
 from .words import Words, card_html, cards_html
 
 HERE = os.path.dirname(__file__)
@@ -22,7 +23,6 @@ REPORT_TEMPLATES = os.path.join(os.path.dirname(HERE), "report", "templates")
 REFRESH = 5           # seconds: a page without JavaScript reloads itself this often
 CYCLE = 12            # seconds each table is shown on a TV that cannot show them all at once
 SEASON_TOP = 10       # the season's leaders shown, besides tonight's players
-POT_PARTY = "(pot)"   # settle-up's name for the pots' share (league.POT_PARTY)
 # the files served under /assets/ (name -> folder): the report's style sheet, then the board's
 ASSETS = {"report.css": REPORT_TEMPLATES, "board.css": TEMPLATES, "board.js": TEMPLATES,
           "favicon.svg": TEMPLATES}

@@ -6,6 +6,8 @@ message (cli/view.py's turn, offer, stock), so the catalog translates it once; t
 is describe.py's sentence.
 """
 
+import re
+
 from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
@@ -185,17 +187,12 @@ class Words:
         return self._(STATUS[player["status"]])
 
 
-_CARD_WORD = None
+_CARD_WORD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc](?![0-9A-Za-z])")  # a card as a message names it
 
 
 def message_html(text: str) -> Markup:
     """An engine message (already in the run's language) with its cards (7d) as the board
     shows cards (7♦); everything else escaped."""
-    import re
-
-    global _CARD_WORD
-    if _CARD_WORD is None:
-        _CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][shdc])(?![0-9A-Za-z])")
     out, at = [], 0
     for m in _CARD_WORD.finditer(text):
         out.append(escape(text[at:m.start()]))

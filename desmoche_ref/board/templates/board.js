@@ -15,7 +15,7 @@
       board.innerHTML = e.data;
       live.hidden = false;
       live.classList.remove("down");
-      if (tv) { cycle(true); }
+      if (tv) { cycle(false); }
     });
     source.onopen = function () { live.hidden = false; live.classList.remove("down"); };
     source.onerror = function () {
@@ -24,18 +24,24 @@
     };
   }
 
-  // TV: when the tables do not all fit on the screen, show one at a time, in turn
-  var shown = 0;
-  function cycle(keep) {
+  // TV: when the tables do not all fit on the screen, show them a row at a time (as many as
+  // sit side by side), in turn
+  var page = 0;
+  function cycle(advance) {
     var tables = board.querySelectorAll("section.table");
-    document.body.classList.remove("cycling");
+    var body = document.body;
+    body.classList.remove("cycling");
     if (tables.length < 2 || document.documentElement.scrollHeight <= window.innerHeight) { return; }
-    document.body.classList.add("cycling");
-    shown = keep ? shown % tables.length : (shown + 1) % tables.length;
-    for (var i = 0; i < tables.length; i++) { tables[i].classList.toggle("current", i === shown); }
+    var grid = board.querySelector(".tables");
+    var per = grid ? getComputedStyle(grid).gridTemplateColumns.split(" ").length : 1;
+    if (per >= tables.length) { per = 1; }
+    var pages = Math.ceil(tables.length / per);
+    page = advance ? (page + 1) % pages : page % pages;
+    body.classList.add("cycling");
+    for (var i = 0; i < tables.length; i++) { tables[i].classList.toggle("current", Math.floor(i / per) === page); }
   }
 
   document.documentElement.classList.add("js");
-  if (tv) { cycle(true); setInterval(function () { cycle(false); }, 1000 * (+document.body.dataset.cycle || 12)); }
+  if (tv) { cycle(false); setInterval(function () { cycle(true); }, 1000 * (+document.body.dataset.cycle || 12)); }
   if (window.EventSource) { connect(); }
 })();
