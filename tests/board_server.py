@@ -49,6 +49,9 @@ class BoardServer:
 
     def stop(self):
         if self.server is not None:
+            hub = self.hub  # as a signal would (sse-starlette sees no signal in a thread): streams end
+            if hub._loop is not None and hub.closing is not None and not hub._loop.is_closed():
+                hub._loop.call_soon_threadsafe(hub.closing.set)
             self.server.should_exit = True
             self.thread.join(20)
             self.server = None

@@ -89,6 +89,7 @@ def test_what_the_board_serves_and_the_headers_on_each(sqlite_url, served):
     assert data["head"] == book_head(url) == head_of(page)
 
 
+@pytest.mark.slow
 def test_a_move_reaches_an_open_page_at_once(book_url, served):
     """A move stored through another connection (as another process would) is pushed to the
     stream already open, well inside 2 s: PostgreSQL's NOTIFY, SQLite's data_version."""
@@ -122,6 +123,7 @@ def test_a_hostile_table_name_is_text(sqlite_url, served):
     assert board.json()["tables"][0]["name"] == HOSTILE_TABLE
 
 
+@pytest.mark.slow
 def test_past_the_bound_a_clear_503(sqlite_url, served):
     url = sqlite_url
     friday_book(url, 1)[0].engine.dispose()
@@ -139,6 +141,7 @@ def test_past_the_bound_a_clear_503(sqlite_url, served):
             s.close()
 
 
+@pytest.mark.slow
 def test_a_missing_book_is_said_and_picked_up_once_made(tmp_path, served):
     path = tmp_path / "later.db"
     board = served("sqlite:///" + str(path))
@@ -153,6 +156,7 @@ def test_a_missing_book_is_said_and_picked_up_once_made(tmp_path, served):
     assert board.told[1:] == ["board: the book is back; the board is live again"]
 
 
+@pytest.mark.slow
 def test_a_book_of_another_schema_or_no_book_at_all(tmp_path, served):
     from sqlalchemy import create_engine, text
 
@@ -171,6 +175,7 @@ def test_a_book_of_another_schema_or_no_book_at_all(tmp_path, served):
     assert len(other.told) == 1 and other.told[0].startswith("board: ")
 
 
+@pytest.mark.slow
 def test_the_nights_nets_and_settle_up_are_standings_and_settle_up(sqlite_url, served):
     """Two tables; the first's night has a hand settled (friday's, then hand 2 begun)."""
     url = sqlite_url
@@ -202,6 +207,7 @@ def test_the_nights_nets_and_settle_up_are_standings_and_settle_up(sqlite_url, s
     assert [t["name"] for t in served(url, tables=("other", "nowhere")).json()["tables"]] == ["other"]
 
 
+@pytest.mark.slow
 def test_spanish(sqlite_url, served):
     url = sqlite_url
     friday_book(url, 10)[0].engine.dispose()
