@@ -15,7 +15,7 @@ R5.1), the stock (R3.3), an announcement's cards (the player's word, shown later
 card that went back to the stock (N4.6), a comment. Of the public cards the board shows
 those that lie face up now — the melds, the card on offer, the top of the discard pile (the
 cards under it may not be looked through: R7.9, F2), what each player showed or declared —
-and a side-game claim's game, with those of its cards that are public. A finding's message
+and a side-game claim's game, with those of its cards its claimant has shown. A finding's message
 is shown only when every card it names is public, else only its rule; a foul's own words
 (`foul P other WORDS`) never. Each player's cards are a count.
 """
@@ -128,7 +128,8 @@ def _view(ref, setup, seen: _Seen, last) -> dict:
         "declarations": [{"player": names[s], "kind": kind, "cards": seen.names(cards), "move": move,
                           "stands": any(d.seat == s and d.line == move for d in ref.standing_declarations())}
                          for s, kind, cards, move in seen.declared],
-        "claims": [{"player": names[a.seat], "game": a.game, "cards": seen.names(a.cards),
+        "claims": [{"player": names[a.seat], "game": a.game,  # a card once its claimant showed it (R4.5)
+                    "cards": seen.names(c for c in a.cards if (a.seat, c) in g.shown),
                     "void": a.void_code} for a in ref.out.announcements],
         "outcome": None if g.outcome is None else {
             "kind": g.outcome.kind, "winners": [names[s] for s in g.outcome.winners],

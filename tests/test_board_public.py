@@ -175,3 +175,19 @@ def test_no_hidden_card_on_the_board_after_any_line_of_a_simulated_season():
             assert leaks(text, hidden) == [], where
         moments += 1
     assert moments > 500
+
+
+def test_a_claims_cards_only_once_its_claimant_showed_them():
+    """Beto announces oro Jd, a card Ana holds; Ana pays Jd: the card is public, but showing
+    it under Beto's claim would tell what his announcement named (R4.5: his own cards, shown
+    by him)."""
+    text = (ROOT / "tests" / "conformance" / "friday.dsm").read_text(encoding="utf-8")
+    text = text.replace("announce Beto oro Qd", "announce Beto oro Jd").replace("pay Ana Qh", "pay Ana Jd")
+    record = parse_text(text).hands[0]
+    setup = read_setup(record)[0]
+    cut = next(k for k, ev in enumerate(record.events) if ev.verb == "pay" and ev.actor == "Ana")
+    view = public_hand(setup, record.events[:cut + 1])
+    assert view["offer"]["card"] == "Jd"
+    assert view["claims"] == [{"player": "Beto", "game": "oro", "cards": [], "void": None}]
+    shown = public_hand(setup, record.events)  # Beto shows Qd at the end: not his claim's card
+    assert shown["claims"][0]["cards"] == [] and shown["players"][1]["shown"] == ["Qd"]
