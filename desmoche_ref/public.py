@@ -24,7 +24,7 @@ import re
 
 from .cards import CARD_NAME, parse_card
 from .engine.replay import Referee
-from .engine.state import DEAL, OVER, PRE
+from .engine.state import ACTIVE, DEAL, OVER, PRE
 from .money import fmt
 
 SHOWS = ("draw", "pay", "meld", "add", "show")  # the verbs whose cards every player sees
@@ -124,7 +124,7 @@ def _view(ref, setup, seen: _Seen, last) -> dict:
             "player": names[action.seat], "taken": CARD_NAME[action.taken], "owes": action.owes},
         "next_draw": None if drawer is None or drawer[0] < 0 else {"player": names[drawer[0]], "rule": drawer[1]},
         "cambio": [p.name for p in g.players if g.phase in (DEAL, PRE) and not g.cambio_complete
-                   and p.status == "in" and not p.cambio_done],
+                   and p.status == ACTIVE and not p.cambio_done],
         "declarations": [{"player": names[s], "kind": kind, "cards": seen.names(cards), "move": move,
                           "stands": any(d.seat == s and d.line == move for d in ref.standing_declarations())}
                          for s, kind, cards, move in seen.declared],

@@ -31,7 +31,8 @@ def make_app(hub, limit: int, busy: str):
     """The application over `hub` (hub.py); `busy`: the words of the 503 past `limit`."""
 
     async def page(request, tv=False):
-        await hub.newer(None)  # the first drawing (at once once there is one)
+        if await hub.newer(None) is None:  # the first drawing (at once once there is one), unless stopping
+            return Response(busy, status_code=503, media_type="text/plain; charset=utf-8")
         return Response(hub.page(tv), media_type=HTML, headers={"cache-control": "no-store"})
 
     async def tv(request):
@@ -39,6 +40,8 @@ def make_app(hub, limit: int, busy: str):
 
     async def board_json(request):
         drawn = await hub.newer(None)
+        if drawn is None:
+            return Response(busy, status_code=503, media_type="text/plain; charset=utf-8")
         return Response(drawn.json, media_type="application/json", headers={"cache-control": "no-store"})
 
     async def events(request):
