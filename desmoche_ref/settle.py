@@ -67,9 +67,22 @@ def _shares(amount: int, winners: list) -> list:
     return list(zip(winners, split(amount, len(winners))))
 
 
+def pots_at_stake(setup) -> dict:
+    """{pot: (cents at stake, cents carried in)} of a hand, the main pot (MAIN_POT) first: this
+    hand's antes and the pot carried in (R11.1, R2.3); each side game's stakes and what its pot
+    carries in (R4.6), a game carried in that nobody entered this hand included."""
+    pots = {MAIN_POT: (setup.carry + setup.bet * len(setup.players), setup.carry)}
+    for e in setup.sides:
+        carried = setup.side_carry.get(e.game, 0)
+        pots[e.game] = (carried + e.stake * len(e.players), carried)
+    for game, carried in setup.side_carry.items():
+        pots.setdefault(game, (carried, carried))
+    return pots
+
+
 def main_pot(setup, outcome):
     """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
-    pot = setup.carry + setup.bet * len(setup.players)
+    pot = pots_at_stake(setup)[MAIN_POT][0]
     kind, winners = outcome.kind, outcome.winners
     if kind == NO_WINNER or not winners:
         return pot, pot, {}
@@ -165,10 +178,10 @@ def side_pots(setup, state, announcements):
     games = [(e.game, e.stake, e.players) for e in setup.sides]
     games += [(g, 0, []) for g in setup.side_carry if g not in {e.game for e in setup.sides}]
     order = setup.order_from_dealer()
+    at_stake = pots_at_stake(setup)
     for game, stake, seats in games:
-        carry_in = setup.side_carry.get(game, 0)
-        pot = SidePot(game, stake, [setup.players[s] for s in sorted(seats)], carry_in,
-                      carry_in + stake * len(seats))
+        cents, carry_in = at_stake[game]
+        pot = SidePot(game, stake, [setup.players[s] for s in sorted(seats)], carry_in, cents)
         best = {}  # seat -> (strength, cards)
         for ann in announcements:
             if ann.game != game:

@@ -348,11 +348,34 @@ def live(book_url):
     return Live(book_url)
 
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's: Playwright drives it, and never downloads a browser
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the test process, shared by the browser tests (the report's and
+    the board's): starting one costs seconds. Skipped, saying why, where Chromium or Playwright
+    is missing (`.ci/run` installs Chromium)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed "
+                                                                 "(pip install -e '.[test]')")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 # Fixtures that give a test a PostgreSQL database (the server's cases are in the slow lane)
 PG_FIXTURES = {"owner_url", "roles", "pg_server", "pg_url"}
 
 
-LONGEST_FIRST = {"test_scorebook_laws.py", "test_scorebook_fuzz.py", "test_report_browser.py"}
+LONGEST_FIRST = {"test_scorebook_laws.py", "test_scorebook_fuzz.py", "test_report_browser.py",
+                 "test_board_browser.py"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -5,6 +5,7 @@ neither Alembic (only migrating needs it) nor tabulate."""
 
 import ast
 import os
+import re
 import pathlib
 import subprocess
 import sys
@@ -13,7 +14,8 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).parent.parent / "desmoche_ref"
 PURE = ["cards.py", "melds.py", "options.py", "ranking.py", "money.py", "findings.py", "settle.py",
-        "referee.py", "session.py", "laws.py", "view.py", "rating.py", "career.py", "notation", "engine"]
+        "referee.py", "session.py", "laws.py", "view.py", "public.py", "rating.py", "career.py", "notation",
+        "engine"]
 FORBIDDEN = {"click", "sqlalchemy", "sqlmodel", "tabulate", "alembic"}
 
 
@@ -67,13 +69,13 @@ def test_book_command_modules_load_the_store_only_when_run(name):
 @pytest.mark.slow
 def test_a_move_loads_neither_alembic_nor_tabulate(tmp_path):
     probe = (
-        "import sys\n"
+        f"import sys\nBOARD = {sorted(BOARD_LIBRARIES)!r}\n"
         "from desmoche_ref.cli import main\n"
         "for argv in (['table', 'new', 't', '--players', 'Ana Beto', '--bet', '1'],\n"
         "             ['hand', 'new', '--dealer', 'Ana'], ['cut', 'Beto']):\n"
         "    sys.argv = ['desmoche-ref', *argv]\n"
         "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
-        "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'alembic', 'tabulate', 'psycopg'})\n"
+        "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'alembic', 'tabulate', 'psycopg', *BOARD})\n"
         "sys.stderr.write('LOADED:' + ','.join(loaded))\n"
     )
     book = tmp_path / "book.db"
@@ -98,3 +100,33 @@ def test_everyday_commands_never_load_sqlalchemy(command):
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.stderr.rsplit("LOADED:", 1)[1] == ""
+
+
+# The live board's libraries: loaded by `desmoche-ref board` only (issue 28)
+BOARD_LIBRARIES = {"starlette", "uvicorn", "sse_starlette", "segno", "anyio", "h11"}
+
+
+def test_only_the_board_imports_the_board_libraries():
+    """Read as text (every import of the package is at the start of a line): parsing every
+    module costs half a second."""
+    library = re.compile(r"^\s*(?:import|from)\s+(" + "|".join(sorted(BOARD_LIBRARIES)) + r")\b", re.M)
+    reaching_up = re.compile(r"^\s*from\s+\.+board\b", re.M)  # nothing below the board imports it
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).parts
+        if relative[0] == "board" or relative == ("cli", "board.py"):
+            continue
+        text = path.read_text()
+        assert not library.search(text) and not reaching_up.search(text), path
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "board").glob("*.py")), ids=lambda p: p.name)
+def test_the_board_is_a_front_end_that_holds_no_sql(path):
+    """It reads through a store service (store/scoreboard.py) and renders what it returns: no
+    SQLAlchemy, no SQL, nothing of cli/ or report/ but the templates it shares."""
+    assert {"sqlalchemy", "sqlmodel", "psycopg", "sqlite3"}.isdisjoint(imported_modules(path))
+    text = path.read_text()
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            assert not (node.module or "").startswith(("cli", "report")), (path, node.module)
+    assert not re.search(r"\b(SELECT|INSERT|UPDATE|DELETE)\s", text), path

@@ -1,6 +1,6 @@
 """The report's pages in a real browser (issue 18): Debian's Chromium, headless, driven by
 Playwright for Python through its executable path (no browser is downloaded). One browser
-for the module; the reports are built once, from the sample logs and the league's records
+for the test process (conftest.chromium, shared with the board's tests); the reports are built once, from the sample logs and the league's records
 and from a simulated season of 24 hands over 3 nights, in English and in Spanish.
 
 Skipped, saying why, where Chromium or Playwright is missing; `.ci/run` installs Chromium.
@@ -14,10 +14,9 @@ import sys
 
 import pytest
 
+from conftest import CHROMIUM
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 sys.path.insert(0, str(ROOT / "bench"))
 import benchkit  # noqa: E402
@@ -75,14 +74,10 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module (Playwright gives it a fresh profile of its own)."""
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+def browser(chromium):
+    """The test process's Chromium (conftest.chromium: Playwright gives each context a fresh
+    profile of its own)."""
+    return chromium
 
 
 @pytest.fixture(scope="module")

@@ -43,8 +43,9 @@ def extract_messages(fileobj, keywords, comment_tags, options):
 def extract() -> Catalog:
     """Every message of the program, as a template (no translations)."""
     template = Catalog(project="desmoche-ref", charset="utf-8")
-    # the report's templates call `_`, `ngettext` as the code does (Jinja2's own extractor)
-    methods = [("**.py", extract_messages), ("report/templates/**.html", "jinja2.ext:babel_extract")]
+    # the report's and the board's templates call `_`, `ngettext` as the code does (Jinja2's own extractor)
+    methods = [("**.py", extract_messages), ("report/templates/**.html", "jinja2.ext:babel_extract"),
+               ("board/templates/**.html", "jinja2.ext:babel_extract")]
     found = extract_from_dir(str(PACKAGE), methods, {}, KEYWORDS)
     for filename, lineno, message, comments, context in found:
         template.add(message, None, [(f"desmoche_ref/{filename}", lineno)], auto_comments=comments)

@@ -51,6 +51,7 @@ COMMANDS = {
     "verify": ("desmoche_ref.cli.verify", "verify", N_("Check the book: hash chains, verdicts, postings.")),
     "play": ("desmoche_ref.cli.play", "play", N_("Referee a table all night: each move judged and stored as typed.")),
     "report": ("desmoche_ref.cli.report", "report", N_("Write the book as pages: season, nights, hands with a replay, players.")),
+    "board": ("desmoche_ref.cli.board", "board", N_("Show the night live in a browser: the club's TV and the players' phones.")),
 }
 
 

@@ -128,10 +128,11 @@ def sqlite_path(url: str) -> str | None:
     return os.path.abspath(path) if path else None
 
 
-def make_engine(url: str, readonly: bool = False):
+def make_engine(url: str, readonly: bool = False, live: bool = False):
     """The engine of a book; `readonly`: its connections can only read (SQLite `mode=ro`,
-    PostgreSQL read-only transactions). One this process made for the same book is used
-    again (_RecentEngines)."""
+    PostgreSQL read-only transactions); `live`: a reader that watches the book change (the
+    board), so a SQLite file is never opened as unchanging. One this process made for the
+    same book is used again (_RecentEngines)."""
     parsed = _parse(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
@@ -145,7 +146,7 @@ def make_engine(url: str, readonly: bool = False):
             if not os.path.isdir(folder):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
-        target = (_readonly_sqlite(path) if readonly and path else None) or url
+        target = (_readonly_sqlite(path, live) if readonly and path else None) or url
     key = (os.getpid(), str(target), readonly)
     return _ENGINES.get(key) or _ENGINES.keep(key, _new_engine(url, target, backend, readonly))
 
@@ -206,14 +207,15 @@ class _RecentEngines:
 _ENGINES = _RecentEngines()
 
 
-def _readonly_sqlite(path: str):
+def _readonly_sqlite(path: str, live: bool = False):
     """The URL that opens a SQLite book for reading only, for a process that may not write
     it (or its folder). While a writer has the book open (its -wal file holds moves) SQLite
     reads the live book read-only; when none has, the file is read as it is (`immutable`):
     SQLite then makes no -wal or -shm file beside it, which it could not, or which would stand
     in its owner's way. A process that may write the book opens it as usual with every change
     refused (`query_only`, `_sqlite_pragmas`): so SQLite tidies its -wal and -shm away on
-    close, which a `mode=ro` connection cannot. None for that case."""
+    close, which a `mode=ro` connection cannot. None for that case. A `live` reader (the
+    board) never reads the file as unchanging: it is there to see the moves come."""
     from urllib.parse import quote
 
     from sqlalchemy.engine import URL
@@ -222,7 +224,7 @@ def _readonly_sqlite(path: str):
         return None
     query = {"mode": "ro", "uri": "true"}
     wal = path + "-wal"
-    if not (os.path.exists(wal) and os.path.getsize(wal) > 0):
+    if not live and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
         query["immutable"] = "1"
     return URL.create("sqlite", database="file:" + quote(path), query=query)
 
@@ -410,17 +412,17 @@ def open_book(given: str | None = None, migrate: bool = True, readonly: bool = F
     return book
 
 
-def connect_book(given: str | None = None, readonly: bool = False) -> Book:
+def connect_book(given: str | None = None, readonly: bool = False, live: bool = False) -> Book:
     """The book named, its schema not looked at (`open_book` looks). A SQLite book that does
     not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`,
-    which makes nothing."""
+    which makes nothing (`live`: see make_engine)."""
     url = resolve_url(given)
     path = sqlite_path(url)
     if path and not os.path.exists(path):
         if readonly:
             raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
         _make_book_file(path, url == "sqlite:///" + default_path())
-    return Book(url, make_engine(url, readonly=readonly), readonly=readonly)
+    return Book(url, make_engine(url, readonly=readonly, live=live), readonly=readonly)
 
 
 def _make_book_file(path: str, default: bool) -> None:

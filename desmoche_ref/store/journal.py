@@ -26,6 +26,8 @@ from datetime import timezone
 
 from sqlalchemy import column, insert, select, table, text as sql
 
+from .changes import announce
+
 TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
 HAND, EVENT, IMPORT = "hand", "event", "import"
 TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW)
@@ -102,6 +104,7 @@ def append(db, rows) -> str:
         previous = chain(previous, kind, subject, text)
         values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
     db.execute(insert(journal), values)
+    announce(db)  # the live board hears of it when this transaction commits (changes.py)
     return previous
 
 

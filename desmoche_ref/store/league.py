@@ -210,7 +210,11 @@ def standings(session, sel: Selection = Selection()) -> Standings:
 def balances(session, sel: Selection = Selection()) -> dict:
     """What settle-up clears: each player's net, and the pots' share as one party (POT_PARTY):
     what stays in the pots, less what came into them from before the book."""
-    table_ = standings(session, sel._replace(player=None))
+    return balances_of(standings(session, sel._replace(player=None)))
+
+
+def balances_of(table_: Standings) -> dict:
+    """`balances` of standings already read (of every player of the hands picked)."""
     out = {r.player: r.net for r in table_.players if r.net}
     if table_.unwon - table_.brought_in:
         out[POT_PARTY] = table_.unwon - table_.brought_in

@@ -1,0 +1,167 @@
+"""The board kept up to date: one thread watches the book and draws the board once per change;
+every open page is handed the same drawing.
+
+The watching thread (`Hub._run`) opens the book read-only, waits for a change (store/changes.py:
+PostgreSQL's NOTIFY, SQLite's data_version), reads a Snapshot (store/scoreboard.py) and renders
+it (render.py) — the page's body, its server-sent event already encoded, its JSON — then hands
+the result to the server's event loop, where every stream waiting for a newer version wakes.
+Changes that come while it draws are folded into the next drawing. A book it cannot read (not
+there, another schema, a server gone) is a notice on the page and one line on the terminal;
+it tries again every few seconds and says when the book is back.
+"""
+
+import asyncio
+import secrets
+import threading
+import time
+from typing import NamedTuple
+
+WAIT = 1.0          # seconds a wait for a change lasts (then a stop is heeded, a server's absence found)
+RETRY = 2.0         # seconds between two tries at a book it cannot read
+REDRAW = 60.0       # seconds after which the board is drawn again without a change (tonight's tables age)
+RETRY_MS = 1000     # how soon a browser reconnects a dropped stream (the SSE `retry:` field)
+
+
+class Drawn(NamedTuple):
+    """One drawing of the board."""
+
+    version: int
+    id: str              # the SSE event id: this server's run and the version
+    fragment: str        # the page's body
+    event: bytes         # the server-sent event that carries it, encoded once for every stream
+    json: bytes
+    head: str | None
+
+
+class Hub:
+    def __init__(self, db, tables, renderer, tell=print, poll: float | None = None):
+        self.db, self.tables, self.renderer = db, list(tables), renderer
+        self.tell, self.say, self.poll = tell, renderer.words.say, poll
+        self.run_id = secrets.token_hex(4)
+        self.drawn = None           # the latest Drawn (read on the loop)
+        self._version = 0
+        self._stop = threading.Event()
+        self._thread = None
+        self._loop = None
+        self._waiter = None         # an asyncio.Event set when a newer drawing arrives
+        self._closer = None
+        self.closing = None
+        self._pages = {}            # (version, tv) -> the page's bytes
+        self.ready = threading.Event()  # the first drawing is published
+
+    # ------------------------------------------------------------ on the server's loop
+    def start(self, loop=None) -> None:
+        import anyio
+
+        self._loop = loop or asyncio.get_running_loop()
+        self._waiter = asyncio.Event()
+        self.closing = anyio.Event()  # set by sse-starlette when the server stops (every stream's shutdown_event)
+        self._closer = self._loop.create_task(self._close_streams())
+        self._thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
+        self._thread.start()
+
+    async def _close_streams(self) -> None:
+        await self.closing.wait()
+        self._publish(None)  # every stream waiting wakes, and ends
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._closer is not None:
+            self._closer.cancel()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    async def newer(self, than: str | None):
+        """The latest drawing once its id is not `than` (at once if it is already another);
+        None once the server stops."""
+        while True:
+            waiter = self._waiter
+            if self.closing.is_set():
+                return None
+            drawn = self.drawn
+            if drawn is not None and drawn.id != than:
+                return drawn
+            await waiter.wait()
+
+    def page(self, tv: bool) -> bytes:
+        drawn = self.drawn
+        key = (drawn.version, tv)
+        if key not in self._pages:
+            self._pages = {k: v for k, v in self._pages.items() if k[0] == drawn.version}
+            self._pages[key] = self.renderer.page(drawn.fragment, tv).encode("utf-8")
+        return self._pages[key]
+
+    def _publish(self, drawn) -> None:
+        """A new drawing (None: only wake every stream, the server stopping)."""
+        if drawn is not None:
+            self.drawn = drawn
+        waiter, self._waiter = self._waiter, asyncio.Event()
+        waiter.set()
+
+    # ------------------------------------------------------------ the watching thread
+    def _draw(self, snapshot, notice) -> None:
+        from sse_starlette import ServerSentEvent
+
+        from .render import dumps, snapshot_json
+
+        self._version += 1
+        ident = f"{self.run_id}-{self._version}"
+        fragment = self.renderer.fragment(snapshot, notice)
+        event = ServerSentEvent(fragment, event="board", id=ident, retry=RETRY_MS).encode()
+        drawn = Drawn(self._version, ident, fragment, event, dumps(snapshot_json(snapshot, notice)),
+                      snapshot.head if snapshot is not None else None)
+        self._loop.call_soon_threadsafe(self._publish, drawn)
+        self.ready.set()
+
+    def _run(self) -> None:
+        from ..store.db import BookError
+
+        book = watcher = board = snapshot = None
+        trouble = None   # the notice shown while the book cannot be read
+        drawn_at = 0.0
+        while not self._stop.is_set():
+            try:
+                if book is None:
+                    book, board, watcher = self._open()
+                changed = watcher.wait(WAIT, self._stop)
+                if changed or trouble is not None or time.monotonic() - drawn_at > REDRAW:
+                    snapshot = board.snapshot()
+                    if trouble is not None:
+                        self.tell(self.renderer.words._("board: the book is back; the board is live again"))
+                    trouble = None
+                    self._draw(snapshot, None)
+                    drawn_at = time.monotonic()
+            except Exception as exc:  # the book out of reach (BookError), or a fault of the board's own
+                notice = self.say(exc.args[0] if exc.args else str(exc)) if isinstance(exc, BookError) \
+                    else f"{type(exc).__name__}: {exc}"
+                if notice != trouble:  # said once, on the page and on the terminal
+                    trouble = notice
+                    self.tell(self.renderer.words._("board: {problem}; trying again every {seconds} seconds")
+                              .format(problem=notice, seconds=int(RETRY)))
+                    self._draw(snapshot, notice)
+                book, board, watcher = self._close(book, watcher)
+                self._stop.wait(RETRY)
+        self._close(book, watcher)
+
+    def _open(self):
+        from ..store.changes import watch
+        from ..store.scoreboard import Scoreboard, open_watched
+
+        book = open_watched(self.db)
+        try:
+            watcher = watch(book) if self.poll is None else watch(book, self.poll)
+        except BaseException:
+            book.engine.dispose()
+            raise
+        return book, Scoreboard(book, self.tables), watcher
+
+    @staticmethod
+    def _close(book, watcher):
+        if watcher is not None:
+            try:
+                watcher.close()
+            except Exception:
+                pass
+        if book is not None:
+            book.engine.dispose()
+        return None, None, None

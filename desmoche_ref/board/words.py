@@ -1,0 +1,202 @@
+"""The board's sentences: a hand's public view (public.py) in the words of the run's language,
+as HTML (markupsafe: every name and message is escaped, a card is `<b>Q♦</b>`).
+
+Where `view` and the table session say the same thing, the board says it with the same
+message (cli/view.py's turn, offer, stock), so the catalog translates it once; the outcome
+is describe.py's sentence.
+"""
+
+import re
+
+from markupsafe import Markup, escape
+
+from ..cards import RED, parse_card, pretty
+from ..describe import MOVE, outcome_text
+from ..findings import listed, render
+from ..i18n import N_, translations
+
+STATUS = {"in": N_("in"), "passed": N_("passed"), "out": N_("out")}
+AUTO = {"peladilla": N_("peladilla"), "cuatro-cuerpos": N_("cuatro-cuerpos"), "color": N_("color")}
+# the latest move, as the room saw it (public.py's `last`: never a dealt or passed card)
+MOVES = {
+    "draw": N_("{player} drew {cards}"),
+    "pay": N_("{player} paid {cards}"),
+    "meld": N_("{player} laid {cards}"),
+    "add": N_("{player} added {cards}"),
+    "show": N_("{player} showed {cards}"),
+    "declare": N_("{player} declared {kind}"),
+    "announce": N_("{player} announced a claim for {game}"),
+    "cambio": N_("{player} passed a card in the cambio"),
+    "cut": N_("{player} cut"),
+    "claim": N_("{player} claimed the card on offer"),
+    "knock": N_("{player} let the card on offer go"),
+    "pass": N_("{player} passed for the rest of the hand"),
+    "foul": N_("a foul by {player}: {kind}"),
+    "forgive": N_("the table forgave {player}'s foul"),
+    "end": N_("the hand was ended"),
+}
+
+
+def card_html(name: str) -> Markup:
+    """One card (its canonical name, Qd) as the board shows it: Q♦, red or black (the same
+    markup as the report's pages: a <b> is a card)."""
+    c = parse_card(name)
+    return Markup('<b class=r>{}</b>' if RED[c] else '<b>{}</b>').format(pretty(c))
+
+
+def cards_html(names) -> Markup:
+    return Markup(" ").join(card_html(n) for n in names)
+
+
+class Words:
+    """The sentences of one language (`lang`: en or es)."""
+
+    def __init__(self, lang: str):
+        words = translations(lang)
+        self.lang, self._, self.ngettext = lang, words.gettext, words.ngettext
+
+    def say(self, message) -> str:
+        """An engine message (findings.Message) in this language."""
+        return render(message, self._, self.ngettext)
+
+    def names(self, names) -> str:
+        return self.say(listed(names))
+
+    def _m(self, template: str, **values) -> Markup:
+        """`template` translated, its values escaped (cards and other Markup kept)."""
+        return Markup(escape(self._(template))).format(**values)
+
+    # ------------------------------------------------------------ the table now
+    def turn(self, hand: dict) -> Markup:
+        """Whose turn it is, from the referee's answers (as `view` says it)."""
+        _m = self._m
+        if hand.get("outcome"):
+            pot = hand["result"]["pot"] if hand.get("result") else None
+            return _m(N_("over: {outcome}"), outcome=self.say(outcome_text(hand["outcome"], pot, MOVE)))
+        if hand["phase"] == "deal":
+            return _m(N_("the deal"))
+        action = hand["action"]
+        if action:
+            card = card_html(action["taken"])
+            if action["owes"] == "mend":
+                return _m(N_("{player} took {card}: mends the melds a desmoche broke, then pays"),
+                          player=action["player"], card=card)
+            return _m(N_("{player} took {card}: lays more, then pays (or wins)"), player=action["player"], card=card)
+        if any(d["stands"] for d in hand["declarations"]):
+            return _m(N_("an automatic win is declared: declarations close with `end`"))
+        draw = hand["next_draw"]
+        if draw is None:
+            return _m(N_("no player is left"))
+        if hand["phase"] == "pre-play":
+            if hand["cambio"]:
+                return _m(N_("the cambio: waiting for {players}; then {player} draws first"),
+                          players=self.names(hand["cambio"]), player=draw["player"])
+            return _m(N_("{player} draws the first card"), player=draw["player"])
+        offer = hand["offer"]
+        if offer:
+            card = card_html(offer["card"])
+            if offer["must_take"]:
+                return _m(N_("{player} must take {card}: it fits a meld on the table (R9.1)"),
+                          player=offer["must_take"], card=card)
+            if hand["stock"] == 0:
+                return _m(N_("if nobody takes {card}, the hand ends (the stock is empty)"), card=card)
+            return _m(N_("if nobody takes {card}, {player} draws next"), card=card, player=draw["player"])
+        return _m(N_("{player} draws next"), player=draw["player"])
+
+    def offer(self, hand: dict) -> Markup:
+        offer = hand["offer"]
+        if not offer:
+            return self._m(N_("on offer: nothing"))
+        how = self._("drawn by {player}") if offer["how"] == "drawn" else self._("paid by {player}")
+        text = Markup(escape(self.ngettext("on offer: {card} ({how}); may take: {players}",
+                                           "on offer: {card} ({how}); may take: {players}",
+                                           max(1, len(offer["may_take"]))))).format(
+            card=card_html(offer["card"]), how=how.format(player=offer["by"]),
+            players=self.names(offer["may_take"]) or self._("nobody"))
+        if offer["must_take"]:
+            text += self._m(N_("; must take: {player} (R9.1)"), player=offer["must_take"])
+        return text
+
+    def pile(self, hand: dict) -> Markup:
+        top, count = hand["discard"]["top"], hand["discard"]["count"]
+        if top is None:
+            return self._m(N_("discard pile: {cards}"), cards=self._("(empty)"))
+        return Markup(escape(self.ngettext("discard pile: {card} on top ({count} card)",
+                                           "discard pile: {card} on top ({count} cards)", count))).format(
+            card=card_html(top), count=count)
+
+    def stock(self, hand: dict) -> str:
+        return self.ngettext("stock: {count} card", "stock: {count} cards", hand["stock"]).format(count=hand["stock"])
+
+    def last(self, hand: dict) -> Markup:
+        """The latest move as the room saw it."""
+        last = hand.get("last")
+        if not last:
+            return Markup("")
+        verb, player = last["verb"], last["player"]
+        if verb in ("deal", "return"):
+            template = (self.ngettext("{player} was dealt {count} card", "{player} was dealt {count} cards",
+                                      last["count"]) if verb == "deal" else
+                        self.ngettext("{player} returned {count} card to the stock",
+                                      "{player} returned {count} cards to the stock", last["count"]))
+            text = Markup(escape(template)).format(player=player, count=last["count"])
+        else:
+            word = last["word"]
+            kind = self._(AUTO[word]) if verb == "declare" and word in AUTO else word
+            text = self._m(MOVES.get(verb, "{player}"), player=player or "", cards=cards_html(last["cards"]),
+                           kind=kind or "", game=word or "")
+        return self._m(N_("move {move}: {what}"), move=last["move"], what=text)
+
+    def pot(self, pot: dict) -> Markup:
+        """A pot at stake: the main pot, or a side game's with who entered it."""
+        if pot["game"] == "main":
+            text = self._m(N_("pot {pot}"), pot=pot["pot"])
+        else:
+            text = self._m(N_("{game} {pot} ({players})"), game=pot["game"], pot=pot["pot"],
+                           players=" ".join(pot["players"]))
+        if pot["carried"] != "0.00":
+            text += " " + self._m(N_("(carried in {amount})"), amount=pot["carried"])
+        return text
+
+    def finding(self, f: dict, rules) -> Markup:
+        """A finding of the hand: its move, its rule's code and title, whose foul, its message
+        when the view kept it (public.py)."""
+        rule = rules.get(f["code"])
+        title = rule.title if rule is not None else ""
+        if f["kind"] == "foul":
+            head = self._m(N_("move {move}: foul {code} by {player} ({title})") if f["enforced"] else
+                           N_("move {move}: foul {code} by {player}, forgiven ({title})"),
+                           move=f["move"], code=f["code"], player=f["player"], title=title)
+        else:
+            head = self._m(N_("move {move}: {code} ({title})"), move=f["move"], code=f["code"], title=title)
+        if f["message"]:
+            head += Markup(": ") + message_html(self.say(f["message"]))
+        return head
+
+    def settled(self, hand) -> str:
+        """A settled hand of the night (tablebook.NightHand): who won it, in a few words."""
+        who, n = self.names(hand.winners), len(hand.winners)
+        if hand.outcome == "win":
+            return self.ngettext("{who} wins with ten cards down", "{who} win with ten cards down", n).format(who=who)
+        if hand.outcome == "auto-win":
+            return self.ngettext("{who} wins by an automatic win", "{who} win by an automatic win (split)",
+                                 n).format(who=who)
+        return self._("no winner")
+
+    def status(self, player: dict) -> str:
+        return self._(STATUS[player["status"]])
+
+
+_CARD_WORD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc](?![0-9A-Za-z])")  # a card as a message names it
+
+
+def message_html(text: str) -> Markup:
+    """An engine message (already in the run's language) with its cards (7d) as the board
+    shows cards (7♦); everything else escaped."""
+    out, at = [], 0
+    for m in _CARD_WORD.finditer(text):
+        out.append(escape(text[at:m.start()]))
+        out.append(card_html(m.group(0)))
+        at = m.end()
+    out.append(escape(text[at:]))
+    return Markup("").join(out)

@@ -1,0 +1,92 @@
+"""`desmoche-ref board`: the night live on a screen (desmoche_ref/board/). It reads the book and
+writes nothing to it; Starlette, uvicorn and the board's modules are imported here only, when
+the command runs."""
+
+import sys
+
+import click
+
+from ..i18n import N_
+from .book import db_option
+from .lang import Command, _, lang_option, language
+
+
+@click.command(cls=Command)
+@click.option("--table", "tables", multiple=True, metavar=N_("NAME"),
+              help=N_("Only this table (repeat for several). Default: every table that changed in the "
+                      "last 12 hours."))
+@click.option("--host", default="127.0.0.1", show_default=True, metavar=N_("ADDRESS"),
+              help=N_("Where to listen: 127.0.0.1 is this computer only; 0.0.0.0 every network it is on "
+                      "(the club's: phones and the TV)."))
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help=N_("The port to listen on (0: any free one)."))
+@click.option("--max-viewers", type=click.IntRange(min=1), default=300, show_default=True,
+              help=N_("Open pages served at once; past it a page is told to come back later (503)."))
+@db_option
+@lang_option
+def board(tables, host, port, max_viewers, db):
+    """Show the night live in a browser: the club's TV (/tv) and the players' phones.
+
+    For each table in play: the hand, the dealer, the bet, the pots, whose turn it is and the
+    card on offer (who may take it, who must), the melds, each player's number of cards, the
+    top of the discard pile, the stock, the latest findings with their rule, the night's nets
+    and the settle-up it would make now; the season's standings beside them. A move recorded
+    by any command (a verb, `play`, `import`) reaches every open page at once.
+
+    It shows only what every player at the table has seen: never a card in a hand, the deal,
+    the cambio or the stock. It reads the book and writes nothing to it (a PostgreSQL role
+    granted `db grant --reader` is enough). A book that cannot be read (missing, of another
+    schema, its server gone) is said on the page and here, and the board picks it up again
+    when it is back. Ctrl-C stops it.
+
+    \b
+    Examples:
+      desmoche-ref board
+      desmoche-ref board --host 0.0.0.0 --port 8000
+      desmoche-ref --lang es board --table norte --table sur
+      desmoche-ref board --db postgresql://viewer@server/desmoche --host 0.0.0.0
+    """
+    from importlib.metadata import version
+
+    from ..board import serve
+    from ..board.app import make_app
+    from ..board.hub import Hub
+    from ..board.render import Renderer
+    from .lang import ngettext
+
+    lang = language()
+    try:
+        sock = serve.listen(host, port)
+    except OSError as e:
+        click.echo(_("error: cannot serve the board on {host}:{port}: {reason} (--port picks another "
+                     "port, --host another address)").format(host=host, port=port, reason=e.strerror or e), err=True)
+        sys.exit(2)
+    port = sock.getsockname()[1]
+    address, everyone = serve.where_to_open(host, port)
+    renderer = Renderer(lang, version("desmoche-ref"), address if everyone else None,
+                        serve.qr_svg(address) if everyone and address else None)
+    hub = Hub(db, tables, renderer, tell=lambda line: click.echo(line, err=True))
+    app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}): "
+                                       "try again in a moment.").format(count=max_viewers) + "\n")
+    _say_where(host, port, address, everyone, ngettext)
+    serve.serve(app, sock)
+    click.echo(_("board: stopped"), err=True)
+
+
+def _say_where(host, port, address, everyone, ngettext) -> None:
+    """Where to open the board, and who can."""
+    from ..board import serve
+
+    if not everyone:
+        click.echo(_("board: {url} (the room's screen: {tv}); this computer only (--host 0.0.0.0 shows "
+                     "it on the club's network); Ctrl-C stops it").format(url=address, tv=address + "tv"))
+        return
+    if address is None:
+        click.echo(_("board: listening on port {port} of every network of this computer: open "
+                     "http://THIS-COMPUTER'S-ADDRESS:{port}/ (and /tv on the room's screen)").format(port=port))
+    else:
+        click.echo(_("board: {url} on a phone (or scan the code below), {tv} on the room's screen")
+                   .format(url=address, tv=address + "tv"))
+        click.echo(serve.qr_text(address, sys.stdout), nl=False)
+    click.echo(_("warning: anyone on this network can watch the board (it shows no hidden card and "
+                 "changes nothing in the book); Ctrl-C stops it"))

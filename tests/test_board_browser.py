@@ -1,0 +1,178 @@
+"""The live board in a real browser (issue 28): Debian's Chromium through Playwright (the test
+process's one browser, conftest.chromium), the board served in this process. A move recorded
+by another process — a verb, `play`, an `import` — is on the open page within 2 s, without a
+reload, on SQLite and on PostgreSQL; the page reconnects after the board restarts; the nets it
+shows are `standings --json`'s; no error, no request off the host, nothing wider than a phone;
+English and Spanish; without JavaScript it reloads itself; a TV too small for every table shows
+them in turn."""
+
+import os
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from board_server import BoardServer, book_head
+from test_board_server import FRIDAY, friday_book, sqlite_url  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.slow
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEAD_JS = "() => (document.querySelector('#board .frame') || {dataset: {}}).dataset.head"
+
+
+class Tab:
+    """A page of the board that keeps its console errors, its page errors and every request
+    that leaves the board's host."""
+
+    def __init__(self, browser, board, path="/", width=1280, height=900, js=True, lang=None):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, java_script_enabled=js,
+                                           locale=lang)
+        self.page = self.context.new_page()
+        self.errors, self.outside = [], []
+        host = f"127.0.0.1:{board.port}"
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: urlsplit(r.url).netloc == host or self.outside.append(r.url))
+        self.page.goto(board.url + path)
+
+    def head(self):
+        return self.page.evaluate(HEAD_JS)
+
+    def wait_head(self, head, timeout_ms=2000):
+        self.page.wait_for_function(f"(head) => ({HEAD_JS})() === head", arg=head, timeout=timeout_ms)
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def boards():
+    made = []
+
+    def serve(db, **kwargs):
+        board = BoardServer(db, **kwargs)
+        made.append(board)
+        return board
+
+    yield serve
+    for board in made:
+        board.stop()
+
+
+def command(url, *args, text=None):
+    """`desmoche-ref ARGS` as another process, on the book `url`."""
+    run = subprocess.run([sys.executable, "-m", "desmoche_ref", *args], input=text, capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ, DESMOCHE_DB=url, PYTHONPATH=ROOT))
+    assert run.returncode == 0, (args, run.stdout, run.stderr)
+    return run
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_board_opens_with_no_error_nothing_off_the_host_and_fits_a_phone(sqlite_url, boards, chromium, lang):
+    """Three tables (friday's hand 1 settled, hand 2 begun): the page and the TV, no console
+    error, nothing fetched off the host, no sideways scroll at 390 px; the nets shown are
+    `standings --json --table friday`'s, the settle-up `settle-up`'s; the TV too small for
+    every table shows them in turn."""
+    from conftest import Live
+
+    book, table = friday_book(sqlite_url, len(FRIDAY))
+    table.record("end")
+    table.new_hand()
+    for line in FRIDAY[:3]:
+        table.record(line)
+    for name in ("second", "third"):
+        friday_book(sqlite_url, 12, name=name)[0].engine.dispose()
+    board = boards(sqlite_url, lang=lang, cycle=1)
+    tab = Tab(chromium, board)
+    page = tab.page
+    assert page.evaluate("document.documentElement.lang") == lang
+    page.wait_for_selector("#board-live:not([hidden])")  # the stream is open
+    assert page.evaluate("document.querySelectorAll('section.table').length") == 3
+    assert {"en": "Table friday", "es": "Mesa friday"}[lang] in page.evaluate("document.body.textContent")
+    rows = page.eval_on_selector_all("#night-1 tbody tr", """rows => rows.map(r =>
+        Object.fromEntries([...r.querySelectorAll('[data-key]')].map(c => [c.dataset.key, c.textContent.trim()])))""")
+    counted = ("hands", "wins", "auto_wins", "no_winner", "fouls", "side_games_won")
+    night = Live(sqlite_url).json("standings", "--json", "--table", "friday")
+    assert [{k: int(v) if k in counted else v for k, v in r.items()} for r in rows] == night["players"]
+    assert [r["player"] for r in night["players"]] == ["Carla", "Beto", "Ana"]
+    if lang == "en":
+        transfers = page.eval_on_selector_all("section[data-table='friday'] ul.transfers li",
+                                              "l => l.map(x => x.textContent)")
+        assert transfers == ["Ana pays Carla 25.00", "Beto pays Carla 10.00"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert tab.errors == [] and tab.outside == [], (tab.errors, tab.outside)
+    tab.close()
+    tv = Tab(chromium, board, "/tv", width=1280, height=720)
+    tv.page.wait_for_selector("body.cycling")
+    shown = ("() => [...document.querySelectorAll('section.table')].filter(s => s.offsetParent !== null)"
+             ".map(s => s.dataset.table)")
+    first = tv.page.evaluate(shown)
+    assert len(first) == 1
+    tv.page.wait_for_function(f"(first) => ({shown})()[0] !== first", arg=first[0], timeout=5000)
+    tv.page.set_viewport_size({"width": 390, "height": 844})
+    assert tv.page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert tv.errors == [] and tv.outside == [], (tv.errors, tv.outside)
+    tv.close()
+    book.engine.dispose()
+
+
+def test_moves_by_other_processes_are_on_the_page_within_2_seconds(book_url, boards, chromium, tmp_path):
+    """A verb, then `play`, then an `import`, each a process of its own: the page shows the
+    book as the command left it (its head) within 2 s of the command's end, never reloaded."""
+    book, table = friday_book(book_url, 10)
+    book.engine.dispose()
+    board = boards(book_url)
+    tab = Tab(chromium, board)
+    tab.wait_head(book_head(book_url), 10_000)
+    tab.page.evaluate("window.notReloaded = true")
+    record = tmp_path / "north.dsm"
+    record.write_text(open(os.path.join(ROOT, "tests", "conformance", "friday.dsm"), encoding="utf-8").read(),
+                      encoding="utf-8")
+    steps = [(("draw", "Carla", "4d", "--table", "friday"), None, "section[data-table='friday'] p.offer", "4♦"),
+             (("play", "--table", "friday"), "meld Carla 4d 5d 6d\npay Carla Kc\n",
+              "section[data-table='friday'] tr[data-player='Carla'] .meld", "6♦"),
+             (("import", str(record), "--table", "north"), None, "section[data-table='north'] h2", "north")]
+    for args, text, where, expected in steps:
+        command(book_url, *args, text=text)
+        start = time.monotonic()
+        tab.wait_head(book_head(book_url))
+        assert time.monotonic() - start < 2.0, args
+        assert expected in tab.page.inner_text(where), args
+    assert tab.page.evaluate("window.notReloaded") is True
+    assert tab.errors == [] and tab.outside == []
+    tab.close()
+
+
+def test_the_page_reconnects_after_the_board_restarts(sqlite_url, boards, chromium):
+    book, table = friday_book(sqlite_url, 10)
+    board = boards(sqlite_url)
+    tab = Tab(chromium, board)
+    tab.wait_head(book_head(sqlite_url), 10_000)
+    tab.page.evaluate("window.notReloaded = true")
+    board.stop()
+    tab.page.wait_for_selector("#board-live.down")
+    table.record(FRIDAY[10])
+    board.start()  # the same port
+    tab.wait_head(book_head(sqlite_url), 10_000)
+    assert tab.page.evaluate("window.notReloaded") is True
+    assert tab.page.query_selector("#board-live.down") is None
+    table.record(FRIDAY[11])
+    tab.wait_head(book_head(sqlite_url))
+    tab.close()
+    book.engine.dispose()
+
+
+def test_without_javascript_the_page_reloads_itself(sqlite_url, boards, chromium):
+    book, table = friday_book(sqlite_url, 10)
+    board = boards(sqlite_url, refresh=1)
+    tab = Tab(chromium, board, js=False)
+    assert tab.page.query_selector("section[data-table='friday'] tr[data-player='Beto'] .meld") is not None
+    table.record(FRIDAY[10])
+    with tab.page.expect_navigation(timeout=5000):
+        pass
+    assert f'data-head="{book_head(sqlite_url)}"' in tab.page.content()
+    tab.close()
+    book.engine.dispose()

@@ -1,0 +1,193 @@
+"""The public view of a hand (public.py), which the live board shows (issue 28): exactly what
+every player at the table has seen. Each card is followed independently of public.py — a card
+is seen once drawn, paid, laid in a meld, shown, or laid face up by a declaration (docs/rulings.md)
+— and after every event of every sample record, conformance record and a simulated season,
+neither the view's JSON nor the board drawn from it (in English and in Spanish) holds a card
+not yet seen, in the form the board writes cards (Q♦) or the notation's (Qd)."""
+
+import json
+import pathlib
+import re
+
+import pytest
+
+from desmoche_ref.cards import CARD_NAME
+from desmoche_ref.engine.replay import Referee
+from desmoche_ref.engine.setup import read_setup
+from desmoche_ref.notation.parser import parse_text
+from desmoche_ref.public import PublicHand, public_hand
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHOWING = ("draw", "pay", "meld", "add", "show")
+
+
+def records(paths):
+    for path in paths:
+        for hand in parse_text(path.read_text(encoding="utf-8")).hands:
+            yield path.name, hand
+
+
+def sample_hands():
+    return list(records(sorted((ROOT / "sample_logs").glob("*.dsm")) +
+                        sorted((ROOT / "tests" / "conformance").glob("*.dsm"))))
+
+
+class Seen:
+    """The cards every player has seen, followed from the lines (not from public.py)."""
+
+    def __init__(self, setup):
+        self.ref, self.cards = Referee(setup), set()
+
+    def apply(self, ev) -> bool:
+        if self.ref.apply(ev) is not None:
+            return False
+        if ev.verb in SHOWING:
+            self.cards |= set(ev.cards)
+        elif ev.verb == "declare":  # the nine named, else the hand laid down
+            self.cards |= set(ev.cards) or set(self.ref.g.players[self.ref.seats[ev.actor]].hand)
+        return True
+
+    def hidden(self) -> set:
+        return set(range(52)) - self.cards
+
+
+# a card as the board writes it (Q♦, 10♦) or as the notation does (Qd, Td), standing alone
+CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9JQKA])([♠♥♦♣])|([2-9TJQKA])([shdc]))(?![0-9A-Za-z])")
+SYMBOLS = dict(zip("♠♥♦♣", "shdc"))
+
+
+def leaks(text: str, hidden) -> list:
+    """The hidden cards `text` names, as the board writes a card or as the notation does."""
+    named = set()
+    for rank, symbol, letter, suit in CARD_WORD.findall(text):
+        name = ("T" if rank == "10" else rank) + SYMBOLS[symbol] if symbol else letter + suit
+        named.add(CARD_NAME.index(name))
+    return sorted(CARD_NAME[c] for c in named & set(hidden))
+
+
+def board_of(view, number=1):
+    """A Snapshot holding one table whose latest hand has `view`: the board drawn from it."""
+    from desmoche_ref.store.league import Standings
+    from desmoche_ref.store.scoreboard import BoardTable, Snapshot
+
+    hand = {"number": number, "status": view["status"], "closed": False, **view}
+    table = BoardTable("t", [p["name"] for p in view["players"]], False, hand, [], Standings([], 0, 0), [])
+    return Snapshot([table], Standings([], 0, 0), "0" * 64, None, [])
+
+
+def test_a_hand_seen_move_by_move():
+    """friday.dsm (N8's example) at a few moments: counts, melds, the top of the pile, the
+    claim's card only once shown."""
+    (hand,) = [h for name, h in sample_hands() if name == "friday.dsm"][:1]
+    setup = read_setup(hand)[0]
+    events = hand.events
+    after = {ev.line: public_hand(setup, events[:k + 1]) for k, ev in enumerate(events)}
+    first = events[0].line
+    deal = after[first]
+    assert deal["phase"] == "deal" and [p["cards"] for p in deal["players"]] == [0, 9, 0]
+    assert deal["last"] == {"move": first, "verb": "deal", "player": "Beto", "cards": [], "word": None, "count": 9}
+    paid = after[events[9].line]  # pay Beto 7c
+    assert paid["offer"] == {"card": "7c", "by": "Beto", "how": "paid", "may_take": [], "must_take": None}
+    beto = paid["players"][1]
+    assert (beto["cards"], beto["melds"], beto["up_the_tree"]) == (6, [["2s", "2d", "2c"]], False)
+    assert paid["claims"] == [{"player": "Beto", "game": "oro", "cards": [], "void": None}]
+    drawn = after[events[10].line]  # draw Carla 4d: 7c went dead
+    assert drawn["discard"] == {"top": "7c", "count": 1} and drawn["stock"] == 52 - 27 - 2
+    end = after[events[-1].line]  # show Beto Qd
+    assert end["claims"][0]["cards"] == ["Qd"] and end["players"][1]["shown"] == ["Qd"]
+    assert end["outcome"]["winners"] == ["Carla"]
+    assert end["result"]["net"] == {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}
+    assert end["result"]["side_games"][0]["cards"] == ["Qd"]
+    assert [p["pot"] for p in end["pots"]] == ["30.00", "15.00"]
+    before_show = after[events[-2].line]
+    assert before_show["claims"][0]["cards"] == [] and before_show["result"] is None or \
+        before_show["result"]["side_games"][0]["cards"] == []
+
+
+def _every_moment(hands, renderers, drawn=lambda name, k: True):
+    """(where, hidden cards, texts the board would send) after each event of each hand: the
+    JSON, and the board drawn by each renderer at the moments `drawn(name, k)` picks (k
+    counts the moments: 0, 1, …)."""
+    from desmoche_ref.board.render import dumps, snapshot_json
+
+    moments = 0
+    for name, record in hands:
+        setup, errors = read_setup(record)
+        if errors:
+            continue
+        seen, public = Seen(setup), PublicHand(setup)
+        for ev in record.events:
+            if not seen.apply(ev):
+                break
+            public.apply(ev)
+            snapshot = board_of(public.view())
+            texts = [dumps(snapshot_json(snapshot)).decode()]
+            texts += [r.fragment(snapshot) for k, r in enumerate(renderers) if drawn(name, moments + k)]
+            moments += len(renderers)
+            yield f"{name} line {ev.line}", seen.hidden(), texts
+
+
+# the board drawn after every line of these (in English and Spanish); the JSON after every line
+# of every record: the board is drawn from nothing but what the JSON holds
+DRAWN = {"friday.dsm", "cambio-declarations.dsm", "fallen-declaration.dsm", "dispute-claims.dsm",
+         "split-peladilla.dsm", "misdeals.dsm", "closed-record.dsm", "dispute-forgiven-foul.dsm"}
+
+
+def test_no_hidden_card_on_the_board_after_any_line_of_two_records():
+    """The fast lane's share: a declaration before and after the cambio, claims shown and not."""
+    from desmoche_ref.board.render import Renderer
+
+    hands = [h for h in sample_hands() if h[0] in ("friday.dsm", "cambio-declarations.dsm")]
+    moments = 0
+    for where, hidden, texts in _every_moment(hands, [Renderer("en")]):
+        for text in texts:
+            assert leaks(text, hidden) == [], where
+        moments += 1
+    assert moments > 60
+
+
+@pytest.mark.slow
+def test_no_hidden_card_in_the_view_after_any_line_of_the_samples():
+    from desmoche_ref.board.render import Renderer
+
+    moments = drawn = 0
+    for where, hidden, texts in _every_moment(sample_hands(), [Renderer("en"), Renderer("es")],
+                                              lambda name, k: name in DRAWN):
+        for text in texts:
+            assert leaks(text, hidden) == [], where
+        moments += 1
+        drawn += len(texts) > 1
+    assert moments > 800 and drawn > 150
+
+
+@pytest.mark.slow
+def test_no_hidden_card_on_the_board_after_any_line_of_a_simulated_season():
+    """Varied hands (presets, options, fouls, closed records, side games, declarations)."""
+    from desmoche_ref.board.render import Renderer
+    from desmoche_ref.simulate import simulate_session
+
+    text = simulate_session(8, 4, seed=28) + "\n" + simulate_session(6, 3, seed=29, options="todo forcing strict")
+    hands = [("simulated", h) for h in parse_text(text).hands]
+    moments = 0  # every moment drawn in English, one in five in Spanish too
+    for where, hidden, texts in _every_moment(hands, [Renderer("en"), Renderer("es")],
+                                              lambda name, k: k % 2 == 0 or k % 10 == 1):
+        for text in texts:
+            assert leaks(text, hidden) == [], where
+        moments += 1
+    assert moments > 500
+
+
+def test_a_claims_cards_only_once_its_claimant_showed_them():
+    """Beto announces oro Jd, a card Ana holds; Ana pays Jd: the card is public, but showing
+    it under Beto's claim would tell what his announcement named (R4.5: his own cards, shown
+    by him)."""
+    text = (ROOT / "tests" / "conformance" / "friday.dsm").read_text(encoding="utf-8")
+    text = text.replace("announce Beto oro Qd", "announce Beto oro Jd").replace("pay Ana Qh", "pay Ana Jd")
+    record = parse_text(text).hands[0]
+    setup = read_setup(record)[0]
+    cut = next(k for k, ev in enumerate(record.events) if ev.verb == "pay" and ev.actor == "Ana")
+    view = public_hand(setup, record.events[:cut + 1])
+    assert view["offer"]["card"] == "Jd"
+    assert view["claims"] == [{"player": "Beto", "game": "oro", "cards": [], "void": None}]
+    shown = public_hand(setup, record.events)  # Beto shows Qd at the end: not his claim's card
+    assert shown["claims"][0]["cards"] == [] and shown["players"][1]["shown"] == ["Qd"]
