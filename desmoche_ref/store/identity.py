@@ -24,7 +24,7 @@ def recorder(conn) -> str:
     """The recorder's name for writes made through `conn` (a Connection or a Session). On
     PostgreSQL the server is asked once per engine (its URL names the login role, and the
     program never changes it): a move in `play` does not pay a round trip for it."""
-    engine = conn.get_bind() if hasattr(conn, "get_bind") else conn.engine
+    engine = (conn.get_bind() if hasattr(conn, "get_bind") else conn).engine  # a Session may be bound to a Connection
     if engine.dialect.name != "postgresql":
         return login_name()
     key = engine.url.render_as_string(hide_password=False)

@@ -10,7 +10,9 @@
   cents across accounts (a player, a pot of the table: `pot:main`, `pot:oro`, …, or
   `outside`, where carried-in money from hands the book never saw came from) that sums to
   zero. A reopened hand's postings are reversed by new postings in the same hand.
-- `Journal` rows, one per write, chain the whole book to its head (store/journal.py).
+- `Journal` rows, one per write, chain the whole book to its head (store/journal.py): a
+  hand, a move and a posting each journaled exactly once (a unique index per kind of row
+  covered), each row naming the database user that wrote it.
 
 What is written once and what is derived. Events, postings and journal rows are inserted
 and never updated or deleted. Players are inserted only; the `setting` row of the table
@@ -34,10 +36,11 @@ hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, Index, UniqueConstraint
+from sqlalchemy import BigInteger, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ..limits import LINE, NAME, TABLE
+from .journal import ONCE
 
 
 def now() -> datetime:
@@ -133,12 +136,20 @@ class Posting(SQLModel, table=True):
     created: datetime = Field(default_factory=now)
 
 
+def _once(family: str, kinds) -> Index:
+    """The unique index that journals each row of a family (hand, event, posting) once."""
+    where = text("kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
+    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where, postgresql_where=where)
+
+
 class Journal(SQLModel, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
+    __table_args__ = tuple(_once(family, kinds) for family, kinds in ONCE.items())
     id: int | None = Field(default=None, primary_key=True)
-    kind: str = Field(max_length=12)                 # table, bet, close, follow, hand, event, import
-    subject: int                                     # the id of the row it covers (table, hand or event)
+    kind: str = Field(max_length=12)                 # journal.KINDS
+    subject: int                                     # the id of the row it covers (table, hand, event, posting)
     text: str                                        # the canonical text of what was written
     hash: str = Field(max_length=64)                 # sha256 over the previous row's hash and this row
+    writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
