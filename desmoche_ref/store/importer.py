@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, func, select, text as sql, update
+from sqlalchemy import DateTime, func, select, update
 
 from ..findings import M
 from ..money import fmt
@@ -252,15 +252,10 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
 
 def _lock_imports(conn) -> None:
     """Hold the book's imports for this batch's transaction (PostgreSQL: the setting row
-    IMPORT_LOCK, made on first use; a wait past store/locks.py LOCK_TIMEOUT is `Busy`)."""
-    from .locks import bounded
+    IMPORT_LOCK; a wait past store/locks.py LOCK_TIMEOUT is `Busy`)."""
+    from .locks import lock_row
 
-    with bounded(M("the book's imports (another import is storing its hands)")):
-        query = sql("SELECT 1 FROM setting WHERE key = :key FOR UPDATE")
-        if conn.execute(query, {"key": IMPORT_LOCK}).first() is None:
-            conn.execute(sql("INSERT INTO setting (key, value) VALUES (:key, '') ON CONFLICT DO NOTHING"),
-                         {"key": IMPORT_LOCK})
-            conn.execute(query, {"key": IMPORT_LOCK})
+    lock_row(conn, IMPORT_LOCK, M("the book's imports (another import is storing its hands)"))
 
 
 def _no_fsync_per_commit(engine) -> None:

@@ -145,17 +145,11 @@ def verdict_text(h) -> str:
 def lock(db) -> None:
     """Hold the chain's head for this transaction: PostgreSQL's row lock on the setting row
     LOCK_KEY, which only a role that may write the book can take (SQLite writes hold the
-    book). Its wait is bounded (store/db.py LOCK_TIMEOUT): `Busy` past it."""
-    if _dialect(db) != "postgresql":
-        return
-    from .locks import bounded
+    book). Its wait is bounded (store/locks.py LOCK_TIMEOUT): `Busy` past it."""
+    if _dialect(db) == "postgresql":
+        from .locks import lock_row
 
-    with bounded(M("the book's journal")):
-        query = sql("SELECT 1 FROM setting WHERE key = :key FOR UPDATE")
-        if db.execute(query, {"key": LOCK_KEY}).first() is None:  # a book emptied since it was made
-            db.execute(sql("INSERT INTO setting (key, value) VALUES (:key, '') ON CONFLICT DO NOTHING"),
-                       {"key": LOCK_KEY})
-            db.execute(query, {"key": LOCK_KEY})
+        lock_row(db, LOCK_KEY, M("the book's journal"))
 
 
 def head(db) -> str:

@@ -63,3 +63,16 @@ def busy_from(exc):
     found = re.search(r'relation "([^"]+)"', context)
     return busy(M("a row of the book's {relation} table", relation=found.group(1)) if found
                 else M("a lock on the book"))
+
+
+def lock_row(conn, key: str, what) -> None:
+    """Hold the setting row `key` for this transaction (PostgreSQL), made by its first use:
+    the writers of `what` (a Message) queue on it, each waiting at most LOCK_TIMEOUT."""
+    from sqlalchemy import text
+
+    with bounded(what):
+        query = text("SELECT 1 FROM setting WHERE key = :key FOR UPDATE")
+        if conn.execute(query, {"key": key}).first() is None:
+            conn.execute(text("INSERT INTO setting (key, value) VALUES (:key, '') ON CONFLICT DO NOTHING"),
+                         {"key": key})
+            conn.execute(query, {"key": key})

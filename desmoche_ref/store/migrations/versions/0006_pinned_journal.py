@@ -6,7 +6,8 @@
   book's owner may); on SQLite the program writes the login name.
 - a unique index per kind of row the journal covers once (a hand, a move, a posting): a
   second journal row for one is refused.
-- on PostgreSQL, the setting row writers lock to append to the journal (store/locks.py).
+- writers lock setting rows to append to the journal (PostgreSQL, store/locks.py): each made
+  by its first use, not here.
 
 Rows journaled before keep their form (no writer, no times: store/journal.py FORM_1). A book
 that holds anything gets an `upgrade` row, the first of the new form, holding its largest
@@ -36,7 +37,7 @@ SERVER_SET = (("journal_writer", "journal", "writer"), ("event_recorder", "event
 
 
 def upgrade() -> None:
-    from desmoche_ref.store.journal import LOCK_KEY, ONCE, mark_upgrade
+    from desmoche_ref.store.journal import ONCE, mark_upgrade
 
     conn = op.get_bind()
     _no_second_rows(conn, ONCE)
@@ -51,8 +52,6 @@ def upgrade() -> None:
             op.execute(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ "
                        f"BEGIN NEW.{column} := session_user; RETURN NEW; END $$")
             op.execute(f"CREATE TRIGGER {name} BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION {name}()")
-        op.execute(sa.text("INSERT INTO setting (key, value) VALUES (:key, '') ON CONFLICT DO NOTHING")
-                   .bindparams(key=LOCK_KEY))
     mark_upgrade(conn)
 
 
@@ -74,14 +73,14 @@ def _no_second_rows(conn, once) -> None:
 
 
 def downgrade() -> None:
-    from desmoche_ref.store.journal import LOCK_KEY, ONCE
+    from desmoche_ref.store.journal import ONCE
 
     conn = op.get_bind()
     if conn.dialect.name == 'postgresql':
         for name, table, _column in SERVER_SET:
             op.execute(f"DROP TRIGGER {name} ON {table}")
             op.execute(f"DROP FUNCTION {name}()")
-    op.execute(sa.text("DELETE FROM setting WHERE key = :key").bindparams(key=LOCK_KEY))
+    op.execute(sa.text("DELETE FROM setting WHERE key IN ('lock:journal', 'lock:import')"))
     for family in ONCE:
         op.drop_index(f'uq_journal_{family}', table_name='journal')
     with op.batch_alter_table('journal', schema=None) as batch_op:
