@@ -387,3 +387,42 @@ def test_attack_the_files_holder_drops_the_index_and_journals_a_move_again(tmp_p
     found = problems(live.url)
     assert found == [f"table friday hand 1 move 8: journal row {second} (written by mallory) journals this move a "
                      f"second time (journal row {first} did first): the journal was tampered with"]
+
+
+@pytest.mark.slow
+def test_a_journal_that_holds_a_move_twice_is_not_upgraded(tmp_path):
+    """A book of schema 0005 whose journal already holds a second row for a move (tampered
+    with) cannot take the unique indexes of 0006: its upgrade says which rows, and changes
+    nothing."""
+    import shutil
+    import sqlite3
+
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from desmoche_ref.store.db import Book, alembic_config
+
+    path = tmp_path / "book.db"
+    shutil.copy(template_book("sqlite"), path)
+    live = Live(f"sqlite:///{path}")
+    live("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo")
+    live("hand", "new", "--dealer", "Ana")
+    live("rec", FRIDAY[0])
+    old = Book(live.url, create_engine(live.url))
+    cfg = alembic_config(old)
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0005")
+    old.engine.dispose()
+    with sqlite3.connect(path) as conn:
+        first, move = conn.execute("SELECT id, subject FROM journal WHERE kind = 'event'").fetchone()
+        second = conn.execute("INSERT INTO journal (kind, subject, text, hash) SELECT kind, subject, 'forged', "
+                              "hash FROM journal WHERE id = ?", (first,)).lastrowid
+    conn.close()
+    run = live("db", "upgrade", status=2)
+    assert run.stderr == (f"error: the book's journal journals move row {move} twice (rows {first} and {second}): it "
+                          "was tampered with, and cannot be upgraded until its owner has dealt with that "
+                          "(`desmoche-ref verify` names the rows)\n")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0005",)
+    conn.close()

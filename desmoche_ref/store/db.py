@@ -573,10 +573,11 @@ def upgrade(book: Book):
     cfg = alembic_config(book)
     try:
         with book.engine.execution_options(book_write=True).begin() as conn:
-            if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is
-                from .locks import bounded
+            if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is, but
+                from .locks import UPGRADE_TIMEOUT, bounded  # long enough for another's migrations
 
-                with bounded(M("the book's schema, which another process is upgrading")):
+                conn.execute(text(f"SET LOCAL lock_timeout = {round(UPGRADE_TIMEOUT * 1000)}"))
+                with bounded(M("the book's schema (another process is upgrading it)"), UPGRADE_TIMEOUT):
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
             before = MigrationContext.configure(conn).get_current_revision()
             if before != schema_head():

@@ -11,7 +11,8 @@ Every connection the program opens waits at most LOCK_TIMEOUT for a lock (`lock_
 store/db.py): a recorder's transaction left open, or a reader's long read in front of a
 schema upgrade, makes the command end with `Busy` — exit 3 and one line naming what it waited
 on, nothing written — never a hang. SQLite books keep their own: the file's lock, and a busy
-timeout of 30 s.
+timeout of 30 s. A schema upgrade waits longer for another process's (UPGRADE_TIMEOUT): it
+may journal a whole book.
 """
 
 import re
@@ -22,6 +23,8 @@ from .db import BookError
 
 # seconds: a write holds its locks for milliseconds, an import's batch for a second or so
 LOCK_TIMEOUT = 5.0
+# seconds a schema upgrade waits (for another process's upgrade, which may journal a whole book)
+UPGRADE_TIMEOUT = 120.0
 
 
 class Busy(BookError):
@@ -29,10 +32,10 @@ class Busy(BookError):
     was written (exit 3, as when another recorder moved the hand first)."""
 
 
-def busy(what) -> Busy:
+def busy(what, seconds: float | None = None) -> Busy:
     """The Busy of a wait for `what` (a Message: "the book's journal", "table friday", …)."""
     return Busy(M("waited more than {seconds} s for {what}, which another session of the book holds: "
-                  "nothing was written; try again", seconds=f"{LOCK_TIMEOUT:g}", what=what))
+                  "nothing was written; try again", seconds=f"{seconds or LOCK_TIMEOUT:g}", what=what))
 
 
 def lock_timed_out(exc) -> bool:
@@ -41,16 +44,16 @@ def lock_timed_out(exc) -> bool:
 
 
 @contextmanager
-def bounded(what):
-    """Statements that wait for a lock on `what` (a Message): past LOCK_TIMEOUT, `Busy`
-    naming it rather than the server's words."""
+def bounded(what, seconds: float | None = None):
+    """Statements that wait for a lock on `what` (a Message): past LOCK_TIMEOUT (or the
+    `seconds` the transaction set), `Busy` naming it rather than the server's words."""
     from sqlalchemy.exc import DBAPIError
 
     try:
         yield
     except DBAPIError as exc:
         if lock_timed_out(exc):
-            raise busy(what) from None
+            raise busy(what, seconds) from None
         raise
 
 
