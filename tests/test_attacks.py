@@ -26,7 +26,8 @@ from desmoche_ref.store.records import chain_hash
 FRIDAY = [line for line in open("tests/conformance/friday.dsm").read().splitlines()
           if line and not line.startswith("[")]
 LEAGUE = ("tests/league_data/north.dsm", "tests/league_data/north2.dsm", "tests/league_data/south.dsm")
-OLD_JOURNAL_LOCK = 0x6A6F75726E616C  # the advisory lock writers waited on before schema 0006
+OLD_JOURNAL_LOCK = 0x6A6F75726E616C  # the advisory locks writers waited on before schema 0006
+OLD_IMPORT_LOCK = 0x696D706F7274
 
 
 # ------------------------------------------------------------------ roles and books
@@ -299,7 +300,8 @@ def test_attack_reader_holds_locks_and_writers_go_on(pg_url, league):
     setting rows, a table's row, the journal in any mode but ACCESS SHARE."""
     clerk = Live(as_role(pg_url, league["clerk"]))
     with connected(pg_url, league["viewer"]) as reader:
-        reader.execute(f"SELECT pg_advisory_lock({OLD_JOURNAL_LOCK}) AS journal, pg_advisory_lock({0x696D706F7274}) AS imports")
+        reader.execute(f"SELECT pg_advisory_lock({OLD_JOURNAL_LOCK}) AS journal, "
+                       f"pg_advisory_lock({OLD_IMPORT_LOCK}) AS imports")
         clerk("table", "new", "later", "--players", "Ana Beto", "--bet", "1")
         clerk("hand", "new", "--dealer", "Ana")
         clerk("import", LEAGUE[1], "--table", "imported")

@@ -246,10 +246,7 @@ def backfill(conn) -> int:
             out += [(EVENT, e.id, event_text(e, timed)) for e in moves]
             if timed:
                 out += _postings_and_verdict(conn, h)
-    if not timed:
-        _append_first_form(conn, out)
-        return len(out)
-    append(conn, out)
+    (append if timed else _append_first_form)(conn, out)
     return len(out)
 
 
@@ -273,7 +270,7 @@ def _append_first_form(conn, rows) -> None:
         previous = chain(previous, kind, subject, text)
         values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
     if values:
-        conn.execute(insert(table("journal", *map(column, ("kind", "subject", "text", "hash")))), values)
+        conn.execute(insert(journal), values)  # no writer: the column came with schema 0006
 
 
 def mark_upgrade(conn) -> None:

@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from typing import NamedTuple
 
-from ..findings import M
+from ..findings import M, joined
 from . import journal as J
 
 
@@ -149,6 +149,7 @@ class HandPins:
         self.journal, self.hand = journal, hand
         self.seen_events, self.seen_postings = seen_events, seen_postings
         self.row = journal.hands.get(hand.id)
+        self.covered = 0      # how many of its first moves its import row covers
         self.imported = None  # (moves, postings, when) the import row covers, in the new form
 
     def problems(self, moves) -> list:
@@ -169,28 +170,18 @@ class HandPins:
         timed = row.writer is not None and len(values) >= 4
         # the first form ends [moves, head]; the new [moves, head, postings, when]
         count = values[-4 if timed else -2] if len(values) >= 2 else 0
-        count = count if isinstance(count, int) and 0 <= count <= len(moves) else 0
+        count = count if isinstance(count, int) else 0
         postings, when = (values[-2], values[-1]) if timed else (None, None)
-        chained = moves[count - 1].hash if count else ""
+        chained = moves[count - 1].hash if 0 < count <= len(moves) else ""
         if J.import_text(hand, count, chained, postings, when) != row.text:
             found.append((None, M("its row or its moves are not what the journal says was imported")))
+        self.covered = count
         if row.writer is not None:
             self.imported = (count, postings, when)
         return found
 
-    def covered(self) -> int:
-        """How many of the hand's first moves its import row covers."""
-        if self.row is None or self.row.kind != J.IMPORT:
-            return 0
-        if self.imported is not None:
-            return self.imported[0]
-        values = values_of(self.row.text) or [0, 0]
-        count = values[-2]
-        return count if isinstance(count, int) else 0
-
     def _moves(self, moves) -> list:
-        journal, found = self.journal, []
-        covered = self.covered()
+        journal, found, covered = self.journal, [], self.covered
         if self.imported is not None and covered:
             found += self._imported_moves(moves[:covered])
         for move in moves:
@@ -216,6 +207,8 @@ class HandPins:
         """The moves an import row of the new form covers: entered when it was stored, by its writer."""
         _count, _postings, when = self.imported
         writer, found = self.row.writer, []
+        if not moves:
+            return found
         first = moves[0].entered
         if J.stamp(first) != when or any(m.entered != first for m in moves):
             found.append((None, M("its imported moves were not all entered when the journal says the hand was "
@@ -273,7 +266,8 @@ class HandPins:
             return []  # journaled before the upgrade: its closing time was not
         if J.stamp(hand.closed) != expected:
             return [(None, M("it closed at {stored}, but its journal row {id} says {journaled}",
-                             stored=J.stamp(hand.closed), id=self.row.id, journaled=expected or M("it was never closed")))]
+                             stored=J.stamp(hand.closed), id=self.row.id,
+                             journaled=expected or M("it was never closed")))]
         return []
 
 
@@ -287,13 +281,24 @@ def _move_differs(move, said):
     return M("it is not what the journal says was written")
 
 
+POSTING_COLUMNS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty", "amount",
+                   "reverses", "created")  # journal.posting_text's values
+
+
 def _posting_differs(p, said):
-    journaled = values_of(said.text)
-    if journaled is not None and len(journaled) == 10 and values_of(J.posting_text(p))[:9] == journaled[:9]:
+    """What of a posting is not as journaled: when it was made, or which of its columns."""
+    stored, journaled = values_of(J.posting_text(p)), values_of(said.text)
+    if journaled is None or len(journaled) != len(POSTING_COLUMNS):
+        return M("posting {id} is not what the journal says was written: {stored} instead of {journaled}",
+                 id=p.id, stored=J.posting_text(p), journaled=said.text)
+    if stored[:-1] == journaled[:-1]:
         return M("posting {id} was made at {stored}, but the journal says {journaled}", id=p.id,
-                 stored=J.stamp(p.created), journaled=journaled[9])
-    return M("posting {id} is not what the journal says was written: {stored} instead of {journaled}",
-             id=p.id, stored=J.posting_text(p), journaled=said.text)
+                 stored=stored[-1], journaled=journaled[-1])
+    differences = [M("{column} {stored} instead of {journaled}", column=column,
+                     stored=json.dumps(a, ensure_ascii=False), journaled=json.dumps(b, ensure_ascii=False))
+                   for column, a, b in zip(POSTING_COLUMNS, stored, journaled) if a != b]
+    return M("posting {id} is not what the journal says was written: {differences}", id=p.id,
+             differences=joined(differences))
 
 
 def entered_by(message, recorder):

@@ -67,8 +67,8 @@ def verify_book(session, head: str | None = None):
                 if hand.number != n:
                     problems.append((table.name, hand.number, None, M("hand {number} is missing: the hands "
                                                                       "jump to {seq}", number=n, seq=hand.number)))
-                found = _Hand(session, table, hand, batch, counts, journal, ids, (seen_events, seen_postings)).check(
-                    last=batch.is_last(hand), held=held)
+                found = _Hand(session, table, hand, batch, counts, journal, ids,
+                              (seen_events, seen_postings)).check(last=batch.is_last(hand), held=held)
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 if hand.status == COMPLETE:
                     held = pot_map(hand.carry_out, json.loads(hand.side_carry_out or "{}"))
