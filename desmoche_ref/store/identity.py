@@ -1,8 +1,10 @@
 """Who is writing: the name each stored move records as its recorder (issue 19).
 
 On PostgreSQL the database's session user (the login role the server authenticated, which
-the program cannot choose for itself); on SQLite, where the file's permissions are the only
-guard, the operating system's login name.
+the program cannot choose for itself) — and since schema 0006 the server writes it itself
+into every move and journal row inserted, whatever the client sent (a trigger); on SQLite,
+where the file's permissions are the only guard, the operating system's login name. The
+program writes the same name, so that a move's chain hash and its journal row hold it.
 """
 
 import getpass

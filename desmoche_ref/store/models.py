@@ -15,21 +15,23 @@
   covered), each row naming the database user that wrote it.
 
 What is written once and what is derived. Events, postings and journal rows are inserted
-and never updated or deleted. Players are inserted only; the `setting` row of the table
-last used is the book's own state (nothing counts it). Two kinds of row are updated in
-place, and only in these columns:
+and never updated or deleted. Players are inserted only; the `setting` rows are the book's
+own state (the table last used; on PostgreSQL the rows writers lock, store/locks.py), which
+nothing counts. Two kinds of row are updated in place, and only in these columns:
 - a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
   `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
   live moves: `verify` re-judges the moves and recomputes every one of them (`closed` as
-  set or not; `fouls` as standings count it, on a complete hand). Every other column of a
+  set or not, and its time as the hand's last `verdict` journal row says; `fouls` as
+  standings count it, on a complete hand). Every other column of a
   hand (`table_id`, `number`, its setup, `extra_tags`, `notes`, `source`, `opened`) is
   written once, when the hand is opened or imported, and its journal row holds it;
 - a table, on a bet change (`bet`), on close (`closed`) and on import (`players`, `bet`,
   `rules`, `options`, `sides` become its last imported hand's: what its next hand is dealt
   with); each such write appends the table's new state to the journal, and `verify` checks
-  that the table is the last state journaled (`closed` as set or not; `created` is not
-  audited).
-`verify` also recomputes every posting from the moves (settlement, carried-in money, R11.5
+  that the table is the last state journaled (`created` and `closed` included).
+The times (`entered`, `created`, `opened`, `closed`) are in the journal's texts (schema 0006;
+rows written before keep their form, store/journal.py). `verify` also recomputes every
+posting from the moves (settlement, carried-in money, R11.5
 refunds on a closed table's last hand; reversals only as exact negations within their own
 hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
