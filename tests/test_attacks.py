@@ -337,6 +337,11 @@ def test_attack_recorder_holds_the_journal_and_writers_end_within_the_bound(pg_u
         assert (spanish.exit_code, spanish.stderr) == (3, "error: esperó más de 0.3 s por el diario del libro, que "
                                                           "tiene otra sesión del libro: no se escribió nada; "
                                                           "inténtelo otra vez\n")
+        play = CliRunner().invoke(main, ["play", "--table", "friday"], input="new --dealer Beto\n",
+                                  env={"DESMOCHE_DB": url})
+        assert (play.exit_code, play.output.splitlines()[0]) == (3, "1: waited more than 0.3 s for the book's "
+                                                                    "journal, which another session of the book "
+                                                                    "holds: nothing was written; try again")
         holder.rollback()
         holder.execute("SELECT 1 FROM card_table WHERE name = 'friday' FOR UPDATE")
         run = clerk("table", "bet", "friday", "2", "--all-agree", status=3)
