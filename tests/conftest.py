@@ -235,6 +235,9 @@ def _pg_restore(url: str, rows) -> None:
 
     tables, sequences = rows
     with psycopg.connect(**{**_pg_conninfo(url), "autocommit": False}) as conn:  # one transaction
+        # rows restored as they were written: the book's triggers (which set who wrote a row to
+        # the session's user, schema 0006) do not fire, as `pg_restore --disable-triggers`
+        conn.execute("SET LOCAL session_replication_role = replica")
         for table in _PG_TABLES_IN_ORDER:
             if tables[table]:
                 with conn.cursor().copy(f'COPY "{table}" FROM STDIN') as copy:

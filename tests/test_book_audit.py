@@ -256,8 +256,9 @@ def test_a_reversal_that_names_another_hands_posting(book):
         f"reverses, created) VALUES ({hand}, {table}, 'Beto', (SELECT id FROM player WHERE name = 'Beto'), "
         f"'pot', 'Ana', -500000, {second}, {now})")
     found = problems(book)
-    assert len(found) == 2 and all(line.startswith("table friday hand 1: posting ") for line in found)
+    assert len(found) == 4 and all(line.startswith("table friday hand 1: posting ") for line in found)
     assert f"reverses posting {first}, which is not a posting of this hand it negates" in found[0]
+    assert all(line.endswith(" has no journal row: it was not written by the program") for line in found[2:])
 
 
 def test_a_postings_player_or_table_changed(book):
@@ -350,7 +351,7 @@ def test_a_journal_row_edited(book):
     sql(book.url, "UPDATE journal SET text = replace(text, '1000', '100') WHERE kind = 'table'")
     found = problems(book)
     assert found[0].startswith("the book: journal row ") and found[0].endswith(
-        "(table) does not match its hash: the journal was changed")
+        f"(table, written by {recorder_of(book.url)}) does not match its hash: the journal was changed")
     sql(book.url, "UPDATE journal SET text = 'not json' WHERE kind IN ('import', 'event')")
     found = problems(book)  # one clear line each, never a traceback
     assert "table north hand 1: its row or its moves are not what the journal says was imported" in found

@@ -185,7 +185,8 @@ def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_ur
         "table night hand 1: its postings do not sum to zero (100 cents)\n"
         "table night hand 1: its postings do not match its settlement: unexpected ante Carla -900 "
         "(pot:main); missing ante Carla -1000 (pot:main)\n"
-        "1 hands, 19 moves, 12 postings: 2 problem(s)\n")
+        "table night hand 1: posting 5 is not what the journal says was written: amount -900 instead of -1000\n"
+        "1 hands, 19 moves, 12 postings: 3 problem(s)\n")
 
 
 @pytest.mark.parametrize("command", NEW_COMMANDS)

@@ -327,7 +327,9 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     assert broken == ["mesa friday mano 1 jugada 8: la jugada guardada 'draw Beto 3d' no coincide con su "
                       f"hash: se cambió después de anotarla (la anotó {who})",
                       f"mesa friday mano 1 jugada 8: no es lo que el diario dice que se escribió (la anotó {who})",
-                      "1 mano, 30 jugadas, 0 asientos: 2 problemas"]
+                      "mesa friday mano 1: el asiento 1 no es lo que el diario dice que se escribió: amount -999 "
+                      "en vez de -1000",
+                      "1 mano, 30 jugadas, 0 asientos: 3 problemas"]
     assert english("verify", status=1).stdout.splitlines()[0] == (
         "table friday hand 1 move 8: the stored move 'draw Beto 3d' does not match its hash: it was "
         f"changed after it was recorded (entered by {who})")
@@ -340,6 +342,8 @@ def test_verify_and_db_in_spanish_and_their_json_unchanged(es, book_url):
     postings = verified(es("verify", status=1).stdout).splitlines()
     assert postings[0] == "mesa friday mano 1: sus asientos no suman cero (1 centavo)"
     assert postings[1].startswith("mesa friday mano 1: sus asientos no coinciden con su liquidación: sobra ")
-    assert "; falta " in postings[1] and postings[2] == "1 mano, 30 jugadas, 20 asientos: 2 problemas"
+    assert "; falta " in postings[1] and postings[3] == "1 mano, 30 jugadas, 20 asientos: 3 problemas"
+    assert postings[2] == ("mesa friday mano 1: el asiento 1 no es lo que el diario dice que se escribió: amount "
+                           "-999 en vez de -1000")
     assert es("db", "check").stdout.splitlines()[-1].endswith(": el esquema coincide con los modelos")
     assert es("db", "upgrade", "--lang", "es").stdout.endswith(f": esquema {schema_head()} (ya estaba al día)\n")

@@ -3,7 +3,8 @@
 Exit status: 0 done; 1 a move the rules refuse (its rule code and the reason; nothing stored);
 2 a usage error — a book that cannot be opened, an unknown table or player, a command the
 book refuses (one line, nothing written); 3 the hand changed since the command looked
-(another recorder stored a move first; nothing stored).
+(another recorder stored a move first; nothing stored), or another session held a lock on the
+book longer than the program waits (store/locks.py; one line naming it, nothing written).
 
 The store's errors carry their message (a findings.Message, or a plain str): it is printed
 in the language of the run (render.say), a plain str as it is.
@@ -92,6 +93,7 @@ def book_command(f):
         except Exception as exc:
             from ..store.db import BookError
             from ..store.hands import HandChanged, Refused, StoreError
+            from ..store.locks import Busy
             from .render import say
 
             if isinstance(exc, Refused):
@@ -103,7 +105,7 @@ def book_command(f):
                 sys.exit(CHANGED)
             if isinstance(exc, (BookError, StoreError)):
                 click.echo(error_line(_message(exc)), err=True)
-                sys.exit(USAGE)
+                sys.exit(CHANGED if isinstance(exc, Busy) else USAGE)
             raise
         finally:
             _close_books()

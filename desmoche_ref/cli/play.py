@@ -268,8 +268,10 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
             try:
                 outcome = handle(recorder, typed, f"{number}: ")
             except BookError as e:
+                from ..store.locks import Busy
+
                 click.echo(f"{number}: {reason(e)}")
-                return 2
+                return 3 if isinstance(e, Busy) else 2
         if outcome == QUIT:
             break
         worst = max(worst, {REFUSED: 1, CHANGED: 3}.get(outcome, 0))

@@ -155,6 +155,8 @@ def _new_engine(url: str, target, backend: str, readonly: bool):
     from sqlalchemy import create_engine, event
     from sqlalchemy.exc import NoSuchModuleError
 
+    from . import locks
+
     if backend == "sqlite":
         try:
             engine = create_engine(target, connect_args={"timeout": 30})
@@ -169,9 +171,15 @@ def _new_engine(url: str, target, backend: str, readonly: bool):
     except (NoSuchModuleError, ModuleNotFoundError) as e:
         raise BookError(M("cannot open {book}: {reason}", book=describe(url),
                           reason=_scrub(str(e), url))) from None
-    if readonly:
-        @event.listens_for(engine, "connect")
-        def _read_only(dbapi_conn, _record):
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):
+        # every wait for a lock is bounded: a session that holds one (a recorder's open
+        # transaction, a reader's long read before an upgrade) never hangs the program
+        autocommit = dbapi_conn.autocommit
+        dbapi_conn.autocommit = True
+        dbapi_conn.execute(f"SET lock_timeout = {round(locks.LOCK_TIMEOUT * 1000)}")
+        dbapi_conn.autocommit = autocommit
+        if readonly:
             dbapi_conn.read_only = True  # psycopg: every transaction BEGINs READ ONLY
     return engine
 
@@ -369,12 +377,23 @@ class Book:
 
             if isinstance(exc, IntegrityError):
                 raise
+            from .locks import busy_from
+
+            busy = busy_from(exc)
+            if busy is not None:
+                raise busy from None
             from .roles import refusal  # a privilege the server refused: the role, what it lacks
 
             raise BookError(refusal(exc, self) or _explain(exc, self.url, self.readonly)) from None
-        except Exception as exc:  # the driver's own (the importer's COPY): only a refused privilege
+        except Exception as exc:  # the driver's own (the importer's COPY): a refused privilege, a wait
+            from .locks import busy_from
             from .roles import refusal
 
+            if isinstance(exc, BookError):
+                raise
+            busy = busy_from(exc)
+            if busy is not None:
+                raise busy from None
             message = refusal(exc, self)
             if message is None:
                 raise
@@ -474,6 +493,11 @@ def schema_version(book: Book):
     except DBAPIError as exc:
         from .roles import refusal
 
+        from .locks import busy_from
+
+        busy = busy_from(exc)
+        if busy is not None:
+            raise busy from None
         raise BookError(refusal(exc, book) or _explain(exc, book.url, book.readonly)) from None
     if version is None and names & BOOK_TABLES and not BOOK_TABLES <= names:
         raise BookError(M("{book} holds tables but no schema version: it is not a book of this program",
@@ -551,14 +575,23 @@ def upgrade(book: Book):
     cfg = alembic_config(book)
     try:
         with book.engine.execution_options(book_write=True).begin() as conn:
-            if book.dialect == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+            if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is, but
+                from .locks import UPGRADE_TIMEOUT, bounded  # long enough for another's migrations
+
+                conn.execute(text(f"SET LOCAL lock_timeout = {round(UPGRADE_TIMEOUT * 1000)}"))
+                with bounded(M("the book's schema (another process is upgrading it)"), UPGRADE_TIMEOUT):
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
             before = MigrationContext.configure(conn).get_current_revision()
             if before != schema_head():
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 roles.reapply(conn)  # the roles granted before: their privileges on the new schema
     except DBAPIError as exc:
+        from .locks import busy_from
+
+        busy = busy_from(exc)
+        if busy is not None:
+            raise busy from None
         raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
     return before
 

@@ -20,7 +20,7 @@ from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
 from .identity import recorder
-from .journal import BET, CLOSE, journal_event, journal_hand, journal_table
+from .journal import BET, CLOSE, journal_event, journal_hand, journal_postings, journal_table, journal_verdict
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
@@ -243,6 +243,7 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
         hand.status, hand.closed = VOID, now()
         hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
         session.add(hand)
+        journal_verdict(session, hand)
         return None
     report, ref = judge_rows(hand, live)
     if report.status != COMPLETE:
@@ -283,7 +284,9 @@ def close_table(session, table: BookTable) -> dict:
     closed = (hand.number, report) if report is not None else None
     refund = returned(session, table)
     if refund:
-        session.add_all(refund_postings(hand, refund, player_ids(session, hand)))
+        refunds = refund_postings(hand, refund, player_ids(session, hand))
+        session.add_all(refunds)
+        journal_postings(session, refunds)
     table.closed = now()
     session.add(table)
     journal_table(session, table, CLOSE)
@@ -385,17 +388,35 @@ def lock_table(session, table_id: int) -> BookTable:
     takes it first, so writers of one table (and its hands) queue (PostgreSQL's row lock;
     SQLite writes begin IMMEDIATE, so the whole book is already locked)."""
     query = select(BookTable).where(BookTable.id == table_id).execution_options(populate_existing=True)
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
-    return session.exec(query).one()
+    if session.get_bind().dialect.name != "postgresql":
+        return session.exec(query).one()
+    from sqlalchemy.exc import DBAPIError
+
+    from .locks import busy, lock_timed_out
+
+    try:
+        return session.exec(query.with_for_update()).one()
+    except DBAPIError as exc:
+        if not lock_timed_out(exc):
+            raise
+        raise busy(M("table {table}", table=_table_name(session, table_id))) from None
 
 
+def _table_name(session, table_id: int) -> str:
+    """The table's name, read on a connection of its own: the write's transaction gave up
+    waiting for the table's row (a read never waits for a row lock)."""
+    try:
+        with session.get_bind().connect() as conn:
+            return conn.execute(select(BookTable.name).where(BookTable.id == table_id)).scalar()
+    except Exception:  # noqa: BLE001 - the book is locked whole (its owner's LOCK TABLE): say its id
+        return f"#{table_id}"
 
 # ---------------------------------------------------------------- postings
 def post_settlement(session, hand: Hand, report) -> list:
     """The hand's settlement as double-entry postings (two per transfer), summing to zero."""
     rows = settlement_postings(hand, report, player_ids(session, hand))
     session.add_all(rows)
+    journal_postings(session, rows)
     return rows
 
 
@@ -472,6 +493,7 @@ def close_hand(session, hand: Hand, report=None):
         hand.side_carry_out = json.dumps({p.game: p.carry_out for p in report.settlement.side_games})
         post_settlement(session, hand, report)
     session.add(hand)
+    journal_verdict(session, hand)
     return report
 
 
@@ -489,13 +511,16 @@ def reverse_postings(session, hand: Hand) -> int:
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
     # money carried in from outside came with the hand's setup, not its moves: it stays
     standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids and r.kind != BROUGHT_IN]
-    session.add_all(Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account,
-                            player_id=r.player_id, kind=r.kind, detail=r.detail,
-                            counterparty=r.counterparty, amount=-r.amount, reverses=r.id)
-                    for r in standing)
+    reversals = [Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account, player_id=r.player_id,
+                         kind=r.kind, detail=r.detail, counterparty=r.counterparty, amount=-r.amount,
+                         reverses=r.id) for r in standing]
+    session.add_all(reversals)
+    journal_postings(session, reversals)
     hand.status, hand.closed, hand.outcome, hand.winners = "open", None, None, None
     hand.content_hash = None
     hand.carry_out = hand.side_carry_out = None
+    session.add(hand)
+    journal_verdict(session, hand)
     return len(standing)
 
 

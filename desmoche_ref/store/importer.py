@@ -21,9 +21,10 @@ tagged `[Closed "yes"]` is its table's last: the table is closed after it, the p
 carries out returned as R11.5 says (`refund` postings, as `table close` posts them), and a
 later hand for that table is rejected.
 
-Every stored hand is one `import` row of the book's journal (store/journal.py), each table
-it changes one `follow` row. Batches of concurrent imports are serialised (PostgreSQL: an
-advisory lock held by each batch's transaction; SQLite: the book's write lock), so two
+Every stored hand is one `import` row of the book's journal (store/journal.py: its moves and
+postings with it, and when it was stored), each table it changes one `follow` row. Batches of
+concurrent imports are serialised (PostgreSQL: each batch's transaction locks the setting row
+IMPORT_LOCK, which no reader may lock, store/locks.py; SQLite: the book's write lock), so two
 imports of the same record store it once.
 """
 
@@ -32,7 +33,7 @@ from datetime import datetime, timezone
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from sqlalchemy import DateTime, func, select, text as sql, update
+from sqlalchemy import DateTime, func, select, update
 
 from .. import laws
 from ..findings import ERROR, M
@@ -43,7 +44,7 @@ from .league import card_table, hand as hands, player as players_t
 from .records import brought_in_moves, pot_map, posting_rows
 
 BATCH = 250            # hands per transaction
-IMPORT_LOCK = 0x696D706F7274  # "import": the PostgreSQL advisory lock of the content-hash dedupe
+IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the content-hash dedupe
 
 
 class Imported(NamedTuple):
@@ -166,11 +167,11 @@ class _TableState:
     """A table as the next hand finds it: its id, name, last number, its hands so far as the
     laws see them (laws.Table), whether it is closed (and by which hand of this batch)."""
 
-    __slots__ = ("id", "name", "number", "laws", "last", "closed", "closer")
+    __slots__ = ("id", "name", "number", "laws", "last", "closed", "closer", "created")
 
-    def __init__(self, table_id: int, name: str, number: int, before, last, closed: bool):
+    def __init__(self, table_id: int, name: str, number: int, before, last, closed: bool, created=None):
         self.id, self.name, self.number, self.laws, self.last = table_id, name, number, before, last
-        self.closed, self.closer = closed, None
+        self.closed, self.closer, self.created = closed, None, created
 
     def pots(self) -> dict:
         """Account -> cents the table's pots hold (what the book's pot accounts hold)."""
@@ -217,7 +218,7 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
     stamp = _now()
     with book.begin() as conn:
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
-            conn.execute(sql(f"SELECT pg_advisory_xact_lock({IMPORT_LOCK})"))
+            _lock_imports(conn)
         states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
         is_known = contents.known(conn, batch)
         players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
@@ -261,6 +262,14 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
                     _close(conn, state)
                     closed_here.add(name)
     return len(keep), known
+
+
+def _lock_imports(conn) -> None:
+    """Hold the book's imports for this batch's transaction (PostgreSQL: the setting row
+    IMPORT_LOCK; a wait past store/locks.py LOCK_TIMEOUT is `Busy`)."""
+    from .locks import lock_row
+
+    lock_row(conn, IMPORT_LOCK, M("the book's imports (another import is storing its hands)"))
 
 
 def _no_fsync_per_commit(engine) -> None:
@@ -340,19 +349,21 @@ def _insert_ignore(conn):
 def _table_state(conn, name: str) -> _TableState:
     """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands."""
     from .lawbook import table_now
+    from .locks import bounded
 
     t = card_table.c
-    query = select(t.id, t.closed).where(t.name == name)
+    query = select(t.id, t.closed, t.created).where(t.name == name)
     if conn.dialect.name == "postgresql":
         # FOR NO KEY UPDATE: rows a live writer inserts for this table (their foreign key takes
         # KEY SHARE) never wait on it, so no deadlock with a writer that holds the journal
         query = query.with_for_update(key_share=True)
-    table_id, closed = conn.execute(query).one()
+    with bounded(M("table {table}", table=name)):
+        table_id, closed, created = conn.execute(query).one()
     before = table_now(conn, table_id, closed is not None)
     if before.open:
         raise _refused(M("hand {number} at table {table} is still being recorded: close it (`end` or "
                          "`hand new`) before importing into this table", number=before.number, table=name))
-    return _TableState(table_id, name, before.number, before, None, closed is not None)
+    return _TableState(table_id, name, before.number, before, None, closed is not None, created)
 
 
 HAND_COLUMNS = ("id", "table_id", "number", "players", "dealer", "rules", "options", "bet", "carry_in",
@@ -382,11 +393,11 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
         row = dict(p.values, id=hand_id)
         hand_rows.append(tuple(row[c] for c in HAND_COLUMNS[:-2]) + (bind_time(row["opened"]), when))
         events += p.event_rows(hand_id, when)
-        postings += [posting + (when,) for posting in
-                     posting_rows(hand_id, row["table_id"], brought + p.transfers, players)]
+        made = posting_rows(hand_id, row["table_id"], brought + p.transfers, players)
+        postings += [posting + (when,) for posting in made]
         # a namespace, not a _Values: journal.py reads 14 attributes a hand, and a failed
         # attribute lookup before _Values' __getattr__ doubled the cost of the journal's text
-        journal.append((IMPORT, hand_id, import_text(SimpleNamespace(**row), p.count, p.head())))
+        journal.append((IMPORT, hand_id, import_text(SimpleNamespace(**row), p.count, p.head(), len(made), stamp)))
     _executemany(conn, "hand", HAND_COLUMNS, hand_rows)
     _executemany(conn, "event", EVENT_COLUMNS, events)
     _executemany(conn, "posting", POSTING_COLUMNS, postings)
@@ -433,7 +444,7 @@ def _follow(conn, state: _TableState) -> None:
         players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"], sides=v["sides"]))
     journal_append(conn, [(FOLLOW, state.id, table_text(_Values(
         name=state.name, players=v["players"], bet=v["bet"], rules=v["rules"], options=v["options"],
-        sides=v["sides"], closed=None)))])
+        sides=v["sides"], created=state.created, closed=None)))])
 
 
 def _close(conn, state: _TableState) -> None:

@@ -1,21 +1,40 @@
 """The book's journal: one insert-only row per write the book keeps, chained to the book head.
 
-Every write appends: a table created (`table`), its bet changed (`bet`), the table closed
-(`close`), an import's hands taking the table on (`follow`: its seats and stakes become those
-of its last hand), a hand opened with its setup (`hand`), a move or an undo stored (`event`),
-a hand imported whole (`import`: its setup and its events' chain head, one row for all its
-moves). Each row holds the canonical text of what was written (the `*_text` functions, built
-from the rows it covers) and
-    hash = sha256(previous row's hash, kind, subject, text),
-so the last row's hash, the BOOK HEAD, pins the whole history the way a git commit id does:
-`verify` recomputes every text from the rows it covers (an edit of a covered row shows),
-checks that every covered row has its journal row and that the chain is unbroken, and
-`verify --head DIGEST` that DIGEST is a hash of the chain — so nothing written up to it was
-changed, even by someone who could rewrite the whole file and recompute every hash after.
+Every write appends (`KINDS` says what each kind covers): a table created (`table`), its bet
+changed (`bet`), the table closed (`close`), an import's hands taking the table on (`follow`:
+its seats and stakes become those of its last hand) — a table's changes, each its own row,
+in order; a hand opened with its setup (`hand`), a move or an undo stored (`event`), a
+posting made (`posting`), a hand imported whole (`import`: its setup, its moves' chain head
+and how many postings it came with: one row for all of them); a hand closed or reopened
+(`verdict`: its status and the time it closed). Each row holds the canonical text of what
+was written (the `*_text` functions, built from the rows it covers, their times included),
+the database user that wrote it (`writer`), and
+    hash = sha256(previous row's hash, kind, subject, text, writer),
+so the last row's hash, the BOOK HEAD, pins the whole history the way a git commit id does.
+`verify` (store/pinned.py) recomputes every text from the rows it covers, checks that every
+covered row has exactly one journal row and that the chain is unbroken, and `verify --head
+DIGEST` that DIGEST is a hash of the chain — so nothing written up to it was changed, even by
+someone who could rewrite the whole book and recompute every hash after.
+
+Exactly once: a hand, a move and a posting each have one journal row. A second is refused by
+the database (a unique index per kind of row covered, schema 0006) and reported by `verify`,
+which holds every covered row to its FIRST journal row.
+
+Who wrote it: on PostgreSQL the server sets `writer` (and a move's `recorder`) to the session
+user whatever the client sends (a trigger the recording roles cannot change, schema 0006);
+on SQLite the program writes the login name (store/identity.py).
+
+Two forms. Rows written before schema 0006 have no writer: their hash is
+sha256(previous, kind, subject, text) and their texts hold no times (FORM_1, as migration
+0004 journaled a book as it stood). A book upgraded to 0006 keeps them as they are: its first
+row of the new form is an `upgrade` row holding the largest hand, move and posting ids of the
+book then — rows up to those were written before times and postings were journaled, and
+verify holds them to what their own rows say, no more.
 
 The journal is never updated or deleted. On PostgreSQL concurrent writers append to one
-chain: each appending transaction holds an advisory lock until it commits (SQLite writes
-already hold the book's lock), so the chain stays linear.
+chain: each appending transaction locks the `setting` row LOCK_KEY until it commits (a row
+lock needs the UPDATE privilege, which a reader has on no table: no reader can hold writers
+up); SQLite writes already hold the book's lock. So the chain stays linear.
 
 ORM-free: the importer appends with a Core connection, the live commands with a Session.
 """
@@ -26,19 +45,39 @@ from datetime import timezone
 
 from sqlalchemy import column, insert, select, table, text as sql
 
+from ..findings import M
 from .changes import announce
 
 TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
-HAND, EVENT, IMPORT = "hand", "event", "import"
-TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW)
-JOURNAL_LOCK = 0x6A6F75726E616C  # "journal": the PostgreSQL advisory lock of the chain's head
+HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
+UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
+# What a row of each kind covers: the hand, move or posting it journals once (a unique index
+# of the journal per family: models.Journal), a table's or a hand's state after a change (many
+# rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
+KINDS = {
+    TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
+    HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
+    VERDICT: "verdict", UPGRADE: None,
+}
+ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
+TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")
+FORM_1, FORM_2 = 1, 2     # before schema 0006 (no writer, no times), and since
+LOCK_KEY = "lock:journal"  # the setting row writers lock to append (PostgreSQL)
 
-journal = table("journal", *map(column, ("id", "kind", "subject", "text", "hash")))
+journal = table("journal", *map(column, ("id", "kind", "subject", "text", "hash", "writer")))
 
 
-def chain(previous: str, kind: str, subject: int, text: str) -> str:
-    """A journal row's hash, chained to the previous row's ("" for the first)."""
-    return hashlib.sha256(f"{previous}\n{kind}\n{subject}\n{text}".encode("utf-8")).hexdigest()
+def chain(previous: str, kind: str, subject: int, text: str, writer: str | None = None) -> str:
+    """A journal row's hash, chained to the previous row's ("" for the first); a row of the
+    first form (no writer) as it was hashed then."""
+    base = f"{previous}\n{kind}\n{subject}\n{text}"
+    if writer is not None:
+        base += f"\n{writer}"
+    return hashlib.sha256(base.encode("utf-8")).hexdigest()
+
+
+def form(row) -> int:
+    return FORM_1 if row.writer is None else FORM_2
 
 
 def _canonical(values) -> str:
@@ -53,9 +92,14 @@ def stamp(when) -> str | None:
     return when.strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
-def table_text(t) -> str:
-    """A table's state: what its next hands are dealt with, and whether it broke up."""
-    return _canonical([t.name, t.players, t.bet, t.rules, t.options, t.sides, t.closed is not None])
+# ------------------------------------------------------------------ texts
+def table_text(t, timed: bool = True) -> str:
+    """A table's state: what its next hands are dealt with, whether it broke up, and when it
+    was made and closed (`timed`: since schema 0006)."""
+    values = [t.name, t.players, t.bet, t.rules, t.options, t.sides, t.closed is not None]
+    if timed:
+        values += [stamp(t.created), stamp(t.closed)]
+    return _canonical(values)
 
 
 def _hand_values(h) -> list:
@@ -64,25 +108,49 @@ def _hand_values(h) -> list:
 
 
 def hand_text(h) -> str:
-    """A hand's setup as opened or imported: everything of its row but its verdict (which
-    `verify` recomputes from its moves: models.py says which columns are derived)."""
+    """A hand's setup as opened or imported, the time it was opened included: everything of
+    its row but its verdict (which `verify` recomputes from its moves: models.py says which
+    columns are derived) and its closing time (its `verdict` rows')."""
     return _canonical(_hand_values(h))
 
 
-def import_text(h, count: int, head: str) -> str:
-    """An imported hand: its setup, how many moves it came with and their chain head."""
-    return _canonical(_hand_values(h) + [count, head])
+def import_text(h, count: int, head: str, postings: int | None = None, when=None) -> str:
+    """An imported hand: its setup, how many moves it came with and their chain head; since
+    schema 0006 also how many postings it came with and when it was stored (`when`: the time
+    its moves were entered, its postings made, and it closed)."""
+    values = _hand_values(h) + [count, head]
+    if postings is not None:
+        values += [postings, when if isinstance(when, str) else stamp(when)]  # (verify: as journaled)
+    return _canonical(values)
 
 
-def event_text(e) -> str:
-    return _canonical([e.hand_id, e.seq, e.line, e.comment, e.supersedes, e.recorder, e.hash])
+def event_text(e, timed: bool = True) -> str:
+    """A move as stored, who entered it and (`timed`: since schema 0006) when."""
+    values = [e.hand_id, e.seq, e.line, e.comment, e.supersedes, e.recorder, e.hash]
+    if timed:
+        values.append(stamp(e.entered))
+    return _canonical(values)
+
+
+def posting_text(p) -> str:
+    return _canonical([p.hand_id, p.table_id, p.account, p.player_id, p.kind, p.detail, p.counterparty,
+                       p.amount, p.reverses, stamp(p.created)])
+
+
+def verdict_text(h) -> str:
+    """A hand's state after it closed or reopened: its status and when it closed (None: open)."""
+    return _canonical([h.id, h.status, stamp(h.closed)])
 
 
 # ------------------------------------------------------------------ writing
 def lock(db) -> None:
-    """Hold the chain's head for this transaction (PostgreSQL; SQLite writes hold the book)."""
+    """Hold the chain's head for this transaction: PostgreSQL's row lock on the setting row
+    LOCK_KEY, which only a role that may write the book can take (SQLite writes hold the
+    book). Its wait is bounded (store/locks.py LOCK_TIMEOUT): `Busy` past it."""
     if _dialect(db) == "postgresql":
-        db.execute(sql(f"SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"))
+        from .locks import lock_row
+
+        lock_row(db, LOCK_KEY, M("the book's journal"))
 
 
 def head(db) -> str:
@@ -91,18 +159,22 @@ def head(db) -> str:
 
 
 def append(db, rows) -> str:
-    """Append (kind, subject, text) rows to the chain in this transaction: the new head."""
+    """Append (kind, subject, text) rows to the chain in this transaction: the new head. The
+    writer is the session's recorder (store/identity.py), as PostgreSQL also sets it."""
+    from .identity import recorder
+
     rows = list(rows)
     if not rows:
         return head(db)
     if hasattr(db, "flush"):
         db.flush()  # a Session: the rows covered are written (and have their ids) first
     lock(db)
+    writer = recorder(db)
     previous = head(db)
     values = []
     for kind, subject, text in rows:
-        previous = chain(previous, kind, subject, text)
-        values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
+        previous = chain(previous, kind, subject, text, writer)
+        values.append(dict(kind=kind, subject=subject, text=text, hash=previous, writer=writer))
     db.execute(insert(journal), values)
     announce(db)  # the live board hears of it when this transaction commits (changes.py)
     return previous
@@ -123,6 +195,19 @@ def journal_event(db, e) -> None:
     append(db, [(EVENT, e.id, event_text(e))])
 
 
+def journal_postings(db, postings) -> None:
+    """Postings made live (Posting rows added to the Session `db`): one row each."""
+    postings = list(postings)
+    if postings:
+        db.flush()  # their ids
+        append(db, [(POSTING, p.id, posting_text(p)) for p in postings])
+
+
+def journal_verdict(db, h) -> None:
+    """A hand closed (or closed again), or reopened: its status and closing time."""
+    append(db, [(VERDICT, h.id, verdict_text(h))])
+
+
 def _dialect(db) -> str:
     bind = db.get_bind() if hasattr(db, "get_bind") else db
     return bind.dialect.name
@@ -132,29 +217,69 @@ def _dialect(db) -> str:
 def rows(db) -> list:
     """Every journal row, in the order appended."""
     return db.execute(select(journal.c.id, journal.c.kind, journal.c.subject, journal.c.text,
-                             journal.c.hash).order_by(journal.c.id)).all()
+                             journal.c.hash, journal.c.writer).order_by(journal.c.id)).all()
 
 
 # ------------------------------------------------------------------ backfill
 def backfill(conn) -> int:
-    """Journal a book written before the journal (migration 0004): each table's state, then
-    each of its hands in order with its moves (an imported hand as one `import` row). The
-    head then pins the book as it was upgraded. Returns the rows written."""
+    """Journal the book as it stands, appended to what the journal holds. Migration 0004
+    journaled a book written before the journal in the first form: each table's state, then
+    each of its hands in order with its moves (an imported hand as one `import` row). In the
+    form of schema 0006 (a journal with a writer), every hand, move and posting gets a row of
+    its own and every closed hand its verdict: what someone who rewrites a whole book (and
+    its journal) would write. The head then pins the book as it was. Returns the rows written."""
+    from sqlalchemy import inspect
+
     from .league import card_table, hand as hands
 
+    timed = "writer" in {c["name"] for c in inspect(conn).get_columns("journal")}
     ev = table("event", *map(column, ("id", "hand_id", "seq", "line", "comment", "supersedes",
-                                       "recorder", "hash")))
+                                       "recorder", "hash")), column("entered", card_table.c.created.type))
     out = []
-    tables = conn.execute(select(card_table).order_by(card_table.c.id)).all()
-    for t in tables:
-        out.append((TABLE, t.id, table_text(t)))
+    for t in conn.execute(select(card_table).order_by(card_table.c.id)).all():
+        out.append((TABLE, t.id, table_text(t, timed)))
         for h in conn.execute(select(hands).where(hands.c.table_id == t.id)
                               .order_by(hands.c.number)).all():
             moves = conn.execute(select(ev).where(ev.c.hand_id == h.id).order_by(ev.c.seq)).all()
-            if h.source == "import":
+            if h.source == "import" and not timed:
                 out.append((IMPORT, h.id, import_text(h, len(moves), moves[-1].hash if moves else "")))
-            else:
-                out.append((HAND, h.id, hand_text(h)))
-                out += [(EVENT, e.id, event_text(e)) for e in moves]
-    append(conn, out)
+                continue
+            out.append((HAND, h.id, hand_text(h)))
+            out += [(EVENT, e.id, event_text(e, timed)) for e in moves]
+            if timed:
+                out += _postings_and_verdict(conn, h)
+    (append if timed else _append_first_form)(conn, out)
     return len(out)
+
+
+def _postings_and_verdict(conn, h) -> list:
+    from sqlalchemy import DateTime
+
+    p = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind", "detail",
+                                       "counterparty", "amount", "reverses")), column("created", DateTime(True)))
+    out = [(POSTING, r.id, posting_text(r))
+           for r in conn.execute(select(p).where(p.c.hand_id == h.id).order_by(p.c.id)).all()]
+    if h.closed is not None:
+        out.append((VERDICT, h.id, verdict_text(h)))
+    return out
+
+
+def _append_first_form(conn, rows) -> None:
+    """Migration 0004's append: rows of the first form (no writer; the journal had none)."""
+    previous = head(conn)
+    values = []
+    for kind, subject, text in rows:
+        previous = chain(previous, kind, subject, text)
+        values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
+    if values:
+        conn.execute(insert(journal), values)  # no writer: the column came with schema 0006
+
+
+def mark_upgrade(conn) -> None:
+    """Migration 0006: a book that holds anything is marked where the new form begins: an
+    `upgrade` row with its largest hand, move and posting ids (none for an empty book)."""
+    highest = {name: conn.execute(sql(f"SELECT max(id) FROM {name}")).scalar() or 0
+               for name in ("hand", "event", "posting")}
+    if any(highest.values()) or head(conn):
+        append(conn, [(UPGRADE, 0, _canonical(["0006", highest["hand"], highest["event"],
+                                                highest["posting"]]))])

@@ -10,34 +10,39 @@
   cents across accounts (a player, a pot of the table: `pot:main`, `pot:oro`, …, or
   `outside`, where carried-in money from hands the book never saw came from) that sums to
   zero. A reopened hand's postings are reversed by new postings in the same hand.
-- `Journal` rows, one per write, chain the whole book to its head (store/journal.py).
+- `Journal` rows, one per write, chain the whole book to its head (store/journal.py): a
+  hand, a move and a posting each journaled exactly once (a unique index per kind of row
+  covered), each row naming the database user that wrote it.
 
 What is written once and what is derived. Events, postings and journal rows are inserted
-and never updated or deleted. Players are inserted only; the `setting` row of the table
-last used is the book's own state (nothing counts it). Two kinds of row are updated in
-place, and only in these columns:
+and never updated or deleted. Players are inserted only; the `setting` rows are the book's
+own state (the table last used; on PostgreSQL the rows writers lock, store/locks.py), which
+nothing counts. Two kinds of row are updated in place, and only in these columns:
 - a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
   `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
   live moves: `verify` re-judges the moves and recomputes every one of them (`closed` as
-  set or not; `fouls` as standings count it, on a complete hand). Every other column of a
+  set or not, and its time as the hand's last `verdict` journal row says; `fouls` as
+  standings count it, on a complete hand). Every other column of a
   hand (`table_id`, `number`, its setup, `extra_tags`, `notes`, `source`, `opened`) is
   written once, when the hand is opened or imported, and its journal row holds it;
 - a table, on a bet change (`bet`), on close (`closed`) and on import (`players`, `bet`,
   `rules`, `options`, `sides` become its last imported hand's: what its next hand is dealt
   with); each such write appends the table's new state to the journal, and `verify` checks
-  that the table is the last state journaled (`closed` as set or not; `created` is not
-  audited).
-`verify` also recomputes every posting from the moves (settlement, carried-in money, R11.5
+  that the table is the last state journaled (`created` and `closed` included).
+The times (`entered`, `created`, `opened`, `closed`) are in the journal's texts (schema 0006;
+rows written before keep their form, store/journal.py). `verify` also recomputes every
+posting from the moves (settlement, carried-in money, R11.5
 refunds on a closed table's last hand; reversals only as exact negations within their own
 hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, Index, UniqueConstraint
+from sqlalchemy import BigInteger, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ..limits import LINE, NAME, TABLE
+from .journal import ONCE
 
 
 def now() -> datetime:
@@ -133,12 +138,20 @@ class Posting(SQLModel, table=True):
     created: datetime = Field(default_factory=now)
 
 
+def _once(family: str, kinds) -> Index:
+    """The unique index that journals each row of a family (hand, event, posting) once."""
+    where = text("kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
+    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where, postgresql_where=where)
+
+
 class Journal(SQLModel, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
+    __table_args__ = tuple(_once(family, kinds) for family, kinds in ONCE.items())
     id: int | None = Field(default=None, primary_key=True)
-    kind: str = Field(max_length=12)                 # table, bet, close, follow, hand, event, import
-    subject: int                                     # the id of the row it covers (table, hand or event)
+    kind: str = Field(max_length=12)                 # journal.KINDS
+    subject: int                                     # the id of the row it covers (table, hand, event, posting)
     text: str                                        # the canonical text of what was written
     hash: str = Field(max_length=64)                 # sha256 over the previous row's hash and this row
+    writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)

@@ -1,9 +1,11 @@
 """`verify`: is the book what the program wrote? Every stored value that money or standings
 depend on is recomputed and compared:
 
-- the journal (store/journal.py): its chain of hashes to the book head, every row's text
-  recomputed from the rows it covers, every table, hand and move covered by its row, and
-  nothing the journal holds missing from the book (a deleted hand or move);
+- the journal (store/journal.py, read by store/pinned.py): its chain of hashes to the book
+  head, every row's text recomputed from the rows it covers, every table, hand, move and
+  posting covered by exactly one row (a second is tampering, named with who wrote it), every
+  move's recorder the writer of its row, the times as journaled, and nothing the journal
+  holds missing from the book (a deleted hand, move or posting);
 - every table's state (its seats, stakes and whether it is closed) as last journaled;
 - the laws across hands (laws.py, NOTATION N9) over every table's hands, as `import` and the
   live writer apply them (numbers 1, 2, … without a gap, carries, the bet, no hand after a
@@ -35,43 +37,11 @@ from .. import laws
 from ..findings import ERROR, M, MN, joined
 from ..money import fmt
 from ..referee import COMPLETE, INVALID
-from . import journal as J
+from .pinned import HandPins, Journal, values_of, entered_by
 from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
 from .models import BookTable, Event, Hand, Player, Posting
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
-
-
-class _Journal:
-    """The journal as verify reads it: what it says each table, hand and move is."""
-
-    def __init__(self, session, problems):
-        self.tables, self.hands, self.events = {}, {}, {}
-        self.changes, self.hand_at = defaultdict(list), {}  # the laws' view (_table_laws)
-        self.hashes, self.head, self.count = set(), "", 0
-        previous = ""
-        for row in J.rows(session):
-            self.count += 1
-            if J.chain(previous, row.kind, row.subject, row.text) != row.hash:
-                problems.append((None, None, None, M("journal row {id} ({kind}) does not match its hash: the "
-                                                     "journal was changed", id=row.id, kind=row.kind)))
-            previous = row.hash
-            self.hashes.add(row.hash)
-            if row.kind in J.TABLE_KINDS:
-                self.tables[row.subject] = row.text
-                self.changes[row.subject].append((row.id, row.text))
-            elif row.kind in (J.HAND, J.IMPORT):
-                self.hand_at.setdefault(row.subject, row.id)
-                if row.subject in self.hands:
-                    problems.append((None, None, None, M("journal row {id}: hand row {subject} is journaled "
-                                                         "twice", id=row.id, subject=row.subject)))
-                self.hands[row.subject] = (row.kind, row.text)
-            elif row.kind == J.EVENT:
-                self.events[row.subject] = row.text
-            else:
-                problems.append((None, None, None, M("journal row {id} is of an unknown kind {kind!r}",
-                                                     id=row.id, kind=row.kind)))
-        self.head = previous
 
 
 def verify_book(session, head: str | None = None):
@@ -80,7 +50,7 @@ def verify_book(session, head: str | None = None):
     the book's journal (the history up to it unchanged)."""
     problems = []
     counts = Counter()
-    journal = _Journal(session, problems)
+    journal = Journal(session, problems)
     counts["journal"] = journal.count
     if head is not None and head.strip().lower() not in journal.hashes:
         problems.append((None, None, None, M("{head} is not a head of this book's journal: the history up "
@@ -88,15 +58,9 @@ def verify_book(session, head: str | None = None):
     ids = {p.name: p.id for p in session.exec(select(Player))}
     tables = list(session.exec(select(BookTable).order_by(BookTable.name)))
     names = {t.id: t.name for t in tables}
-    seen_hands, seen_events = set(), set()
+    seen_hands, seen_events, seen_postings = set(), set(), set()
     for table in tables:
-        stated = journal.tables.get(table.id)
-        if stated is None:
-            problems.append((table.name, None, None, M("it has no journal row: it was not written by the program")))
-        elif stated != J.table_text(table):
-            problems.append((table.name, None, None, M("its row is not what the journal says was written: "
-                                                       "{stored} instead of {journaled}",
-                                                       stored=J.table_text(table), journaled=stated)))
+        problems += [(table.name, None, None, message) for message in journal.table_problems(table)]
         lawful = _TableLaws(table, journal, problems)
         for batch in _batches(session, table):
             for hand in batch.hands:
@@ -104,12 +68,13 @@ def verify_book(session, head: str | None = None):
                 seen_hands.add(hand.id)
                 last = batch.is_last(hand)
                 held, refund = lawful.before(hand, last)
-                found = _Hand(session, table, hand, batch, counts, journal, ids, seen_events).check(
-                    last=last, held=held, refund=refund)
+                found = _Hand(session, table, hand, batch, counts, journal, ids,
+                              (seen_events, seen_postings)).check(last=last, held=held, refund=refund)
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 lawful.after()
         lawful.changes_until()
-    problems += _missing(session, journal, names, seen_hands, seen_events)
+    problems += _missing(session, journal, names, seen_hands, seen_events, seen_postings)
+    problems += journal.unreported()
     return problems, counts, journal.head
 
 
@@ -122,15 +87,15 @@ class _TableLaws:
     def __init__(self, table, journal, problems):
         self.table, self.problems = table, problems
         self.state, self.facts = laws.Table(), None
-        self.changes = deque(journal.changes.get(table.id, ()))  # (journal row id, text), in order
-        self.hand_at, self.bet = journal.hand_at, None
+        self.changes = deque(journal.changes.get(table.id, ()))  # its journal rows, in order
+        self.journal, self.bet = journal, None
 
     def before(self, hand, last: bool):
         """(what the book's pots hold before the hand, what R11.5 returns after it when it is
         the last of a closed table): the table's changes journaled before it judged first."""
-        at = self.hand_at.get(hand.id)
-        if at is not None:  # a hand the journal does not hold is a problem said with the hand
-            self.changes_until(at)
+        row = self.journal.hands.get(hand.id)
+        if row is not None:  # a hand the journal does not hold is a problem said with the hand
+            self.changes_until(row.id)
         closes = last and self.table.closed is not None
         self.facts = laws.HandFacts.of_row(hand, closes)
         pots = self.state.pots
@@ -149,9 +114,9 @@ class _TableLaws:
     def changes_until(self, row_id: float = float("inf")) -> None:
         """The table's changes journaled before journal row `row_id` (by default all that are
         left), each change of its bet held to laws.bet_change as its hands so far left it."""
-        while self.changes and self.changes[0][0] < row_id:
-            at, text = self.changes.popleft()
-            values = _values(text)
+        while self.changes and self.changes[0].id < row_id:
+            row = self.changes.popleft()
+            at, values = row.id, values_of(row.text)
             bet = values[2] if values is not None and len(values) > 2 else None
             if not isinstance(bet, int) or bet == self.bet:
                 continue
@@ -163,26 +128,34 @@ class _TableLaws:
             self.bet = bet
 
 
-def _missing(session, journal, names, seen_hands, seen_events) -> list:
+def _missing(session, journal, names, seen_hands, seen_events, seen_postings) -> list:
     """What the journal holds and the book does not, and rows of no hand."""
     found = []
     for table_id in sorted(set(journal.tables) - set(names)):
-        name = (_values(journal.tables[table_id]) or [f"#{table_id}"])[0]
+        name = (values_of(journal.tables[table_id]) or [f"#{table_id}"])[0]
         found.append((name, None, None, M("the journal holds this table but the book does not: it was deleted")))
     where = {}
     for hand_id in sorted(set(journal.hands) - seen_hands):
-        values = _values(journal.hands[hand_id][1]) or [None, None]
+        values = values_of(journal.hands[hand_id].text) or [None, None]
         table = names.get(values[0]) or f"#{values[0]}"
         where[hand_id] = (table, values[1])
         found.append((table, values[1], None, M("the journal holds this hand but the book does not: it was "
                                                 "deleted")))
     for event_id in sorted(set(journal.events) - seen_events):
-        hand_id, seq = (_values(journal.events[event_id]) or [None, None])[:2]
+        hand_id, seq = (values_of(journal.events[event_id].text) or [None, None])[:2]
         if hand_id in where:
             continue  # said with its hand
         hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
         table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
         found.append((table, number, seq, M("the journal holds this move but the book does not: it was deleted")))
+    for posting_id in sorted(set(journal.postings) - seen_postings):
+        hand_id = (values_of(journal.postings[posting_id].text) or [None])[0]
+        if hand_id in where:
+            continue  # said with its hand
+        hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
+        table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
+        found.append((table, number, None, M("the journal holds posting {id} but the book does not: it was "
+                                             "deleted", id=posting_id)))
     for what, model in ((M("moves"), Event), (M("postings"), Posting)):
         count = session.exec(select(func.count()).select_from(model).where(
             model.hand_id.not_in(select(Hand.id)))).one()
@@ -247,18 +220,20 @@ def _by_hand(session, model, hand_ids, order) -> dict:
 class _Hand:
     """One hand's audit: its journal rows, its event chain, its verdict columns, its postings."""
 
-    def __init__(self, session, table, hand, batch, counts, journal, ids, seen_events):
+    def __init__(self, session, table, hand, batch, counts, journal, ids, seen):
         self.session, self.table, self.hand, self.batch, self.counts = session, table, hand, batch, counts
-        self.journal, self.ids, self.seen_events = journal, ids, seen_events
+        self.journal, self.ids, self.seen = journal, ids, seen
 
     def check(self, last: bool, held: dict, refund: dict) -> list:
         hand = self.hand
         rows = self.batch.rows(hand)
         self.counts["events"] += len(rows)
         chained = chain_problems(rows)
-        found = chained + self.journaled(rows)
+        pins = HandPins(self.journal, hand, *self.seen)
+        found = chained + pins.problems(rows)
+        journaled = pins.posting_problems(self.batch.postings.get(hand.id, []))
         if chained:
-            return found  # the events cannot be trusted: judging them would mislead
+            return found + journaled  # the events cannot be trusted: judging them would mislead
         lines = event_lines(rows)
         report = None
         if hand.status == VOID:
@@ -269,37 +244,7 @@ class _Hand:
         else:
             report = judge(hand, lines)
             found += self.verdict(report)
-        return found + self.postings(report, last, held, refund)
-
-    def journaled(self, rows) -> list:
-        """The hand's setup and its moves as the journal says they were written."""
-        hand = self.hand
-        kind, text = self.journal.hands.get(hand.id, (None, None))
-        covered = 0
-        found = []
-        if kind is None:
-            found.append((None, M("it has no journal row: it was not written by the program")))
-        elif kind == J.IMPORT:
-            covered = (_values(text) or [0, 0])[-2]
-            covered = covered if isinstance(covered, int) else 0
-            chained = rows[covered - 1].hash if 0 < covered <= len(rows) else ""
-            if J.import_text(hand, covered, chained) != text:
-                found.append((None, M("its row or its moves are not what the journal says was imported")))
-        elif J.hand_text(hand) != text:
-            found.append((None, M("its row is not what the journal says was written: {stored} instead of "
-                                  "{journaled}", stored=J.hand_text(hand), journaled=text)))
-        for row in rows:
-            said = self.journal.events.get(row.id)
-            if said is not None:
-                self.seen_events.add(row.id)  # what _missing looks for: not every move imported whole
-            if row.seq <= covered:
-                continue
-            if said is None:
-                found.append((row.seq, _entered_by(M("it has no journal row: it was not written by the program"),
-                                                   row.recorder)))
-            elif said != J.event_text(row):
-                found.append((row.seq, _entered_by(M("it is not what the journal says was written"), row.recorder)))
-        return found
+        return found + self.postings(report, last, held, refund) + journaled
 
     def verdict(self, report) -> list:
         """The verdict columns as the moves give them."""
@@ -391,15 +336,6 @@ class _Hand:
         return found
 
 
-def _values(text: str):
-    """A journal text's values, or None when it is not one (an edit: its hash says so)."""
-    try:
-        values = json.loads(text)
-    except ValueError:
-        return None
-    return values if isinstance(values, list) and len(values) >= 2 else None
-
-
 def _keys(hand, moves) -> Counter:
     """The postings the program makes of these movements of money on the hand, by _key:
     records.posting_rows, the one builder of the double entry (no Posting objects made)."""
@@ -424,12 +360,7 @@ def chain_problems(rows) -> list:
         ids[row.id] = row
         previous = row.hash
     by = {row.seq: row.recorder for row in rows}
-    return [(seq, _entered_by(message, by.get(seq))) for seq, message in found]
-
-
-def _entered_by(message, recorder):
-    """A move's problem says who entered the move (its row's recorder), when the row names one."""
-    return M("{problem} (entered by {recorder})", problem=message, recorder=recorder) if recorder else message
+    return [(seq, entered_by(message, by.get(seq))) for seq, message in found]
 
 
 def _key(row):
