@@ -143,7 +143,8 @@ def test_new_with_bad_options_says_how_it_goes(args, message):
     (9, "H7 · Beto to act · took 2♦, pays next > "),
     (10, "H7 · Carla to draw · on offer 7♣ from Beto > "),
     (17, "H7 · Carla to act · on offer 9♦ from Beto > "),
-    (28, "H7 · over: Carla wins with ten cards down · `end` closes the hand > "),
+    (28, "H7 · over: Carla wins with ten cards down · to show: Beto Q♦ (oro) · `end` closes the hand > "),
+    (29, "H7 · over: Carla wins with ten cards down · `end` closes the hand > "),
 ])
 def test_the_prompt_says_whose_turn_and_the_card_on_offer(upto, text):
     assert prompt_text(7, friday_referee(upto)) == text
@@ -207,7 +208,7 @@ def test_the_full_view_of_the_table():
 @pytest.mark.parametrize("upto, typed, partial, words", [
     (0, "", "", ["foul", "show", "announce", "declare", "deal", "cut", "return", "cambio", "draw",
                  "claim", "knock", "meld", "add", "pay", "pass", "forgive", "end", "state", "undo",
-                 "new", "settle", "log", "help", "quit"]),
+                 "new", "void", "settle", "log", "help", "quit"]),
     (8, "dr", "dr", ["draw"]),
     (8, "m", "m", ["meld"]),
     (8, "s", "s", ["show", "state", "settle"]),

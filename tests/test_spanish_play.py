@@ -85,7 +85,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     assert out[:3] == [
         "1: todavía no hay mano en la mesa Friday: `nueva --dealer NOMBRE` reparte la primera",
         "mano 1 en la mesa Friday: reparte Ana; juegos secundarios: oro 5.00 Ana Beto Carla",
-        "13: R7.6 el siguiente robo es del jugador a la derecha de Beto: Carla, no Ana",  # nothing stored
+        "13: rechazado: R7.6 el siguiente robo es del jugador a la derecha de Beto: Carla, no Ana (no se guardó nada)",
     ]
     assert out[3] == "14: historial no lleva argumentos (`ayuda` lista los comandos)"
     assert out[4] == ("Escriba una jugada por línea, como la escribe la notación (`draw Beto 2d` o "
@@ -134,7 +134,7 @@ def test_no_spanish_line_is_its_english_twin_and_lang_chooses(tmp_path):
     assert play(urls["lang-es"], text, "--lang", "es").stdout == spanish.stdout
     assert play(urls["lang-en"], text, "--lang", "en", **ES).stdout == english.stdout
     en, es_lines = english.stdout.splitlines(), spanish.stdout.splitlines()
-    assert "13: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana" in en
+    assert "13: refused: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana (nothing stored)" in en
     assert [line for line in es_lines if line in set(en) and not neutral(line)] == []
     assert len(es_lines) == len(en) + 1  # the Spanish help shows `robar Beto 2d` among its examples
 

@@ -30,6 +30,14 @@ class Action(NamedTuple):
     owes: str         # "pay" (R7.4) or "mend" (melds left broken by a desmoche, R8.5)
 
 
+class PendingClaim(NamedTuple):
+    """A side-game claim still to be shown (R4.5): `show PLAYER CARDS…` makes it count."""
+
+    player: str
+    game: str
+    cards: tuple      # the cards not shown yet
+
+
 class Seat(NamedTuple):
     """One player's standing as the table knows it (N6.2: known cards plus an unknown count)."""
 
@@ -78,6 +86,27 @@ class Queries(RefereeParts):
         return [Seat(p.name, p.status, tuple(sorted(p.hand)), p.unknown,
                      tuple(tuple(m) for m in p.melds), p.laid, p.cambio_done)
                 for p in self.g.players]
+
+    def pending_claims(self) -> list:
+        """PendingClaim of each side-game claim that a `show` may still make count (R4.5):
+        announced, valid so far, its cards not all shown. Closing the hand voids them."""
+        from ..settle import pending_claims
+
+        names = self.setup.players
+        return [PendingClaim(names[seat], game, cards)
+                for seat, game, cards in pending_claims(self.setup, self.g, self.out.announcements)]
+
+    def same_table(self, other) -> bool:
+        """Whether `other` (a fork of this referee, a line further) holds the table exactly as
+        this one does: that line changed nothing at the table."""
+        from .state import PlayerState
+
+        a, b = self.g, other.g
+        if {k: v for k, v in vars(a).items() if k != "players"} != \
+                {k: v for k, v in vars(b).items() if k != "players"}:
+            return False
+        return all(getattr(p, slot) == getattr(q, slot)
+                   for p, q in zip(a.players, b.players) for slot in PlayerState.__slots__)
 
     def declared(self) -> bool:
         """A valid automatic-win declaration stands: no card is drawn (N4.7)."""

@@ -26,6 +26,8 @@ COMMANDS = {
     "new": (M('new [--dealer P] [--side "GAME STAKE PLAYERS…"]… [--no-sides]'),
             M("close this hand (posting its settlement) and deal the next: the deal passes to "
               "the right and carried pots come in by themselves")),
+    "void": (M("void REASON…"), M("abandon the hand: closed void, nothing posted, its pots pass on "
+                                   "and the same dealer deals again (`undo` takes it back)")),
     "settle": ("settle", M("the night's running totals per player, from the book's postings")),
     "log": ("log", M("the hand's moves as stored, corrections included")),
     "help": ("help", M("this list")),
@@ -33,8 +35,8 @@ COMMANDS = {
 }
 ALIASES = {"exit": "quit", "?": "help"}
 # the commands' Spanish names, taken in any language (as a record takes the Spanish verbs)
-SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "cuentas": "settle",
-                    "historial": "log", "ayuda": "help", "salir": "quit"}
+SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "anular": "void",
+                    "cuentas": "settle", "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
 SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
 
@@ -71,6 +73,16 @@ def command_of(word: str):
     word = word.lower()
     name = ALIASES.get(word) or SPANISH_COMMANDS.get(word, word)
     return name if name in COMMANDS else None
+
+
+def spoken(line: str, spanish: bool) -> str:
+    """A stored (canonical) line as the session echoes it: in Spanish with the Spanish verb
+    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`); the book keeps the English (N4.10)."""
+    if not spanish:
+        return line
+    verb, _, rest = line.partition(" ")
+    words = [SPANISH_OF.get(verb, verb)] + ["a" if verb == "add" and w == "to" else w for w in rest.split()]
+    return " ".join(words)
 
 
 def verb_of(word: str):

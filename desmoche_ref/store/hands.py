@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
-from ..findings import M
+from ..findings import COMMAND_LINE, M
 from ..limits import checked_table, nfc, unknown
 from ..notation.parser import parse_text
 from ..notation.writer import write_event
@@ -24,12 +24,12 @@ from .journal import BET, CLOSE, journal_event, journal_hand, journal_table
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
-                      tagged_text)  # (hands.chain_hash, hands.event_lines, …)
+                      standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
 END = "end"           # the line of the event that ends a hand (N4.4)
-VOID = "void"         # the status of a hand closed before any move stood: never dealt
+VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
 
 
 class StoreError(Exception):
@@ -151,8 +151,11 @@ def last_hand(session, table: BookTable):
 
 
 def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
+    """The hand numbered, else the hand the table is at (course.current_hand)."""
     if number is None:
-        hand = last_hand(session, table)
+        from .course import current_hand
+
+        hand = current_hand(session, table)
         if hand is None:
             raise StoreError(M("no hand yet at table {table}: start one with "
                                "`desmoche-ref hand new --dealer NAME`", table=table.name))
@@ -194,11 +197,21 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     """(closed previous HandReport or None, new Hand): `hand new` closes the hand before it.
 
     A previous hand that is not over is refused, never closed half-played: the recorder
-    finishes it, or writes `end` where the rules let the hand end there (N5.4)."""
+    finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
+    no move is dealt again, and a hand waiting after the one closed is dealt (course.py)."""
+    from . import course
+
     if table.closed is not None:
         raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
-    previous = last_hand(session, table)
+    previous = course.current_hand(session, table)
+    if previous is not None and course.untouched(session, previous):
+        course.redeal(session, table, previous, dealer, sides)
+        return None, previous
     closed = close_if_over(session, table, previous)
+    waiting = course.waiting_after(session, table, previous) if previous is not None else None
+    if waiting is not None:
+        course.deal_again(session, table, waiting, previous, dealer, sides)
+        return closed, waiting
     hand = new_hand_row(table, previous, dealer, sides)
     session.add(hand)
     session.flush()
@@ -212,21 +225,23 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
     still needs), never closed half-played."""
     if hand is None or hand.closed is not None:
         return None
+    from . import course
+
     live = live_events(events(session, hand))
     if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
-        hand.status, hand.closed = VOID, now()
-        hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
+        course.mark_void(hand)
         session.add(hand)
         return None
     report, ref = judge_rows(hand, live)
     if report.status != COMPLETE:
         if ("end", None) in ref.moves():
-            needs = M("write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left")
+            needs = M("write `{prog}end` if the hand ends here (N5.4), or record the moves left",
+                      prog=COMMAND_LINE["prog"])
         else:
-            needs = M("record the moves left first (`desmoche-ref hand show` says whose turn it is)")
+            needs = M("record the moves left first (`{look}` says whose turn it is)", look=COMMAND_LINE["look"])
         raise StoreError(M("hand {number} at table {table} is not over: {needs}", number=hand.number,
                            table=table.name, needs=needs))
-    return close_hand(session, hand, report)
+    return course.close_over(session, table, hand, report, ref)
 
 
 def set_bet(session, table: BookTable, bet: int) -> BookTable:
@@ -256,9 +271,14 @@ def close_table(session, table: BookTable) -> dict:
      refund: {pot: {player: cents}}, empty when nothing was carried)."""
     if table.closed is not None:
         raise StoreError(M("table {table} is already closed", table=table.name))
-    hand = last_hand(session, table)
+    from . import course
+
+    hand = course.current_hand(session, table)
     report = close_if_over(session, table, hand)
     closed = (hand.number, report) if report is not None else None
+    if hand is not None:
+        course.void_waiting(session, table, hand)
+        hand = last_hand(session, table)  # the refunds go on the table's last hand
     refund = returned(session, table)
     if refund:
         session.add_all(refund_postings(hand, refund, player_ids(session, hand)))
@@ -509,13 +529,13 @@ def settle_again(session, hand: Hand):
 
 
 def undo(session, hand: Hand, seq: int) -> Event:
-    """Supersede the hand's last live event with an undo row. A closed hand reopens (its
-    postings reversed), unless the move taken back came after its `end` (a card shown,
+    """Supersede the hand's last standing row with an undo row. A closed hand reopens (its
+    postings reversed; a voided one, its `void` row taken back), unless the move taken back came after its `end` (a card shown,
     N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
     settles changed. The caller holds the table's lock (lock_table) and knows the hand is
     at `seq`."""
     rows = events(session, hand)
-    standing = live_events(rows)
+    standing = standing_rows(rows)  # a `void` row too: its undo reopens the hand
     if not standing:
         raise StoreError(M("hand {number} has no move to undo", number=hand.number))
     after_end = hand.closed is not None and any(e.line == END for e in standing[:-1])

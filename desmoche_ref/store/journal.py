@@ -2,7 +2,8 @@
 
 Every write appends: a table created (`table`), its bet changed (`bet`), the table closed
 (`close`), an import's hands taking the table on (`follow`: its seats and stakes become those
-of its last hand), a hand opened with its setup (`hand`), a move or an undo stored (`event`),
+of its last hand), a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
+(`redeal`), a move or an undo stored (`event`),
 a hand imported whole (`import`: its setup and its events' chain head, one row for all its
 moves). Each row holds the canonical text of what was written (the `*_text` functions, built
 from the rows it covers) and
@@ -28,6 +29,7 @@ from sqlalchemy import column, insert, select, table, text as sql
 
 TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
 HAND, EVENT, IMPORT = "hand", "event", "import"
+REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
 TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW)
 JOURNAL_LOCK = 0x6A6F75726E616C  # "journal": the PostgreSQL advisory lock of the chain's head
 
@@ -113,6 +115,11 @@ def journal_table(db, t, kind: str = TABLE) -> None:
 def journal_hand(db, h) -> None:
     """A hand opened live, with its setup."""
     append(db, [(HAND, h.id, hand_text(h))])
+
+
+def journal_redeal(db, h) -> None:
+    """A hand with no move dealt again (same number), with its new setup."""
+    append(db, [(REDEAL, h.id, hand_text(h))])
 
 
 def journal_event(db, e) -> None:

@@ -242,7 +242,7 @@ def recorders(session, table=None) -> dict:
     from .records import live_events
 
     h, e = hand.c, event.c
-    query = (select(card_table.c.name, h.number, e.id, e.supersedes, e.recorder).select_from(event)
+    query = (select(card_table.c.name, h.number, e.id, e.supersedes, e.recorder, e.line).select_from(event)
              .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
              .order_by(card_table.c.name, h.number, e.seq))
     if table is not None:
@@ -257,6 +257,7 @@ class _EventRow(NamedTuple):
     id: int
     supersedes: int | None
     recorder: str | None
+    line: str             # a move, or a `void` row (records.live_events leaves it out)
 
 
 def _day(opened) -> date:

@@ -33,6 +33,7 @@ from ..referee import COMPLETE, INVALID
 from . import journal as J
 from .hands import (UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge,
                     returned_from)
+from .records import standing_rows, void_row
 from .models import BookTable, Event, Hand, Player, Posting
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
@@ -59,6 +60,11 @@ class _Journal:
                     problems.append((None, None, None, M("journal row {id}: hand row {subject} is journaled "
                                                          "twice", id=row.id, subject=row.subject)))
                 self.hands[row.subject] = (row.kind, row.text)
+            elif row.kind == J.REDEAL:  # dealt again: its setup is the latest journaled
+                if row.subject not in self.hands:
+                    problems.append((None, None, None, M("journal row {id}: hand row {subject} is dealt again "
+                                                         "before it is opened", id=row.id, subject=row.subject)))
+                self.hands[row.subject] = (J.HAND, row.text)
             elif row.kind == J.EVENT:
                 self.events[row.subject] = row.text
             else:
@@ -92,6 +98,7 @@ def verify_book(session, head: str | None = None):
                                                        stored=J.table_text(table), journaled=stated)))
         held = {}  # what the book's pots hold before each hand (importer.py's rule)
         n = 0
+        reopened = None  # an open hand that later hands follow (course.py: they wait, untouched)
         for batch in _batches(session, table):
             for hand in batch.hands:
                 n += 1
@@ -101,7 +108,9 @@ def verify_book(session, head: str | None = None):
                     problems.append((table.name, hand.number, None, M("hand {number} is missing: the hands "
                                                                       "jump to {seq}", number=n, seq=hand.number)))
                 found = _Hand(session, table, hand, batch, counts, journal, ids, seen_events).check(
-                    last=batch.is_last(hand), held=held)
+                    last=batch.is_last(hand), held=held, after_open=reopened)
+                if hand.closed is None and reopened is None:
+                    reopened = hand.number
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 if hand.status == COMPLETE:
                     held = pot_map(hand.carry_out, json.loads(hand.side_carry_out or "{}"))
@@ -205,7 +214,9 @@ class _Hand:
         self.session, self.table, self.hand, self.batch, self.counts = session, table, hand, batch, counts
         self.journal, self.ids, self.seen_events = journal, ids, seen_events
 
-    def check(self, last: bool, held: dict) -> list:
+    def check(self, last: bool, held: dict, after_open=None) -> list:
+        """`after_open`: the number of an open hand before this one, if any: this one then
+        waits to be dealt (open, no row standing)."""
         hand = self.hand
         rows = self.batch.rows(hand)
         self.counts["events"] += len(rows)
@@ -213,12 +224,16 @@ class _Hand:
         found = chained + self.journaled(rows)
         if chained:
             return found  # the events cannot be trusted: judging them would mislead
-        if hand.closed is None and not last:
-            found.append((None, M("it is open but a later hand follows it")))
+        if after_open is not None and (hand.closed is not None or standing_rows(rows)):
+            found.append((None, M("hand {number} is open but this later hand was played", number=after_open)))
         lines = event_lines(rows)
+        voided = void_row(rows)
         report = None
+        if voided is not None and hand.status != VOID:
+            found.append((voided.seq, M("it was voided (`hand void`) but it is stored {status}",
+                                        status=M(hand.status))))
         if hand.status == VOID:
-            if lines:
+            if lines and voided is None:
                 found.append((None, M("it was closed void (never dealt) but moves of it stand")))
             expected = ("void", None, None, hand.carry_in, hand.side_carry, None, True)
             found += self.derived(expected, None)
