@@ -132,7 +132,7 @@ def test_unknown_table_player_and_values_are_usage_errors(live):
     assert live("hand", "new", "--dealer", "Zed", status=2).stderr == (
         "error: 'Zed' is not seated at table a (Ana Beto)\n")
     assert live("hand", "new", status=2).stderr == (
-        "error: the first hand at a table names its dealer: `hand new --dealer NAME`\n")
+        "error: the first hand at a table names its dealer: `desmoche-ref hand new --dealer NAME`\n")
     live("hand", "new", "--dealer", "Ana")
     assert live("cut", "Zed", status=1).stderr == (
         "refused: N3.1 'Zed' is not a player at this table (Ana Beto); names are matched exactly "

@@ -101,7 +101,7 @@ FRIDAY_CLOSING = [
     "",
 ]
 FRIDAY_SETTLE = [
-    "table Friday: the night so far, 1 hand(s) settled in the book",
+    "table Friday: the night so far, 1 hand settled in the book",
     "hand   dealer  outcome        Ana    Beto  Carla",
     "-----  ------  ----------  ------  ------  -----",
     "1      Ana     Carla wins  -25.00  -10.00  35.00",
@@ -120,7 +120,7 @@ def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
     assert run.returncode == 0, run.stderr
     assert plain_cards(run.stdout).splitlines() == [
         "hand 1 at table Friday: Ana deals; bet 10.00; side games: oro 5.00 (Ana Beto Carla)",
-        "table Friday: the night so far, 0 hand(s) settled in the book",
+        "table Friday: the night so far, 0 hands settled in the book",
         "hand   dealer  outcome   Ana  Beto  Carla",
         "-----  ------  -------  ----  ----  -----",
         "total                   0.00  0.00   0.00",
@@ -190,7 +190,7 @@ def test_undo_after_end_reopens_the_hand_and_reverses_its_postings(book_url, cap
     assert status == 0
     assert out[1 + len(FRIDAY_CLOSING)] == "move 31: undid move 30 (end); hand 1 is open again, its postings reversed"
     assert out[2 + len(FRIDAY_CLOSING):7 + len(FRIDAY_CLOSING)] == [
-        "table Friday: the night so far, 0 hand(s) settled in the book",
+        "table Friday: the night so far, 0 hands settled in the book",
         "hand   dealer  outcome   Ana  Beto  Carla",
         "-----  ------  -------  ----  ----  -----",
         "total                   0.00  0.00   0.00",
@@ -234,7 +234,7 @@ def test_new_refuses_while_the_hand_is_not_over(book_url, capsys):
     assert status == 1
     assert out == [
         "1: no hand yet at table Friday: `new --dealer NAME` deals the first",
-        "2: the first hand at a table names its dealer: `hand new --dealer NAME`",
+        "2: the first hand at a table names its dealer: `new --dealer NAME`",
         "3: 'Dani' is not seated at table Friday (Ana Beto Carla)",
         "hand 1 at table Friday: Ana deals; bet 10.00; side games: oro 5.00 (Ana Beto Carla)",
         "5: new: unknown option '--bet' (new [--dealer P] [--side \"GAME STAKE PLAYERS…\"]… [--no-sides])",

@@ -58,20 +58,23 @@ class LazyGroup(Group):
 
     def get_command(self, ctx, name):
         if name not in COMMANDS:
-            return None
+            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10)
+            if name is None:
+                return None
         module, attr, _help = COMMANDS[name]
         with as_written():  # a module declaring its commands in a Spanish run: see as_written
             return getattr(importlib.import_module(module), attr)
 
     def resolve_command(self, ctx, args):
         name = args[0]
-        if name not in COMMANDS and not name.startswith("-"):
-            import difflib
+        if name not in COMMANDS and not name.startswith("-") and not spanish_verb(name):
+            from ..limits import closest
+            from ..notation.parser import SPANISH_VERBS
 
-            close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
+            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS))  # any case, either language
             if close:
                 ctx.fail(_("No such command '{name}'. Did you mean '{close}'? (commands: {commands})").format(
-                    name=name, close=close[0], commands=", ".join(COMMANDS)))
+                    name=name, close=close, commands=", ".join(COMMANDS)))
             ctx.fail(_("No such command '{name}'. (commands: {commands})").format(
                 name=name, commands=", ".join(COMMANDS)))
         return super().resolve_command(ctx, args)
@@ -80,6 +83,13 @@ class LazyGroup(Group):
         rows = [(name, _(entry[2])) for name, entry in COMMANDS.items()]
         with formatter.section(_("Commands")):
             formatter.write_dl(rows)
+
+
+def spanish_verb(name: str):
+    """The verb command a Spanish verb of the notation names (N4.10: `robar` is `draw`), or None."""
+    from ..notation.parser import SPANISH_VERBS
+
+    return SPANISH_VERBS.get(name)
 
 
 def _show_version(ctx, param, value):

@@ -157,10 +157,11 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     """Record `line` at the table's current hand (store/tablebook.py); print what it did and
     the table's next state."""
     from ..store.tablebook import TableBook
-    from .render import say
+    from .render import Style
 
     book = TableBook(open_book(db), table_name, use=bool(table_name))
     done = book.record(line, expect_seq)
+    style = Style()
     if done.unchanged:
         click.echo(already_text(done))
         return
@@ -168,9 +169,9 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     for f in done.fouls:
         foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
             if f.enforced else _("foul {code} {player}: {message} — forgiven")
-        click.echo(foul.format(code=f.code, player=f.player, message=say(f.message)))
+        click.echo(foul.format(code=f.code, player=f.player, message=style.text(f.message)))
     for w in done.warnings:
-        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+        click.echo(_("warning {code} {message}").format(code=w.code, message=style.text(w.message)))
     if done.closing is not None:
         print_settlement(book.name, done.number, done.closing)
         return

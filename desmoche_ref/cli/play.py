@@ -21,7 +21,7 @@ from ..findings import M
 from ..i18n import N_
 from .book import db_option
 from .lang import Command, _, lang_option, language, ngettext
-from .render import say
+from .render import Style, say
 
 OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
@@ -76,10 +76,11 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
     if echo:
         click.echo(say(echo_text(stored.seq, lines.spoken(stored.line, spanish()), recorder.ref,
                                  stored.closing is not None, colour_now())))
+    style = Style()
     for f in stored.fouls:
-        click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=say(foul_text(f))))
+        click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=style.text(foul_text(f))))
     for w in stored.warnings:
-        click.echo(where + _("warning {code} {message}").format(code=w.code, message=say(w.message)))
+        click.echo(where + _("warning {code} {message}").format(code=w.code, message=style.text(w.message)))
     if stored.closing is not None:
         say_settlement(recorder, stored.number, stored.closing)
     return OK
@@ -182,8 +183,8 @@ def run_settle(recorder, args):
     no_arguments("settle", args)
     night = recorder.night()
     players = night.players
-    click.echo(ngettext("table {table}: the night so far, {count} hand(s) settled in the book",
-                        "table {table}: the night so far, {count} hand(s) settled in the book",
+    click.echo(ngettext("table {table}: the night so far, {count} hand settled in the book",
+                        "table {table}: the night so far, {count} hands settled in the book",
                         len(night.hands)).format(table=night.table, count=len(night.hands)))
     table = [[h.number, h.dealer, ngettext("{winners} wins", "{winners} win", len(h.winners)).format(
                  winners=" ".join(h.winners)) if h.winners else _("no winner")]

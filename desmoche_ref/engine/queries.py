@@ -57,6 +57,8 @@ class Move(NamedTuple):
     player: str | None
 
 
+# The verbs of the deal (N4.6): the others end it
+DEAL_MOVES = ("cut", "deal", "return", "foul", "forgive")
 # Never out of place before the end, whoever writes them: the table's call (N4.8), a side-game
 # claim or an automatic win (void with a warning when late or by a player out, R4.5, R6.3).
 ANYTIME = ("foul", "show", "announce", "declare")
@@ -95,6 +97,22 @@ class Queries(RefereeParts):
         names = self.setup.players
         return [PendingClaim(names[seat], game, cards)
                 for seat, game, cards in pending_claims(self.setup, self.g, self.out.announcements)]
+
+    def undealt(self) -> list:
+        """The players dealt no card yet while the deal is on and no misdeal is called: a line
+        that ends the deal now would leave them out (R3.3)."""
+        g = self.g
+        if g.phase != DEAL or g.written_misdeal:
+            return []
+        return [g.players[s].name for s in self.setup.order_from_dealer() if g.players[s].dealt_total == 0]
+
+    def coming(self) -> list:
+        """The moves a recorder at the table is offered: `moves()`, less the lines that would
+        end the deal while a player is dealt no card (the live book refuses them, R3.3)."""
+        moves = self.moves()
+        if self.undealt():
+            return [m for m in moves if m.verb in DEAL_MOVES]
+        return moves
 
     def same_table(self, other) -> bool:
         """Whether `other` (a fork of this referee, a line further) holds the table exactly as

@@ -7,7 +7,7 @@ import shlex
 from typing import NamedTuple
 
 from ..findings import M, error
-from ..limits import nfc, too_long
+from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import write_event
@@ -100,8 +100,10 @@ def read_move(text: str, line: int) -> Move:
         return _unreadable(line, "N4", M("a comment needs an event before it"))
     verb = verb_of(parts[0])
     if verb is None:
-        return _unreadable(line, "N4", M("unknown verb or command {word!r} (`help` lists the verbs, "
-                                         "their short forms and the commands)", word=clip(parts[0])))
+        words = list(VERBS) + list(SPANISH_VERBS) + list(COMMANDS) + list(SPANISH_COMMANDS)
+        return _unreadable(line, "N4", unknown(M("unknown verb or command {word!r} (`help` lists the verbs, "
+                                                 "their short forms and the commands)", word=clip(parts[0])),
+                                               parts[0], words))
     if too_long(len(text)):  # N1.5, as typed
         return _unreadable(line, "N1.5", too_long(len(text)))
     ev = parse_event(" ".join([verb] + parts[1:]), line)

@@ -138,7 +138,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     for w in ref.report.warnings:
         out.append(M("warning (line {line}): {code} {message}", line=w.line, code=w.code, message=w.message))
     nexts = {}
-    for m in ref.moves():
+    for m in ref.coming():
         nexts.setdefault(m.verb, []).append(m.player or "")
     verb_name = SPANISH_OF if spanish else {}
     out.append(M("may come next: {moves}", moves="; ".join(

@@ -174,7 +174,7 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:
         if previous is None:
-            raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
+            raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`", new=COMMAND_LINE["new"]))
         turn = 0 if previous.status == VOID else 1
         dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:

@@ -295,6 +295,7 @@ class TableBook:
         ev.comment = comment
         if ev.error is not None:
             raise Refused(ev.error)
+        deal_first(held.ref, ev)
         trial = held.ref.fork()
         finding = trial.apply(ev)
         if finding is not None:
@@ -519,6 +520,21 @@ class TableBook:
 
 
 # ------------------------------------------------------------------ judging
+def deal_first(ref, ev) -> None:
+    """Refused (R3.3) — a line that would end the deal while a player is dealt no card and no
+    misdeal is called: at the table that is a deal line forgotten, not the misdeal a record
+    holding it shows (docs/rulings.md); `foul DEALER misdeal` first records one."""
+    from ..engine.queries import DEAL_MOVES
+    from ..findings import MN, error, listed
+
+    missing = ref.undealt()
+    if missing and ev.verb not in DEAL_MOVES:
+        raise Refused(error(ev.line, "R3.3", MN(
+            "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
+            "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
+            len(missing), players=listed(missing), player=missing[0])))
+
+
 def _text(row) -> str:
     return row.line if row.comment is None else f"{row.line} #{row.comment}"
 
