@@ -72,9 +72,23 @@ def open_binary(path: str):
         if os.path.isdir(path):  # some systems open a folder for reading
             f.close()
             raise IsADirectoryError(path)
+        problem = not_text(f.peek(4096)[:4096])
     except OSError as e:
         return None, _problem(e)
+    if problem:
+        f.close()
+        return None, problem
     return f, None
+
+
+def not_text(head: bytes):
+    """Why a file whose first bytes are `head` is no record at all (a book, a program), else
+    None: a text record never holds a NUL byte (N1.1)."""
+    if head.startswith(b"SQLite format 3\x00"):
+        return M("is a SQLite database (a book?), not a text record: `desmoche-ref export` writes a book's records")
+    if b"\x00" in head:
+        return M("is a binary file, not a text record (N1.1)")
+    return None
 
 
 def open_lines(path: str, encoding=None):

@@ -17,10 +17,12 @@ from .render import file_error, say
 @click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
 @click.option("--in-place", "-i", is_flag=True, help=N_("Rewrite each file in its canonical form."))
 @click.option("--check", "check_only", is_flag=True,
-              help=N_("Change nothing; exit 1 if a file is not in canonical form."))
+              help=N_("Change nothing; exit 1 if a file is not in canonical form (saying its first line that is not)."))
+@click.option("--diff", "diff", is_flag=True,
+              help=N_("As --check, and print each change the canonical form makes (a unified diff)."))
 @encoding_option
 @lang_option
-def fmt(files, in_place, check_only, encoding):
+def fmt(files, in_place, check_only, diff, encoding):
     """Rewrite hand records in the canonical form (N7).
 
     Tags in the standard order, one blank line, then one event a line with canonical
@@ -32,10 +34,12 @@ def fmt(files, in_place, check_only, encoding):
       desmoche-ref fmt sample_logs/friday.dsm   # print the canonical form
       desmoche-ref fmt --in-place hand.dsm      # rewrite hand.dsm in it
       desmoche-ref fmt --check night.dsm        # exit 1 if night.dsm is not in it
+      desmoche-ref fmt --diff night.dsm         # and show what would change
       desmoche-ref fmt --encoding cp1252 old-windows-file.dsm   # written out as UTF-8
     """
-    if in_place and check_only:
+    if in_place and (check_only or diff):
         raise click.UsageError(_("--in-place and --check do not go together"))
+    check_only = check_only or diff
     status = 0
     for path in files:
         data, problem = read_record(path)
@@ -62,7 +66,18 @@ def fmt(files, in_place, check_only, encoding):
         canonical = text.encode("utf-8") == data
         if check_only:
             if not canonical:
-                click.echo(_("{path}: not in canonical form").format(path=path))
+                given = data.decode("utf-8", "replace").splitlines()
+                wanted = text.splitlines()
+                first = next((n for n, (a, b) in enumerate(zip(given, wanted), 1) if a != b),
+                             min(len(given), len(wanted)) + 1)
+                click.echo(_("{path}: not in canonical form from line {line} (--diff shows each change)").format(
+                    path=path, line=first))
+                if diff:
+                    import difflib
+
+                    for line in difflib.unified_diff(given, wanted, path, _("{path} (canonical)").format(path=path),
+                                                     lineterm=""):
+                        click.echo(line)
                 status = max(status, 1)
         elif in_place:
             if not canonical:

@@ -76,7 +76,8 @@ def import_(files, table, encoding, db):
     read as it is imported: memory stays the same whatever its size.
 
     Exit status: 0 when every hand was stored or known, 1 when any was rejected, 2 when a
-    file cannot be read or the book cannot be used.
+    file cannot be read or the book cannot be used, 130 when stopped with Ctrl-C (it says
+    how many hands were stored: the same command stores the rest).
 
     \b
     Examples:
@@ -115,7 +116,7 @@ def _import_files(files, table, db, encoding) -> int:
     except BaseException:
         first.close()
         raise
-    status = 0
+    status = stored = 0
     plain = Style(ascii_only=True)  # cards as the record writes them
     for number, path in enumerate(files):
         with first if number == 0 else _Source(path, table, encoding) as source:
@@ -123,7 +124,17 @@ def _import_files(files, table, db, encoding) -> int:
                 print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=source.problem))
                 status = 2
                 continue
-            result = source.import_into(book)
+            try:
+                result = source.import_into(book)
+            except KeyboardInterrupt as stop:  # Ctrl-C: say what is in the book and how to finish
+                stored += getattr(stop, "stored", 0)
+                click.echo(ngettext("interrupted: {count} hand stored; run the same command again to store "
+                                    "the rest (a hand already in the book is not stored twice)",
+                                    "interrupted: {count} hands stored; run the same command again to store "
+                                    "the rest (a hand already in the book is not stored twice)",
+                                    stored).format(count=stored), err=True)
+                return 130
+        stored += result.stored
         hint = encoding_hint(path, result)
         if not result.tables:  # as `check` says it, and as it exits
             print_file_error(path, NO_HAND)

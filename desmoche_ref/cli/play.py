@@ -397,8 +397,12 @@ def play(table_name, db, keep_going):
     from ..store.db import BookError, open_book
     from ..store.hands import StoreError
 
+    from .book import say_if_made
+
     try:
-        recorder = open_table(open_book(db), table_name)
+        book = open_book(db)
+        say_if_made(book)
+        recorder = open_table(book, table_name)
     except (BookError, StoreError) as e:
         click.echo(_("error: {message}").format(message=reason(e)), err=True)
         sys.exit(2)

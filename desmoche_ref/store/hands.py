@@ -185,12 +185,21 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
                 players=table.players, dealer=dealer, rules=table.rules, options=table.options,
                 bet=table.bet, carry_in=carry, sides=table.sides if sides is None else json.dumps(sides),
-                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}))
+                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}),
+                extra_tags=json.dumps([["Date", played_today()]]))
     try:
         hand_setup(hand)
     except SetupError as e:
         raise StoreError(_refusal(e.finding)) from None
     return hand
+
+
+def played_today() -> str:
+    """The Date tag of a hand dealt now: this machine's local day (as `hand log` shows times),
+    so that its export and the report's nights say the night it was played (docs/rulings.md)."""
+    from datetime import datetime
+
+    return datetime.now().astimezone().date().isoformat()
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):

@@ -45,6 +45,15 @@ BATCH = 250            # hands per transaction
 IMPORT_LOCK = 0x696D706F7274  # "import": the PostgreSQL advisory lock of the content-hash dedupe
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an import: `stored` hands of the file were stored (whole batches, each
+    committed); running the same import again stores the rest (a hand is known by content)."""
+
+    def __init__(self, stored: int):
+        super().__init__(stored)
+        self.stored = stored
+
+
 class Imported(NamedTuple):
     """What one file's import did."""
 
@@ -79,6 +88,7 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
     with closing(judged):
         with book.connect() as conn:
             judged.begin(recorder(conn))
+        stopped = False
         with _Writer(book, rejected, path) as writer:
             try:
                 for prepared, refused, names, line, looks_like in judged:
@@ -93,8 +103,12 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
             except ChildGone as gone:  # killed from outside: what was written stays whole
                 raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
                                  "the import again to finish it", path=path, code=gone.exitcode)) from None
-            if batch:
+            except KeyboardInterrupt:  # Ctrl-C: the batches put are stored whole, the rest not
+                stopped = True
+            if batch and not stopped:
                 writer.put(batch)
+        if stopped:
+            raise Interrupted(writer.stored)
     rejected.sort(key=lambda r: r.number)
     return Imported(path, writer.stored, writer.known, rejected, tables, looks_like)
 
