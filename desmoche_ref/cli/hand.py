@@ -205,8 +205,10 @@ def print_table(shown) -> None:
                         stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
     for text in next_state(ref, shown.closed, shown.void.comment if shown.void else None):
         click.echo(text)
-    for line, code, message in shown.findings:
-        click.echo(_("move {seq}: {code} {message}").format(seq=line, code=code, message=style.text(message)))
+    # each finding at its move and at its line of `hand show --record` (the report's)
+    for (seq, code, message), (line, _code, _message) in zip(shown.findings, shown.report.findings()):
+        click.echo(_("move {seq} (line {line}): {code} {message}").format(seq=seq, line=line, code=code,
+                                                                           message=style.text(message)))
 
 
 @hand.command("log", cls=Command)

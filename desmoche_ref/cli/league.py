@@ -294,9 +294,12 @@ def _filters(f):
     return click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
 
 
-# The columns: the JSON's keys, and CSV's header; a table shows them in the language of the run
-STANDING_HEADERS = [N_("player"), N_("hands"), N_("wins"), N_("auto_wins"), N_("no_winner"), N_("bonuses_won"),
-                    N_("bonuses_paid"), N_("fouls"), N_("side_games_won"), N_("net")]
+# The columns: the JSON's keys, and CSV's header
+STANDING_HEADERS = ["player", "hands", "wins", "auto_wins", "no_winner", "bonuses_won", "bonuses_paid", "fouls",
+                    "side_games_won", "net"]
+# ... and as a table shows them, in words (the report's), in the language of the run
+STANDING_WORDS = [N_("player"), N_("hands"), N_("wins"), N_("automatic wins"), N_("no winner"), N_("bonuses won"),
+                  N_("bonuses paid"), N_("fouls"), N_("side games won"), N_("net")]
 
 
 @click.command(cls=Command)
@@ -329,7 +332,7 @@ def standings(table, since, until, player, as_json, as_csv, fmt_name, db):
     rows = [list(r.as_json().values()) for r in table_.players]
     if as_csv:
         return _csv(rows, STANDING_HEADERS)
-    click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
+    click.echo(_table(rows, STANDING_WORDS, fmt_name, right=STANDING_WORDS[1:]))
     click.echo(_("unwon (in pots) {unwon}, brought in {brought_in}").format(
         unwon=fmt(table_.unwon), brought_in=fmt(table_.brought_in)))
 

@@ -210,4 +210,5 @@ def help_text(say=str, spanish: bool = False) -> str:
          "", say(moves)] + verbs
         + ["", say(commands)] + rows
         + ["", say(M("Examples:"))] + examples
-        + ["  m Carla 9s 9d 9c", "  + Carla 7d to 6d", "  p Beto 7c", '  new --side "oro 5 Ana Beto Carla"'])
+        + ["  m Carla 9s 9d 9c", "  + Carla 7d a 6d" if spanish else "  + Carla 7d to 6d", "  p Beto 7c",
+           '  new --side "oro 5 Ana Beto Carla"'])

@@ -246,6 +246,20 @@ def played(session, sel: Selection = Selection()) -> list:
             for name, number, opened, status, source in session.execute(query)]
 
 
+def voided(session, sel: Selection = Selection()) -> dict:
+    """{(table name, hand number): the reason} of the selection's hands voided by `hand void`
+    (their `void` row standing; export leaves them out, the report says why)."""
+    from sqlalchemy import exists
+
+    h, e = hand.c, event.c
+    undone = event.alias("undone")
+    query = (select(card_table.c.name, h.number, e.comment).select_from(event)
+             .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
+             .where(e.line == "void", h.status == "void", *_hand_filters(session, sel),
+                    ~exists().where(undone.c.supersedes == e.id)))
+    return {(name, number): reason for name, number, reason in session.execute(query)}
+
+
 def recorders(session, table=None) -> dict:
     """{(table name, hand number): (who entered each standing move, in order)} — the moves a
     hand's record holds (export_hands), each with its row's recorder (None before schema 0003)."""
