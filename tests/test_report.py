@@ -402,4 +402,6 @@ def test_a_hand_page_says_who_entered_each_move(tmp_path):
     assert CliRunner().invoke(main, ["import", "tests/conformance/friday.dsm"], env=env).exit_code == 0
     assert CliRunner().invoke(main, ["report", "-o", str(tmp_path / "site")], env=env).exit_code == 0
     page = (tmp_path / "site" / "hands" / "friday-1.html").read_text(encoding="utf-8")
-    assert page.count(f'<span class="by">entered by {recorder_of(db)}</span>') == 29  # friday's 29 moves
+    # issue 25: said once for the hand, and at a move only where the recorder changes (here none)
+    assert page.count(f'<p class="by">entered by {recorder_of(db)}</p>') == 1
+    assert page.count('<span class="by">') == 0

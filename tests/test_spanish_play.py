@@ -204,13 +204,13 @@ def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, 
     capsys.readouterr()
     assert run_piped(Recorder(book), [line + "\n" for line in lines + ["settle", "nueva", "falta Ana peek"]]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "mano 1 en la mesa T: reparte Dani"
+    assert out[0] == "mano 1 en la mesa T: reparte Dani; apuesta 5.00; juegos secundarios: ninguno"
     assert out[1] == "mesa T mano 1: sin ganador (jugada 25): el bote de 20.00 se acumula"
     assert out[-5:] == [
         "1      Dani        sin ganador  -5.00  -5.00  -5.00  -5.00",
         "total                           -5.00  -5.00  -5.00  -5.00",
         "acumulado en los botes: principal 20.00",
-        "mano 2 en la mesa T: reparte Ana; acumulado que entra: bote 20.00",
+        "mano 2 en la mesa T: reparte Ana; apuesta 5.00; juegos secundarios: ninguno; acumulado que entra 20.00",
         "29: falta F2 Ana: revisó la pila de descarte — aplicada, descalificado",
     ]
     first, second = Recorder(book), Recorder(book)
@@ -242,7 +242,7 @@ def test_tab_offers_the_spanish_words_first_in_spanish():
     assert candidates("", ref, spanish=True) == ("", [
         "falta", "mostrar", "anunciar", "declarar", "robar", "cortar", "repartir", "devolver", "cambio",
         "reclamar", "tocar", "bajar", "agregar", "pagar", "pasar", "perdonar", "fin",
-        "estado", "deshacer", "nueva", "cuentas", "historial", "ayuda", "salir"])
+        "estado", "deshacer", "nueva", "anular", "cuentas", "historial", "ayuda", "salir"])
     assert candidates("p", ref, spanish=True) == ("p", ["pagar", "pasar", "perdonar", "pay", "pass"])
     assert candidates("rob", ref, spanish=True) == ("rob", ["robar"])
     assert candidates("dra", ref, spanish=True) == ("dra", ["draw"])   # the English verbs still complete
@@ -269,6 +269,8 @@ def test_the_prompt_and_the_view_render_in_spanish():
     assert say(prompt_text(7, friday_referee(9))) == "M7 · le toca a Beto · tomó 2♦, ahora paga > "
     assert say(prompt_text(7, friday_referee(17))) == "M7 · le toca a Carla · en oferta 9♦ de Beto > "
     assert say(prompt_text(7, friday_referee(28))) == \
+        "M7 · terminada: Carla gana con diez cartas en la mesa · falta mostrar: Beto Q♦ (oro) · `fin` cierra la mano > "
+    assert say(prompt_text(7, friday_referee(29))) == \
         "M7 · terminada: Carla gana con diez cartas en la mesa · `fin` cierra la mano > "
     assert say(prompt_text(3, friday_referee(29), closed=True)) == "M3 · cerrada · `nueva` reparte la siguiente > "
     assert say(prompt_text(None, None)) == "todavía no hay mano: nueva --dealer NOMBRE > "

@@ -81,12 +81,21 @@ def open_binary(path: str):
     return f, None
 
 
+# the bytes no text of any encoding holds (NUL and the C0 controls but tab, line ends, form feed)
+_BINARY = bytes(c for c in range(32) if c not in b"\t\n\r\f")
+
+
 def not_text(head: bytes):
     """Why a file whose first bytes are `head` is no record at all (a book, a program), else
-    None: a text record never holds a NUL byte (N1.1)."""
+    None. A record with a stray control byte is still a record (N1.1 says which line); a file
+    whose bytes are a tenth or more of them is not — unless it is UTF-16 text (every other
+    byte NUL), which N1.1's hint names."""
     if head.startswith(b"SQLite format 3\x00"):
         return M("is a SQLite database (a book?), not a text record: `desmoche-ref export` writes a book's records")
-    if b"\x00" in head:
+    control = len(head) - len(head.translate(None, _BINARY))
+    nul = head.count(0)
+    utf16 = nul * 3 >= len(head) and max(head[0::2].count(0), head[1::2].count(0)) * 10 >= nul * 9
+    if control * 10 >= len(head) > 0 and not utf16:
         return M("is a binary file, not a text record (N1.1)")
     return None
 

@@ -100,7 +100,10 @@ def _from_day(day, compare):
     """`compare(the start of `day`)` as each hand's day is read (`_day`): an imported hand's
     time is its Date at midnight UTC, a live hand's the time it was dealt, in local days."""
     imported = datetime.combine(day, time(), timezone.utc)
-    local = datetime.combine(day, time()).astimezone().astimezone(timezone.utc)
+    try:
+        local = datetime.combine(day, time()).astimezone().astimezone(timezone.utc)
+    except (OverflowError, ValueError):  # the first or last day there is: no local day beyond it
+        local = imported
     return or_(and_(hand.c.source == "import", compare(imported)),
                and_(hand.c.source != "import", compare(local)))
 
