@@ -52,9 +52,11 @@ def read_record(path: str):
         return sys.stdin.buffer.read(), None
     try:
         with open(path, "rb") as f:
-            return f.read(), None
+            data = f.read()
     except OSError as e:
         return None, _problem(e)
+    problem = not_text(data[:4096])
+    return (None, problem) if problem else (data, None)
 
 
 def open_binary(path: str):

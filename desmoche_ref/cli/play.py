@@ -376,14 +376,14 @@ def play(table_name, db, keep_going):
     (`draw Beto 2d`, or short: `dr Beto 2d`), judged by the rules and stored in the book
     before the prompt returns; a move the rules forbid is refused with the rule and
     nothing is stored. Tab completes verbs, names and cards. Session commands: state,
-    undo, new, settle, log, help, quit (`help` lists them with the short verb forms).
+    undo, new, void, settle, log, help, quit (`help` lists them with the short verb forms).
     The table is opened once with `desmoche-ref table new`; the first hand of the night
     with `new --dealer NAME` in the session (or `desmoche-ref hand new --dealer NAME`).
 
     Piped input works too: no prompt, one event or command a line, `#` comments and
-    blank lines skipped. The first refused line is printed as `LINE: CODE message` and
-    stops the input (saying how many lines were done and which to correct); with
-    --keep-going every line is tried. Exit status 0 when every line was stored, 1 if a
+    blank lines skipped. The first refused line is printed as `LINE: refused: CODE
+    message (nothing stored)` and stops the input (saying how many lines were done and
+    which to correct); with --keep-going every line is tried. Exit status 0 when every line was stored, 1 if a
     line was refused, 3 if another recorder moved the hand first (that line was not
     stored), 2 if the book or table cannot be used.
 

@@ -123,8 +123,9 @@ class Queries(RefereeParts):
         if {k: v for k, v in vars(a).items() if k != "players"} != \
                 {k: v for k, v in vars(b).items() if k != "players"}:
             return False
-        return all(getattr(p, slot) == getattr(q, slot)
-                   for p, q in zip(a.players, b.players) for slot in PlayerState.__slots__)
+        slots = [slot for slot in PlayerState.__slots__ if slot != "desmoched"]
+        return all(getattr(p, slot) == getattr(q, slot) and _broken(p) == _broken(q)
+                   for p, q in zip(a.players, b.players) for slot in slots)
 
     def declared(self) -> bool:
         """A valid automatic-win declaration stands: no card is drawn (N4.7)."""
@@ -265,6 +266,12 @@ class Queries(RefereeParts):
             if drawer is not None and drawer[0] >= 0:
                 moves.append(Move("draw", names[drawer[0]]))
         return moves
+
+
+def _broken(p) -> bool:
+    """Whether a desmoche left a meld of the player broken (R8.5): all the `desmoched` flag
+    says, since it matters only while a meld is broken (engine/lay.py)."""
+    return p.desmoched and any(meld_kind(m) is None for m in p.melds)
 
 
 def _unique(moves) -> list:

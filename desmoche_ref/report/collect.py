@@ -93,5 +93,5 @@ def collect(session, tables=(), since=None, until=None, progress=None) -> Season
     for (day, table), night in sorted(by_night.items()):
         owed = balances(session, Selection(table, None, day, day))
         nights.append(Night(table, day, night, owed, settle_up(owed), void_by_night.get((day, table), [])))
-    names = list(tables) or sorted({r.table for r in rows})
+    names = list(tables) or sorted({table for (_day, table) in by_night})
     return Season(names, since, until, table_, hands, nights, [r.player for r in table_.players])

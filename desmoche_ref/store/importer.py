@@ -66,19 +66,21 @@ class Imported(NamedTuple):
 
 
 def import_records(book, source, path: str, table: str | None = None, progress=None,
-                   batch_size: int = BATCH, encoding: str | None = None) -> Imported:
+                   batch_size: int | None = None, encoding: str | None = None) -> Imported:
     """Judge and store every hand of one file. `source` is the file's bytes, or its blocks
     of bytes as read (`notation.parser.read_blocks` of an open file: then no more than a
     block and a hand at a time is in memory, whatever the file's size), in `encoding`
     (UTF-8 by default, N1.1), or their judging.Judging already begun (with the same `path`,
     `table` and `encoding`). `table` overrides each record's Table tag; without either the
     file's name is the table. `progress(line)` is told how far it got; `batch_size` hands
-    are written per transaction.
+    (else BATCH) are written per transaction.
 
     The hands are judged in a child process (store/judging.py) while this one writes them:
     judging and writing each take about half the time, and run on two cores at once. The
     child reads the file."""
     from .forked import ChildGone
+
+    batch_size = batch_size or BATCH
 
     # forked before the writer's thread starts (and, by the command line, before this process
     # loaded SQLAlchemy and opened the book: the child judges meanwhile)
