@@ -259,7 +259,8 @@ def test_a_foul_is_stored_and_said(book_url, capsys):
 def test_no_table_or_a_bad_book_is_one_line_and_exit_2(tmp_path):
     run = play_process(str(tmp_path / "empty.db"), "")
     assert (run.returncode, run.stdout) == (2, "")
-    assert run.stderr == ("error: no table yet in this book: start one with `desmoche-ref table new "
+    assert run.stderr == (f"new book at {tmp_path / 'empty.db'}\n"  # made here: said once (issue 25)
+                          "error: no table yet in this book: start one with `desmoche-ref table new "
                           "NAME --players \"Ana Beto Carla\" --bet 10`\n")
     run = play_process(str(tmp_path / "no" / "such" / "book.db"), "")
     assert run.returncode == 2

@@ -84,7 +84,7 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     out = run.stdout.splitlines()
     assert out[:3] == [
         "1: todavía no hay mano en la mesa Friday: `nueva --dealer NOMBRE` reparte la primera",
-        "mano 1 en la mesa Friday: reparte Ana; juegos secundarios: oro 5.00 Ana Beto Carla",
+        "mano 1 en la mesa Friday: reparte Ana; apuesta 10.00; juegos secundarios: oro 5.00 (Ana Beto Carla)",
         "13: rechazado: R7.6 el siguiente robo es del jugador a la derecha de Beto: Carla, no Ana (no se guardó nada)",
     ]
     assert out[3] == "14: historial no lleva argumentos (`ayuda` lista los comandos)"
@@ -162,7 +162,7 @@ def test_state_and_log_in_spanish(tmp_path):
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; anunciar Ana Beto Carla; "
                        "declarar Ana Beto Carla; pasar Beto; reclamar Ana Carla; tocar Ana Beto Carla; "
                        "robar Carla")
-    assert out[12] == "se deshizo: pay Beto 7c"
+    assert out[12] == "jugada 11: se deshizo la jugada 10 (pay Beto 7c)"
     assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
     assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
     assert out[-1] == "15: estado no lleva argumentos (`ayuda` lista los comandos)"

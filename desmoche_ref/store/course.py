@@ -59,11 +59,14 @@ def waiting_after(session, table, hand):
 def deal_again(session, table, hand, previous, dealer=None, sides=None) -> None:
     """`hand` dealt anew, same number: its setup made as `hand new` makes the hand after
     `previous` now (its carried pots as they stand), the dealer named or else the deal's
-    rotation, the side games given or else its own. Journaled (`redeal`)."""
+    rotation, the side games given or else its own. Journaled (`redeal`); a deal again that
+    changes nothing writes nothing (two recorders typing `hand new` at once: one hand)."""
     from .hands import new_hand_row
     from .journal import journal_redeal
 
     fresh = new_hand_row(table, previous, dealer, json.loads(hand.sides) if sides is None else sides)
+    if all(getattr(hand, c) == getattr(fresh, c) for c in SETUP_COLUMNS if c != "opened"):
+        return
     for column in SETUP_COLUMNS:
         setattr(hand, column, getattr(fresh, column))
     hand.opened = now()

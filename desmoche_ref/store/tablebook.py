@@ -295,9 +295,8 @@ class TableBook:
         ev.comment = comment
         if ev.error is not None:
             raise Refused(ev.error)
-        deal_first(held.ref, ev)
         trial = held.ref.fork()
-        finding = trial.apply(ev)
+        finding = deal_first(held.ref, ev, trial.apply(ev))
         if finding is not None:
             self._check_unchanged()  # refused on the hand as the book has it, not a stale one
             raise Refused(finding)
@@ -520,19 +519,22 @@ class TableBook:
 
 
 # ------------------------------------------------------------------ judging
-def deal_first(ref, ev) -> None:
-    """Refused (R3.3) — a line that would end the deal while a player is dealt no card and no
-    misdeal is called: at the table that is a deal line forgotten, not the misdeal a record
-    holding it shows (docs/rulings.md); `foul DEALER misdeal` first records one."""
+def deal_first(ref, ev, finding):
+    """The finding a line gets at the table: the engine's (`finding`, None when it accepts
+    the line), except that a line ending the deal while a player is dealt no card and no
+    misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
+    (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
+    first records one. A line the engine refuses for another reason keeps that reason."""
     from ..engine.queries import DEAL_MOVES
     from ..findings import MN, error, listed
 
     missing = ref.undealt()
-    if missing and ev.verb not in DEAL_MOVES:
-        raise Refused(error(ev.line, "R3.3", MN(
+    if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
+        return error(ev.line, "R3.3", MN(
             "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
             "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
-            len(missing), players=listed(missing), player=missing[0])))
+            len(missing), players=listed(missing), player=missing[0]))
+    return finding
 
 
 def _text(row) -> str:
