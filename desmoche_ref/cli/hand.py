@@ -69,9 +69,12 @@ def refuse_words_left_over() -> None:
 def hand_new(dealer, sides, no_sides, table_name, db):
     """Start the next hand at the table.
 
-    The hand before is closed first and its settlement posted and printed; it must be
-    over (a hand is never closed half-played: finish it, or write `end` where the rules
-    let it end). The pot and side pots it carried come in by themselves (R2.3, R4.6).
+    The hand before is closed first (its `end` written) and its settlement posted and
+    printed; it must be over (a hand is never closed half-played: finish it, or write
+    `end` where the rules let it end), and no side-game claim of it may be still to show
+    (`show` it, or `end` gives it up, R4.5). The pot and side pots it carried come in by
+    themselves (R2.3, R4.6). A hand with no move yet is dealt again instead (the same
+    number; the dealer named, else the same). `undo` right after takes it back.
 
     \b
     Examples:

@@ -125,7 +125,8 @@ def undo(expect_seq, table_name, db):
     """Take back the hand's last move: a new row supersedes it (nothing is deleted).
 
     Undoing the last move of a closed hand reopens it: its postings are reversed by new
-    postings.
+    postings. On a hand with no move yet it takes back the `hand new` that dealt it: the
+    hand before reopens as it was. After `hand void` it takes the void back.
 
     \b
     Examples:
