@@ -6,6 +6,8 @@ at the same value told apart."""
 import pathlib
 import re
 
+import pytest
+
 ROOT = pathlib.Path(__file__).parent.parent
 FRIDAY = (ROOT / "tests" / "conformance" / "friday.dsm").read_text()
 
@@ -50,6 +52,7 @@ def test_lines_at_the_same_value_are_drawn_apart_each_with_its_marker():
     assert 'viewBox="0 0 14 14"' in svg.legend_marker(1)
 
 
+@pytest.mark.slow
 def test_a_report_renders_the_rule_says_the_recorder_once_and_a_void_hand(tmp_path):
     """The R4.5 finding of friday without its `show`: the rule's **announce** rendered, the
     finding at its move and its line; a live hand voided is said on its night with its reason."""

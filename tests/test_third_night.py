@@ -12,6 +12,7 @@ import pathlib
 import pytest
 
 from conftest import verified
+from test_store_roles import owner_url, roles  # noqa: F401 (the PostgreSQL recorder's fixtures)
 
 ROOT = pathlib.Path(__file__).parent.parent
 PLAYERS = ["Ana", "Beto", "Carla"]
@@ -39,8 +40,33 @@ def friday_book(lines):
 
 
 @pytest.fixture
-def won(built_book):
+def sqlite_book(_built, tmp_path):
+    """sqlite_book(key, build): as conftest's `built_book`, on SQLite only — for the tests of
+    what the front ends say; what the store does is tested on both engines (`built_book`)."""
+    return lambda key, build: _built("sqlite", key, build, tmp_path)[0]
+
+
+@pytest.fixture
+def sqlite_live(tmp_path):
+    import shutil
+
+    from conftest import Live, template_book
+
+    shutil.copy(template_book("sqlite"), tmp_path / "book.db")
+    return Live("sqlite:///" + str(tmp_path / "book.db"))
+
+
+@pytest.fixture
+def won(sqlite_book):
     """A book whose hand 1 Carla has just won, Beto's oro claim (Q♦) not yet shown."""
+    from conftest import Live
+
+    return Live(sqlite_book("friday-won", friday_book(WON)))
+
+
+@pytest.fixture
+def won_anywhere(built_book):
+    """`won`, on SQLite and on PostgreSQL."""
     from conftest import Live
 
     return Live(built_book("friday-won", friday_book(WON)))
@@ -100,12 +126,12 @@ def test_r4_5_the_refusal_and_the_prompt_speak_spanish(won):
                            "Beto Q♦ (oro) · `fin` cierra la mano" in out
 
 
-def test_r4_5_after_the_win_the_move_says_what_is_still_to_be_shown(built_book):
+def test_r4_5_after_the_win_the_move_says_what_is_still_to_be_shown(sqlite_book):
     """The verb that wins the hand prints the claims still to be shown, and `show` then
     `hand new` posts the oro pot to Beto: the night of the issue, kept whole."""
     from conftest import Live
 
-    live = Live(built_book("friday-before-the-win", friday_book(WON[:-1])))
+    live = Live(sqlite_book("friday-before-the-win", friday_book(WON[:-1])))
     out = live("add", "Carla", "7d").stdout
     assert out == ("move 28: add Carla 7d\nthe hand is over: Carla wins with ten cards down. Still to be "
                    "shown: Beto Q♦ (oro) — write `desmoche-ref show Beto Qd`; `desmoche-ref end` closes "
@@ -119,12 +145,20 @@ def test_r4_5_after_the_win_the_move_says_what_is_still_to_be_shown(built_book):
 
 
 # ------------------------------------------------------------------ N4.4: undo of `hand new`
-@pytest.mark.parametrize("front", ["verb", "play", "deshacer"])
-def test_n4_4_undo_right_after_hand_new_reopens_the_hand_before_as_it_was(won, front):
+def test_n4_4_undo_right_after_hand_new_reopens_the_hand_before_as_it_was(won_anywhere):
     """`end` gave the claim up (the oro pot carried), `hand new` dealt hand 2; `undo` takes
-    the `hand new` back: hand 1 open again, over, its 20 postings reversed by 20 more, its
+    the `hand new` back: hand 1 open again, over, its postings reversed by as many more, its
     claim still to be shown; `show` and `hand new` then post the oro pot to Beto, deal hand 2
-    again (same number), and the book verifies and exports to the same money."""
+    again (same number), and the book verifies."""
+    undo_hand_new(won_anywhere, "verb")
+
+
+@pytest.mark.parametrize("front", ["play", "deshacer"])
+def test_n4_4_undo_right_after_new_in_the_session(won, front):
+    undo_hand_new(won, front)
+
+
+def undo_hand_new(won, front):
     won("end")
     assert won("hand", "new").stdout.endswith("oro carry in 15.00\n")
     posted = postings(won)
@@ -149,7 +183,8 @@ def test_n4_4_undo_right_after_hand_new_reopens_the_hand_before_as_it_was(won, f
     assert verified(won("verify").stdout).endswith(": all in order\n")
 
 
-def test_n4_4_undo_on_the_first_hand_with_no_move_has_nothing_to_take_back(live):
+def test_n4_4_undo_on_the_first_hand_with_no_move_has_nothing_to_take_back(sqlite_live):
+    live = sqlite_live
     live("table", "new", "t", "--players", "Ana Beto", "--bet", "1")
     live("hand", "new", "--dealer", "Ana")
     assert live("undo", status=2).stderr == "error: hand 1 has no move to undo\n"
@@ -158,30 +193,33 @@ def test_n4_4_undo_on_the_first_hand_with_no_move_has_nothing_to_take_back(live)
 # ------------------------------------------------------------------------- hand void
 def _carried_night(url):
     """Hand 1 (Dani deals) ends with no winner, 20.00 and oro 2.00 carried; hand 2 is Ana's
-    deal, two deal lines in."""
+    deal, two deal lines in (recorded through the service: built once per test process)."""
     from test_live_tables import NO_WINNER
 
-    from conftest import Live
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.tablebook import TableBook, create_table
 
-    live = Live(url)
-    live("table", "new", "club", "--players", "Ana Beto Carla Dani", "--bet", "5", "--side", "oro 1 Ana Beto")
-    live("hand", "new", "--dealer", "Dani")
+    book = open_book(url)
+    seated = ["Ana", "Beto", "Carla", "Dani"]
+    create_table(book, "club", seated, 500, sides=[("oro", 100, ["Ana", "Beto"])])
+    table = TableBook(book, "club")
+    table.new_hand("Dani")
     for words in NO_WINNER:
-        live(*words)
-    live("hand", "new")
-    live("deal", "Beto", "?x9")
-    live("deal", "Carla", "?x9")
+        table.record(" ".join(words))
+    table.new_hand()
+    table.record("deal Beto ?x9")
+    table.record("deal Carla ?x9")
+    book.engine.dispose()
 
 
 @pytest.mark.parametrize("front", ["verb", "play", "anular"])
-def test_hand_void_closes_the_hand_as_never_dealt_and_keeps_its_moves(built_book, front, tmp_path):
+def test_hand_void_closes_the_hand_as_never_dealt_and_keeps_its_moves(sqlite_book, front):
     """docs/rulings.md (hand void): no postings, the pots it carried in pass on, the same
     dealer deals again; its moves stay, a `void` row with the reason after them, shown by
-    `hand show` and `hand log`; export leaves it out and imports back to the same money;
-    `undo` takes the void back."""
+    `hand show` and `hand log`."""
     from conftest import Live
 
-    live = Live(built_book("club-voided", _carried_night))
+    live = Live(sqlite_book("club-voided", _carried_night))
     before = postings(live)
     reason = "the deck was short a card"
     if front == "verb":
@@ -200,6 +238,17 @@ def test_hand_void_closes_the_hand_as_never_dealt_and_keeps_its_moves(built_book
     opened = live("hand", "new").stdout
     assert opened == "hand 3 at table club: Ana deals; bet 5.00; side games: oro 1.00 (Ana Beto); carry in 20.00; " \
                      "oro carry in 2.00\n"
+
+
+@pytest.mark.slow
+def test_a_void_hand_is_left_out_of_the_export_and_the_book_verifies(built_book, tmp_path):
+    """docs/rulings.md (export of a voided hand): left out; the export imports back into a
+    fresh book with the same standings, and the book verifies."""
+    from conftest import Live
+
+    live = Live(built_book("club-voided", _carried_night))
+    live("hand", "void", "--reason", "the deck was short a card")
+    live("hand", "new")
     assert verified(live("verify").stdout).endswith(": all in order\n")
     exported = live("export").stdout
     assert exported.count("[Players ") == 1  # hand 1 only: hand 2 void, hand 3 not dealt
@@ -223,10 +272,10 @@ def test_undo_takes_a_void_back_and_a_closed_hand_is_not_voided(built_book):
     assert verified(live("verify").stdout).endswith(": all in order\n")
 
 
-def test_hand_void_in_spanish(built_book):
+def test_hand_void_in_spanish(sqlite_book):
     from conftest import Live
 
-    live = Live(built_book("club-voided", _carried_night))
+    live = Live(sqlite_book("club-voided", _carried_night))
     out = live("--lang", "es", "hand", "void", "--reason", "faltaba una carta").stdout
     assert out == ("jugada 3: la mano 2 de la mesa club queda anulada (faltaba una carta): no se asienta nada, "
                    "sus botes pasan a la siguiente; `desmoche-ref hand new` reparte la próxima (el mismo repartidor)\n")
@@ -236,7 +285,8 @@ def test_hand_void_in_spanish(built_book):
 # ------------------------------------------------------------------- R3.3: the deal first
 @pytest.mark.parametrize("line", ["show Ana Ad", "end", "cambio Beto Ks"])
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])
-def test_r3_3_before_the_deal_a_line_says_the_deal_comes_first(live, line, front):
+def test_r3_3_before_the_deal_a_line_says_the_deal_comes_first(sqlite_live, line, front):
+    live = sqlite_live
     live("table", "new", "t", "--players", "Ana Beto Carla", "--bet", "1")
     live("hand", "new", "--dealer", "Ana")
     live("deal", "Beto", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks")
@@ -253,7 +303,8 @@ def test_r3_3_before_the_deal_a_line_says_the_deal_comes_first(live, line, front
     assert live("hand", "show").stdout.splitlines()[0] == "table t hand 1 (open, incomplete), move 1: Ana dealt"
 
 
-def test_r3_3_in_spanish_and_a_hand_not_dealt_says_who_deals(live):
+def test_r3_3_in_spanish_and_a_hand_not_dealt_says_who_deals(sqlite_live):
+    live = sqlite_live
     live("table", "new", "t", "--players", "Ana Beto", "--bet", "1")
     live("hand", "new", "--dealer", "Ana")
     assert live("hand", "show").stdout.splitlines()[0] == "table t hand 1 (open, incomplete), move 0: Ana deals"
@@ -264,10 +315,10 @@ def test_r3_3_in_spanish_and_a_hand_not_dealt_says_who_deals(live):
 
 # --------------------------------------------------------------------- a line typed twice
 @pytest.mark.parametrize("front", ["verb", "rec", "play"])
-def test_n4_1_the_same_meld_typed_by_two_recorders_is_stored_once(built_book, front):
+def test_n4_1_the_same_meld_typed_by_two_recorders_is_stored_once(sqlite_book, front):
     from conftest import Live
 
-    live = Live(built_book("friday-melded", friday_book(FRIDAY[:9])))
+    live = Live(sqlite_book("friday-melded", friday_book(FRIDAY[:9])))
     assert FRIDAY[8] == "meld Beto 2s 2d 2c"
     if front == "verb":
         out = live("meld", "Beto", "2s", "2d", "2c").stdout
@@ -283,10 +334,10 @@ def test_n4_1_the_same_meld_typed_by_two_recorders_is_stored_once(built_book, fr
 
 
 # ------------------------------------------------------------------------------- names
-def test_n3_1_a_mistyped_name_or_verb_gets_the_closest_one(built_book):
+def test_n3_1_a_mistyped_name_or_verb_gets_the_closest_one(sqlite_book):
     from conftest import Live
 
-    live = Live(built_book("friday-melded", friday_book(FRIDAY[:9])))
+    live = Live(sqlite_book("friday-melded", friday_book(FRIDAY[:9])))
     assert live("draw", "carla", "Jc", status=1).stderr.endswith(
         "names are matched exactly: did you mean Carla? (nothing stored)\n")
     status, out = piped(live, "dr carla Jc\n", "--keep-going")
@@ -299,10 +350,10 @@ def test_n3_1_a_mistyped_name_or_verb_gets_the_closest_one(built_book):
     assert "Did you mean 'repartir'?" in live("repartr", "Carla", status=2).stderr
 
 
-def test_n4_10_the_spanish_verbs_are_single_shot_commands(built_book):
+def test_n4_10_the_spanish_verbs_are_single_shot_commands(sqlite_book):
     from conftest import Live
 
-    live = Live(built_book("friday-melded", friday_book(FRIDAY[:9])))
+    live = Live(sqlite_book("friday-melded", friday_book(FRIDAY[:9])))
     assert live("pagar", "Beto", "7c").stdout.startswith("move 10: pay Beto 7c\n")
     assert live("--lang", "es", "robar", "Carla", "4d").stdout.startswith("jugada 11: draw Carla 4d\n")
     assert "robar [OPTIONS] PLAYER CARD" in live("robar", "--help").stdout.splitlines()[0]
@@ -320,7 +371,7 @@ def test_the_session_echoes_in_its_language_and_its_help_example_too():
 
 
 # ------------------------------------------------------------------- the book around the night
-def test_export_writes_the_local_day_each_hand_was_dealt(live, tmp_path, monkeypatch):
+def test_export_writes_the_local_day_each_hand_was_dealt(live, tmp_path, monkeypatch):  # both engines
     """A zone where the local day is not UTC's now (twelve hours either way): the live hand
     is exported with its local day, and the import into a fresh book keeps its night."""
     import time
@@ -433,3 +484,28 @@ def test_the_readme_sample_is_canonical_and_its_play_words_are_the_help_s(tmp_pa
         in helped
     assert "stops at the first refused line, printed as `LINE: refused: CODE\nmessage (nothing stored)`" in readme
     assert "a move naming a player not seated at the table is N3.1" in readme
+
+
+# ------------------------------------------------------------ a league server's recorder
+@pytest.mark.slow
+def test_a_recorder_role_deals_a_hand_again_voids_one_and_takes_back_hand_new(owner_url, roles):
+    """On PostgreSQL a recorder may update a hand's setup columns only for a deal again
+    (journaled `redeal`), and its verdict columns: `hand new` twice, `hand void`, `undo` of
+    the void and of a `hand new` all pass the server's grants, and the book verifies."""
+    from conftest import Live
+    from test_store_roles import as_role, granted_book
+
+    owner, (clerk,) = granted_book(owner_url, roles, "--recorder")
+    live = Live(as_role(owner_url, clerk))
+    live("table", "new", "t", "--players", "Ana Beto", "--bet", "1")
+    live("hand", "new", "--dealer", "Ana")
+    assert live("hand", "new", "--dealer", "Beto").stdout.startswith("hand 1 at table t dealt again: Beto deals")
+    live("deal", "Ana", "?x9")
+    live("hand", "void", "--reason", "a card face up")
+    live("undo")
+    live("deal", "Beto", "?x9")
+    live("declare", "Ana", "peladilla")
+    live("end")
+    live("hand", "new")
+    assert live("undo").stdout.startswith("took back `hand new`: hand 1 is open again")
+    assert verified(owner("verify").stdout).endswith(": all in order\n")
