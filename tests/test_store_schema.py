@@ -59,7 +59,7 @@ def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(bare_book_ur
     old.engine.dispose()
     live("import", "tests/conformance/friday.dsm")
     book = open_book(book_url)
-    assert schema_version(book) == schema_head() == "0005"
+    assert schema_version(book) == schema_head() == "0006"
     assert drift(book) == []
     with book.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM event")).scalar() == 29  # friday's moves

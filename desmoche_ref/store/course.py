@@ -27,9 +27,11 @@ from .records import VOID_LINE, standing_rows
 
 END = "end"
 VOID = "void"   # hands.VOID: the status of a void hand
-# a hand's setup: the columns `hand new` writes and a deal again writes anew (journal.hand_text)
-SETUP_COLUMNS = ("players", "dealer", "rules", "options", "bet", "carry_in", "sides", "side_carry",
-                 "extra_tags", "opened")
+# the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
+# seats, rules, options and bet are the table's, which change only while no hand is open
+# (`table bet`, an import's last hand): never for a hand with no move, which is open
+REDEALT = ("dealer", "carry_in", "sides", "side_carry", "extra_tags", "opened")
+FIXED = ("players", "rules", "options", "bet")
 
 
 def current_hand(session, table):
@@ -61,13 +63,16 @@ def deal_again(session, table, hand, previous, dealer=None, sides=None) -> None:
     `previous` now (its carried pots as they stand), the dealer named or else the deal's
     rotation, the side games given or else its own. Journaled (`redeal`); a deal again that
     changes nothing writes nothing (two recorders typing `hand new` at once: one hand)."""
-    from .hands import new_hand_row
+    from .hands import StoreError, new_hand_row
     from .journal import journal_redeal
 
     fresh = new_hand_row(table, previous, dealer, json.loads(hand.sides) if sides is None else sides)
-    if all(getattr(hand, c) == getattr(fresh, c) for c in SETUP_COLUMNS if c != "opened"):
+    if any(getattr(hand, c) != getattr(fresh, c) for c in FIXED):  # only an edit behind our back
+        raise StoreError(M("hand {number} at table {table} is not dealt with the table's seats and stakes: "
+                           "`desmoche-ref verify` says why", number=hand.number, table=table.name))
+    if all(getattr(hand, c) == getattr(fresh, c) for c in REDEALT if c != "opened"):
         return
-    for column in SETUP_COLUMNS:
+    for column in REDEALT:
         setattr(hand, column, getattr(fresh, column))
     hand.opened = now()
     session.add(hand)

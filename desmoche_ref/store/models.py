@@ -22,8 +22,8 @@ place, and only in these columns:
   set or not; `fouls` as standings count it, on a complete hand). Every other column of a
   hand (`table_id`, `number`, its setup, `extra_tags`, `notes`, `source`, `opened`) is
   written when the hand is opened or imported, and its journal row holds it; a hand with no
-  move dealt again (store/course.py) has its setup, `extra_tags` and `opened` written anew,
-  journaled as a `redeal` that `verify` reads as the hand's setup from then on;
+  move dealt again (store/course.py) has its `dealer`, carries, `sides`, `extra_tags` and
+  `opened` written anew, journaled as a `redeal` that `verify` reads as its setup from then on;
 - a table, on a bet change (`bet`), on close (`closed`) and on import (`players`, `bet`,
   `rules`, `options`, `sides` become its last imported hand's: what its next hand is dealt
   with); each such write appends the table's new state to the journal, and `verify` checks

@@ -30,8 +30,7 @@ MOVES = "event"  # the table whose privileges say what a role is (the stored mov
 # import's seats and stakes (importer._follow); setting: the table last used (hands.use_table).
 UPDATABLE = {
     "hand": ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "closed",
-             "content_hash", "players", "dealer", "rules", "options", "bet", "carry_in", "sides",
-             "side_carry", "extra_tags", "opened"),
+             "content_hash", "dealer", "carry_in", "sides", "side_carry", "extra_tags", "opened"),
     "card_table": ("players", "bet", "rules", "options", "sides", "closed"),
     "setting": ("value",),
 }
