@@ -509,3 +509,25 @@ def test_a_recorder_role_deals_a_hand_again_voids_one_and_takes_back_hand_new(ow
     live("hand", "new")
     assert live("undo").stdout.startswith("took back `hand new`: hand 1 is open again")
     assert verified(owner("verify").stdout).endswith(": all in order\n")
+
+
+def test_verify_finds_a_hand_played_after_an_open_one_and_a_void_row_not_void(sqlite_book):
+    """The two shapes the course of a hand allows are checked: later hands of an open hand
+    only wait (untouched); a hand with its `void` row standing is void. An edit behind the
+    program's back is named with its table and hand."""
+    import sqlite3
+
+    from conftest import Live
+
+    url = sqlite_book("club-voided", _carried_night)
+    live = Live(url)
+    live("hand", "void", "--reason", "players left")
+    live("hand", "new")
+    live("deal", "Beto", "?x9")
+    db = sqlite3.connect(url.removeprefix("sqlite:///"))
+    with db:
+        db.execute("UPDATE hand SET closed = NULL, status = 'open' WHERE number = 2")
+    db.close()
+    found = live("verify", status=1).stdout
+    assert "table club hand 2 move 3: it was voided (`hand void`) but it is stored open" in found
+    assert "table club hand 3: hand 2 is open but this later hand was played" in found
