@@ -112,8 +112,10 @@ def test_r4_5_an_implicit_close_never_voids_a_claim_still_to_be_shown(won, front
     assert rows(won) == before and postings(won) == 0
     assert won.json("table", "list", "--json")[0]["closed"] is False
     shown = won("hand", "show").stdout  # the next-state line lists it (cards as a person reads them)
-    assert ("the hand is over: Carla wins with ten cards down. Still to be shown: Beto Q♦ (oro) — write "
-            "`desmoche-ref show Beto Qd`; `desmoche-ref end` closes the hand without it\n") in shown
+    assert shown.endswith("the hand is over: Carla wins with ten cards down. Still to be shown: Beto Q♦ (oro) — "
+                          "write `desmoche-ref show Beto Qd`; `desmoche-ref end` closes the hand without it\n"
+                          # one card style in one output; the finding at its move and its record's line
+                          "move 4 (line 11): R4.5 Beto's oro claim is void: Q♦ was never shown\n")
 
 
 def test_r4_5_the_refusal_and_the_prompt_speak_spanish(won):
@@ -142,6 +144,11 @@ def test_r4_5_after_the_win_the_move_says_what_is_still_to_be_shown(sqlite_book)
     assert closed.endswith("hand 2 at table friday: Beto deals; bet 10.00; side games: oro 5.00 (Ana Beto Carla)\n")
     assert [r["line"] for r in live.json("hand", "log", "--hand", "1", "--json")][-2:] == [SHOW, "end"]
     assert live.json("hand", "show", "--hand", "1", "--json")["net"] == NETS
+    shown = live("hand", "show", "--hand", "1").stdout.splitlines()  # a closed hand says so, in either language
+    assert shown[0] == "table friday hand 1 (closed, complete), move 30: Ana dealt"
+    assert shown[-1] == "the hand is closed: Carla wins with ten cards down"
+    assert live("--lang", "es", "hand", "show", "--hand", "1").stdout.splitlines()[-1] == \
+        "la mano está cerrada: Carla gana con diez cartas en la mesa"
 
 
 # ------------------------------------------------------------------ N4.4: undo of `hand new`
