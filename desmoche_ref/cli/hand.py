@@ -9,6 +9,7 @@ from ..i18n import N_
 from ..limits import nfc
 from .book import HAND_NUMBER, book_command, db_option, open_book, table_option
 from .lang import Command, Group, _, lang_option, ngettext
+from .moves import expect_option
 
 
 @click.group(cls=Group)
@@ -116,8 +117,7 @@ def opened_line(table: str, opened) -> str:
 @hand.command("void", cls=Command)
 @click.option("--reason", required=True, metavar=N_("TEXT"),
               help=N_("Why the hand is abandoned (kept with it; shown by `hand show`, `hand log` and the report)."))
-@click.option("--expect", "expect_seq", type=click.IntRange(min=0), metavar="N",
-              help=N_("The move number you saw (`hand show`): refused with exit 3 if the hand has moved on since."))
+@expect_option
 @table_option
 @db_option
 @lang_option

@@ -272,6 +272,15 @@ class TableBook:
         if self.closed_table:
             raise StoreError(M("table {table} is closed", table=self.name))
 
+    def _held_at(self, expect_seq):
+        """The hand held, for a write at an open table; HandChanged if it is not at the move
+        `expect_seq` the recorder saw (None: whatever it is at)."""
+        self._open_table()
+        held = self.hand()
+        if expect_seq is not None and expect_seq != held.seq:
+            raise HandChanged(held.seq)
+        return held
+
     # ------------------------------------------------------------ writing
     def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
         """Judge one notation line (`verb args  # comment`) on the hand and store it.
@@ -284,10 +293,7 @@ class TableBook:
         from ..notation.writer import write_event
         from . import hands as H
 
-        self._open_table()
-        held = self.hand()
-        if expect_seq is not None and expect_seq != held.seq:
-            raise HandChanged(held.seq)
+        held = self._held_at(expect_seq)
         body, comment = split_comment(typed)
         if not body.strip() or "\n" in typed or "\r" in typed:
             raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
@@ -388,10 +394,7 @@ class TableBook:
         from .course import undo_hand_new, untouched
         from .models import Event
 
-        self._open_table()
-        held = self.hand()
-        if expect_seq is not None and expect_seq != held.seq:
-            raise HandChanged(held.seq)
+        held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
                 hand = self._locked_hand(s, held)
@@ -413,10 +416,7 @@ class TableBook:
         """`hand void --reason TEXT`: the hand being played closed void (course.void_hand)."""
         from .course import void_hand
 
-        self._open_table()
-        held = self.hand()
-        if expect_seq is not None and expect_seq != held.seq:
-            raise HandChanged(held.seq)
+        held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
                 hand = self._locked_hand(s, held)
