@@ -140,13 +140,17 @@ def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(li
     log = live.json("hand", "log", "--all", "--json")
     who = recorder_of(live.url)
     assert log[-4:] == [
-        {"seq": 29, "line": "show Beto Qd", "comment": None, "entered": log[-4]["entered"], "recorder": who, "supersedes": None,
+        {"seq": 29, "line": "show Beto Qd", "comment": None,
+         "entered": log[-4]["entered"], "recorder": who, "supersedes": None,
          "superseded": 32},
-        {"seq": 30, "line": "end", "comment": None, "entered": log[-3]["entered"], "recorder": who, "supersedes": None,
+        {"seq": 30, "line": "end", "comment": None,
+         "entered": log[-3]["entered"], "recorder": who, "supersedes": None,
          "superseded": 31},
-        {"seq": 31, "line": "undo", "comment": None, "entered": log[-2]["entered"], "recorder": who, "supersedes": 30,
+        {"seq": 31, "line": "undo", "comment": None,
+         "entered": log[-2]["entered"], "recorder": who, "supersedes": 30,
          "superseded": None},
-        {"seq": 32, "line": "undo", "comment": None, "entered": log[-1]["entered"], "recorder": who, "supersedes": 29,
+        {"seq": 32, "line": "undo", "comment": None,
+         "entered": log[-1]["entered"], "recorder": who, "supersedes": 29,
          "superseded": None},
     ]
     assert [e["seq"] for e in live.json("hand", "log", "--json")] == list(range(1, 29))

@@ -66,9 +66,10 @@ def marker(i: int, cx: float, cy: float, r: float = 5) -> str:
         return (f'<rect class="mark" x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r}" height="{2 * r}" '
                 f'fill="{colour(i)}"/>')
     if shape == "triangle":
-        points = f"{cx:.1f},{cy - r * 1.2:.1f} {cx + r * 1.1:.1f},{cy + r * 0.9:.1f} {cx - r * 1.1:.1f},{cy + r * 0.9:.1f}"
+        corners = [(0, -1.2), (1.1, 0.9), (-1.1, 0.9)]
     else:
-        points = f"{cx:.1f},{cy - r * 1.3:.1f} {cx + r * 1.1:.1f},{cy:.1f} {cx:.1f},{cy + r * 1.3:.1f} {cx - r * 1.1:.1f},{cy:.1f}"
+        corners = [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)]
+    points = " ".join(f"{cx + dx * r:.1f},{cy + dy * r:.1f}" for dx, dy in corners)
     return f'<polygon class="mark" points="{points}" fill="{colour(i)}"/>'
 
 

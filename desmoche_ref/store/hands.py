@@ -174,7 +174,8 @@ def new_hand_row(table: BookTable, previous: Hand | None, dealer: str | None = N
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:
         if previous is None:
-            raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`", new=COMMAND_LINE["new"]))
+            raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`",
+                               new=COMMAND_LINE["new"]))
         turn = 0 if previous.status == VOID else 1
         dealer = players[(players.index(previous.dealer) + turn) % len(players)]
     elif dealer not in players:
@@ -539,8 +540,8 @@ def settle_again(session, hand: Hand):
 
 def undo(session, hand: Hand, seq: int) -> Event:
     """Supersede the hand's last standing row with an undo row. A closed hand reopens (its
-    postings reversed; a voided one, its `void` row taken back), unless the move taken back came after its `end` (a card shown,
-    N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
+    postings reversed; a voided one, its `void` row taken back), unless the move taken back
+    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
     settles changed. The caller holds the table's lock (lock_table) and knows the hand is
     at `seq`."""
     rows = events(session, hand)
