@@ -5,7 +5,7 @@ Pure: it returns a findings.Message (English, with its template and values), whi
 shows in the run's language (cli/render.py `say`); no click, no I/O."""
 
 from .engine.state import AUTO_WIN, WIN
-from .findings import M, MN, listed
+from .findings import COMMAND_LINE, M, MN, Verbatim, listed
 
 # Where the sentence says the hand was decided: a line of the record, a move of the book
 # (its number, the seq), or nowhere (at the table, just after the move that decided it)
@@ -55,3 +55,19 @@ def outcome_text(outcome, pot=None, cite=LINE, status="complete", error=None):
     if where is None:
         return M("no winner: the pot of {pot} carries", pot=pot)
     return M("no winner ({where}): the pot of {pot} carries", where=where, pot=pot)
+
+
+def claims_shown_as(pending, cards_text):
+    """The side-game claims still to be shown (R4.5; engine PendingClaim), e.g. `Beto Q♦ (oro)`;
+    `cards_text` writes their cards."""
+    return listed(M("{player} {cards} ({game})", player=p.player, cards=cards_text(p.cards), game=p.game)
+                  for p in pending)
+
+
+def show_commands(pending):
+    """The `show` line each claim still to be shown needs, as typed (`desmoche-ref show Beto
+    Qd`; its `{prog}` is reworded by the table session)."""
+    from .cards import names
+
+    return listed(M("`{prog}{command}`", prog=COMMAND_LINE["prog"],
+                    command=Verbatim(f"show {p.player} {names(p.cards)}")) for p in pending)

@@ -41,6 +41,11 @@ class Message(str):
             {k: render(v, gettext, ngettext) for k, v in self.args.items()})
 
 
+class Verbatim(str):
+    """A value of a message shown exactly as written, whatever the output's style: a command
+    to type (`show Beto Qd` keeps its `Qd`; cli/render.Style writes other cards with suits)."""
+
+
 def M(template: str, **args) -> Message:
     """The message `template` with its values; the English text is `template.format(**args)`."""
     return Message(template, args)
@@ -74,6 +79,22 @@ def render(text, gettext, ngettext=None):
     """`text` in the language of `gettext` (and of `ngettext`, for a message that counts) if
     it is a Message; any other value as it is."""
     return text.render(gettext, ngettext) if isinstance(text, Message) else text
+
+
+def reworded(text, **values):
+    """`text` with these values wherever it (or a message inside it) takes them: the words a
+    front end says its own way — a message of the book names the command line's commands
+    (`{prog}end`: `desmoche-ref end`), the table session its own (`end`)."""
+    if not isinstance(text, Message):
+        return text
+    args = {k: values[k] if k in values else reworded(v, **values) for k, v in text.args.items()}
+    return Message(text.template, args, text.plural, text.n)
+
+
+# The commands a message of the book names, as the command line types them (the table
+# session rewords them: cli/play.py)
+COMMAND_LINE = {"prog": "desmoche-ref ", "new": "desmoche-ref hand new", "look": "desmoche-ref hand show"}
+IN_SESSION = {"prog": "", "new": "new", "look": "state"}
 
 
 def _ngettext_of(gettext):

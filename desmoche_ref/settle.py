@@ -163,13 +163,30 @@ def claim_void(setup, state, ann):
             continue
         return ClaimVerdict("R4.4", M("{card} was not dealt to {player}",
                                       card=names([c]), player=who), True)
-    unshown = [c for c in ann.cards if (ann.seat, c) not in state.shown
-               and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
+    unshown = unshown_cards(state, ann)
     if unshown:
         return ClaimVerdict("R4.5", M("{cards} was never shown", cards=names(unshown)), True)
     if doubt:
         return ClaimVerdict("R4.4", doubt, False)
     return None
+
+
+def unshown_cards(state, ann) -> list:
+    """The cards of a claim its player has not shown yet (R4.5): a declaration that laid an
+    unknown hand face up shows every card whose place nobody knows."""
+    return [c for c in ann.cards if (ann.seat, c) not in state.shown
+            and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
+
+
+def pending_claims(setup, state, announcements) -> list:
+    """(seat, game, unshown cards) of each claim whose only fault is cards not shown yet: a
+    `show` may still make it count (R4.5), so closing the hand without one voids it."""
+    out = []
+    for ann in announcements:
+        verdict = None if ann.void else claim_void(setup, state, ann)
+        if verdict is not None and verdict.void and verdict.code == "R4.5":
+            out.append((ann.seat, ann.game, tuple(unshown_cards(state, ann))))
+    return out
 
 
 def side_pots(setup, state, announcements):

@@ -238,7 +238,8 @@ def test_a_comment_as_long_as_a_line_may_be_is_stored_and_exported_on_both_engin
     refused = live("rec", "deal Carla ?x9 #" + "m" * (4096 - len("deal Carla ?x9 #") + 1), status=1)
     assert refused.stderr == "refused: N1.5 this line is longer than 4096 characters (nothing stored)\n"
     status, out = play(live.url, "deal Carla ?x9 #" + "m" * 4096 + "\n", "--table", "live")
-    assert (status, out.splitlines()[0]) == (1, "1: N1.5 this line is longer than 4096 characters")
+    assert (status, out.splitlines()[0]) == (
+        1, "1: refused: N1.5 this line is longer than 4096 characters (nothing stored)")
 
 
 def test_a_line_whose_canonical_form_is_too_long_is_not_imported(live, tmp_path):

@@ -57,8 +57,8 @@ def test_hand_new_sides_per_hand(live):
     assert bad.stderr == "error: N3.1 'Zed' is not seated at this table (R4.1)\n"
     assert live.json("table", "list", "--json")[0]["hands"] == 2  # nothing written
     out = live("hand", "new", "--side", "flor 2 Beto Carla", "--side", "oro 1 Ana Dani").stdout
-    assert out == ("hand 3 at table club: Ana deals; bet 5.00; side games: flor 2.00 (Beto Carla), "
-                   "oro 1.00 (Ana Dani); carry in 20.00; oro carry in 2.00\n")
+    assert out == ("hand 2 at table club dealt again: Ana deals; bet 5.00; side games: flor 2.00 (Beto Carla), "
+                   "oro 1.00 (Ana Dani); carry in 20.00; oro carry in 2.00\n")  # no move yet: the same hand
 
 
 def test_the_bet_changes_only_between_hands_and_agreed(live):
@@ -132,7 +132,7 @@ def test_unknown_table_player_and_values_are_usage_errors(live):
     assert live("hand", "new", "--dealer", "Zed", status=2).stderr == (
         "error: 'Zed' is not seated at table a (Ana Beto)\n")
     assert live("hand", "new", status=2).stderr == (
-        "error: the first hand at a table names its dealer: `hand new --dealer NAME`\n")
+        "error: the first hand at a table names its dealer: `desmoche-ref hand new --dealer NAME`\n")
     live("hand", "new", "--dealer", "Ana")
     assert live("cut", "Zed", status=1).stderr == (
         "refused: N3.1 'Zed' is not a player at this table (Ana Beto); names are matched exactly "
@@ -147,23 +147,28 @@ def test_unknown_table_player_and_values_are_usage_errors(live):
 
 
 @pytest.mark.slow
-def test_a_hand_never_dealt_is_void_and_the_next_takes_its_place(live):
+def test_a_hand_with_no_move_is_dealt_again_with_the_same_number(live):
+    """docs/rulings.md R3.1: `hand new` on a hand with no move (never dealt, or every move
+    taken back) deals that hand again: same number, the dealer named or else the same; no
+    empty hand is left behind and no number is skipped. A hand never dealt when the table
+    closes is void."""
     four_table(live)
     for words in NO_WINNER:  # hand 1: no winner, 20.00 carried
         live(*words)
     assert live("hand", "new", "--dealer", "Beto").stdout.splitlines()[-1] == (  # Ana deals after Dani
         "warning R3.1 the deal passes to the right: Ana deals this hand, not Beto")
     live("cut", "Carla")
-    live("undo")  # a hand whose moves were all taken back was never dealt either
-    assert live("hand", "new").stdout == (  # hand 2 is void: the deal passes from hand 1's dealer
-        "hand 3 at table club: Ana deals; bet 5.00; side games: none; carry in 20.00\n")
-    live("undo", status=2)
+    live("undo")  # every move taken back: the hand has no move
+    assert live("hand", "new").stdout == (  # the same dealer, the same hand
+        "hand 2 at table club dealt again: Beto deals; bet 5.00; side games: none; carry in 20.00\n")
     assert live("hand", "new", "--dealer", "Ana").stdout == (
-        "hand 4 at table club: Ana deals; bet 5.00; side games: none; carry in 20.00\n")
-    assert live.json("table", "list", "--json")[0]["hands"] == 4
-    assert verified(live("verify").stdout) == "4 hands, 27 moves, 8 postings: all in order\n"
-    out = live("table", "close", "club").stdout  # hand 4, never dealt, is void too
+        "hand 2 at table club dealt again: Ana deals; bet 5.00; side games: none; carry in 20.00\n")
+    assert live.json("table", "list", "--json")[0]["hands"] == 2
+    shown = live.json("hand", "show", "--json")
+    assert (shown["number"], shown["dealer"], shown["carry_in"]) == (2, "Ana", "20.00")
+    assert verified(live("verify").stdout) == "2 hands, 27 moves, 8 postings: all in order\n"
+    out = live("table", "close", "club").stdout  # hand 2, never dealt, is void
     assert out == ("table club closed\n"
                    "  the carried main pot is returned (R11.5): Ana 5.00, Beto 5.00, Carla 5.00, Dani 5.00\n")
     assert balances(live.url) == {"Ana": 0, "Beto": 0, "Carla": 0, "Dani": 0, "pot:main": 0}
-    assert verified(live("verify").stdout) == "4 hands, 27 moves, 16 postings: all in order\n"
+    assert verified(live("verify").stdout) == "2 hands, 27 moves, 16 postings: all in order\n"

@@ -91,7 +91,8 @@ def test_the_prompt_says_the_outcome_in_the_same_sentence_without_its_line():
     o = ref.outcome
     sentence = outcome_text({"kind": o.kind, "winners": ["Carla"], "auto": o.auto, "line": o.line}, cite=None)
     prompt = prompt_text(7, ref)
-    assert prompt == f"H7 · over: {sentence} · `end` closes the hand > "
-    assert render(prompt, es) == f"M7 · terminada: {render(sentence, es)} · `fin` cierra la mano > "
+    assert prompt == f"H7 · over: {sentence} · to show: Beto Q♦ (oro) · `end` closes the hand > "
+    assert render(prompt, es) == (f"M7 · terminada: {render(sentence, es)} · falta mostrar: Beto Q♦ (oro) · "
+                                  "`fin` cierra la mano > ")
     assert str(outcome_text({"kind": o.kind, "winners": ["Carla"], "auto": o.auto, "line": o.line})) \
         == f"{sentence} (line {o.line})"

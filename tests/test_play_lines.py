@@ -87,7 +87,10 @@ def test_blank_and_comment_lines_are_nothing(typed):
 
 
 @pytest.mark.parametrize("typed, code, message", [
-    ("stat", "N4", "unknown verb or command 'stat' (`help` lists the verbs, their short forms and the commands)"),
+    ("stat", "N4", "unknown verb or command 'stat' (`help` lists the verbs, their short forms and the commands): "
+                   "did you mean state?"),
+    ("robr", "N4", "unknown verb or command 'robr' (`help` lists the verbs, their short forms and the commands): "
+                   "did you mean robar?"),
     ("dr Beto", "N4", "draw takes exactly one card: draw PLAYER CARD"),
     ("dr Beto 2x", "N2.1", "'2x' is not a card (cards are like As, Td, 10♠)"),
     ("draw Beto ?", "N2.3", "'?' is not allowed in draw: the card is seen by the table"),
@@ -143,7 +146,8 @@ def test_new_with_bad_options_says_how_it_goes(args, message):
     (9, "H7 · Beto to act · took 2♦, pays next > "),
     (10, "H7 · Carla to draw · on offer 7♣ from Beto > "),
     (17, "H7 · Carla to act · on offer 9♦ from Beto > "),
-    (28, "H7 · over: Carla wins with ten cards down · `end` closes the hand > "),
+    (28, "H7 · over: Carla wins with ten cards down · to show: Beto Q♦ (oro) · `end` closes the hand > "),
+    (29, "H7 · over: Carla wins with ten cards down · `end` closes the hand > "),
 ])
 def test_the_prompt_says_whose_turn_and_the_card_on_offer(upto, text):
     assert prompt_text(7, friday_referee(upto)) == text
@@ -205,9 +209,10 @@ def test_the_full_view_of_the_table():
 
 # ------------------------------------------------------------ completion
 @pytest.mark.parametrize("upto, typed, partial, words", [
-    (0, "", "", ["foul", "show", "announce", "declare", "deal", "cut", "return", "cambio", "draw",
-                 "claim", "knock", "meld", "add", "pay", "pass", "forgive", "end", "state", "undo",
-                 "new", "settle", "log", "help", "quit"]),
+    # nothing dealt yet: the deal's verbs first, then the others (the book refuses them, R3.3)
+    (0, "", "", ["foul", "deal", "cut", "return", "announce", "cambio", "declare", "draw", "claim", "knock",
+                 "meld", "add", "pay", "pass", "show", "forgive", "end", "state", "undo", "new", "void",
+                 "settle", "log", "help", "quit"]),
     (8, "dr", "dr", ["draw"]),
     (8, "m", "m", ["meld"]),
     (8, "s", "s", ["show", "state", "settle"]),

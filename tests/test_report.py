@@ -373,12 +373,14 @@ def test_a_terminal_sees_a_progress_bar(small, tmp_path):
 
 
 def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_path):
-    """A hand opened and never dealt (void) is what export leaves out: the report shows the
-    hands export gives; a hand still being played shows as incomplete."""
+    """A void hand is what export leaves out: the report shows the hands export gives; a hand
+    still being played shows as incomplete."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
     _run(book, ["table", "new", "t", "--players", "Ana Beto", "--bet", "1"])
     _run(book, ["hand", "new", "--dealer", "Ana"])
-    _run(book, ["hand", "new", "--dealer", "Beto"])  # the first is closed void: never dealt
+    _run(book, ["deal", "Beto", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks"])
+    _run(book, ["hand", "void", "--reason", "the deck was short a card"])  # hand 1 is void
+    _run(book, ["hand", "new", "--dealer", "Beto"])
     _run(book, ["deal", "Ana", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks"])
     out = tmp_path / "site"
     report(book, "-o", out)
@@ -400,4 +402,6 @@ def test_a_hand_page_says_who_entered_each_move(tmp_path):
     assert CliRunner().invoke(main, ["import", "tests/conformance/friday.dsm"], env=env).exit_code == 0
     assert CliRunner().invoke(main, ["report", "-o", str(tmp_path / "site")], env=env).exit_code == 0
     page = (tmp_path / "site" / "hands" / "friday-1.html").read_text(encoding="utf-8")
-    assert page.count(f'<span class="by">entered by {recorder_of(db)}</span>') == 29  # friday's 29 moves
+    # issue 25: said once for the hand, and at a move only where the recorder changes (here none)
+    assert page.count(f'<p class="by">entered by {recorder_of(db)}</p>') == 1
+    assert page.count('<span class="by">') == 0

@@ -60,12 +60,36 @@ class Built:
         self.ratings = json.loads(run("ratings", "--json", db=self.book))
         self.records = {r["player"]: json.loads(run("player", r["player"], "--json", db=self.book))
                         for r in self.standings["players"]}
+        self.phone = _phone_season(folder / "phone")
         hostile = folder / "hostile"
         hostile.mkdir()
         run("import", hostile_record(hostile), "--table", HOSTILE_TABLE, db=hostile / "book.db")
         self.hostile = hostile / "site"
         run("report", "-o", self.hostile, db=hostile / "book.db")
         self.folder = folder
+
+
+# The phone's season: long names (a table's, players' of 18 to 27 letters), every column of
+# the night page (bonuses, side games, carries, findings), 20 nights of 2 hands — the layout
+# cases of a long season (many nights, long names, every column) at a fiftieth of the cost of
+# a 2,000-hand season's (its simulation, import and report take ~47 s of CPU here); its
+# Spanish words are the samples' Spanish site's
+LONG_TABLE = "Club_del_Barrio_San_Judas"
+LONG_NAMES = {"Ana": "Anastasia_Villanueva_Ortega", "Beto": "Bartolomé_Ñúñez_de_Balboa", "Carla": "Carla",
+              "Dani": "Daniela_Montenegro"}
+
+
+def _phone_season(folder):
+    """A folder holding the book and the site (`en`) of a simulated season of 40 hands with
+    long names."""
+    folder.mkdir()
+    book = folder / "book.db"
+    text = run("simulate", "--hands", "40", "--players", "4", "--seed", "5", db=book)
+    text = re.sub(r"\b(Ana|Beto|Carla|Dani)\b", lambda m: LONG_NAMES[m.group(1)], text)
+    (folder / "season.dsm").write_text(benchkit.dated(text, 2), encoding="utf-8")
+    run("import", folder / "season.dsm", "--table", LONG_TABLE, db=book)
+    run("report", "-o", folder / "en", db=book)
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +154,8 @@ def test_every_page_opens_from_disk_with_no_error_and_nothing_fetched(built, tab
     for path in pages:
         page = tab.open(path)
         assert page.evaluate("document.documentElement.lang") == lang, path
+        text = page.evaluate("document.body.innerText")  # markdown is rendered, never shown
+        assert "**" not in text and "`" not in text, path
     page = tab.open(site / "index.html")
     for href in page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)"):
         assert href.startswith("file://") and pathlib.Path(re.sub(r"^file://", "", href.split("#")[0])).exists()
@@ -284,3 +310,83 @@ def test_every_player_page_shows_the_record_and_fits_a_phone(built, tab, lang):
     assert any(r["side_games"] for r in built.records.values()) and any(r["fouls"] for r in built.records.values())
     assert tab.errors == [] and tab.outside == []
 
+# What is wrong with a page at a phone's width: the page or a box that scrolls sideways, a
+# box cut at the right edge, a chart label under 11 px, markdown shown as it is written
+AT_390 = """() => {
+  const out = [], width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width) out.push('the page scrolls: ' + document.documentElement.scrollWidth);
+  for (const el of document.querySelectorAll('.wide, pre.record, table, figure, svg.chart, section, li, p, dl, h1, h2, nav')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0) continue;  // not shown (the wide chart on a phone)
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      out.push(`${el.tagName}.${el.className} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
+    if (box.right > width + 0.5) out.push(`${el.tagName}.${el.className} is cut at ${box.right}`);
+  }
+  for (const t of document.querySelectorAll('svg.chart text')) {
+    const svg = t.ownerSVGElement;
+    if (svg.getBoundingClientRect().width === 0) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * svg.getScreenCTM().a;
+    if (px < 11) { out.push(`a chart label of ${px.toFixed(1)} px`); break; }
+  }
+  const text = document.body.innerText;
+  if (text.includes('**') || text.includes('`')) out.push('markdown shown as written');
+  return out;
+}"""
+
+
+def _phone_pages(site, nights: int, hands: int, players: int) -> list:
+    """The pages checked at 390 px: the season page, and the nights, hands and players whose
+    pages are the biggest (most hands, longest lines, most rows)."""
+    def biggest(folder, count):
+        return sorted((site / folder).iterdir(), key=lambda p: -p.stat().st_size)[:count]
+
+    return [site / "index.html", *biggest("nights", nights), *biggest("hands", hands), *biggest("players", players)]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_at_390_px_nothing_scrolls_or_is_cut_sideways(built, browser, lang):
+    """Issue 25: on a phone 390 px wide the season, night, hand and player pages fit: neither
+    the page nor a table's wrapper, a chart or a record's lines scrolls or is cut sideways; the
+    chart's labels are 11 px or more; no `**` or backtick is shown. The phone's season (long
+    names, every column) and the samples' pages."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    if lang == "en":
+        pages = _phone_pages(built.phone / "en", 1, 2, 2) + _phone_pages(built.en, 1, 1, 1)
+    else:
+        pages = _phone_pages(built.es, 1, 1, 1)
+    found = {}
+    for path in pages:
+        page.goto(path.as_uri())
+        problems = page.evaluate(AT_390)
+        if problems:
+            found[str(path.relative_to(built.folder))] = problems
+    context.close()
+    assert found == {}
+
+
+def test_the_night_page_folds_each_hand_into_a_card_on_a_phone(built, browser):
+    """Issue 25: the night page's hands table, cut off at `carry in` on a phone, folds: each
+    hand a card whose figures are labelled (its pot, carries, each player's money)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    night = sorted((built.phone / "en" / "nights").iterdir())[0]
+    page.goto(night.as_uri())
+    cards = page.evaluate("""() => [...document.querySelectorAll('table.hands tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td')].filter(td => td.offsetParent !== null).map(td =>
+            getComputedStyle(td, '::before').content.replace(/^"|"$/g, '') + '=' + td.innerText.trim()))""")
+    assert cards and all(any(c.startswith("pot=") for c in card) for card in cards), cards
+    assert any(c.startswith(f"{LONG_NAMES['Beto']}=") for c in cards[0]), cards[0]
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    context.close()
+
+
+def test_two_players_at_the_same_net_are_both_found_in_the_chart(built, tab):
+    """Issue 25: lines at the same value are drawn a little apart and each ends in its own
+    marker, which the legend shows beside the player's final net."""
+    page = tab.open(built.phone / "en" / "index.html")
+    legend = page.evaluate("""() => [...document.querySelectorAll('ul.legend li')].map(li =>
+        [li.querySelector('svg .mark').tagName, li.textContent.trim()])""")
+    assert [shape for shape, _text in legend] == ["circle", "rect", "polygon", "polygon"]
+    ends = page.evaluate("""() => [...document.querySelectorAll('svg.chart.wide g > .mark')].length""")
+    assert ends == len(legend)

@@ -157,9 +157,15 @@ class Laws(RuleBasedStateMachine):
 
     def half_played(self, name) -> bool:
         """Moves standing, the hand neither closed (`end`) nor played out: it is never closed
-        (`hand new`, `table close` are refused)."""
+        (`hand new`, `table close` are refused); nor, played out, while a side-game claim may
+        still be shown (R4.5: only `end` gives it up)."""
         done = self.done[name]
-        return bool(done) and "end" not in done and not self.over(name)
+        if not done or "end" in done:
+            return False
+        if not self.over(name):
+            return True
+        table = TableBook(self.book, name)
+        return not table.closed and bool(table.ref.pending_claims())
 
     def refused_changes_nothing(self, action, *errors):
         before = snapshot(self.book)

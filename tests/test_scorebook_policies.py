@@ -47,7 +47,8 @@ def test_an_unknown_player_is_n3_1_exit_1_through_the_verb_rec_and_play(live):
     played = piped(live, "cut Zed\n")
     assert played.exit_code == 1
     assert played.stdout.splitlines()[0] == (
-        "1: N3.1 'Zed' is not a player at this table (Ana Beto Carla); names are matched exactly")
+        "1: refused: N3.1 'Zed' is not a player at this table (Ana Beto Carla); names are matched exactly "
+        "(nothing stored)")
     assert live.json("hand", "log", "--all", "--json") == []
 
 
@@ -73,8 +74,8 @@ def test_after_end_a_show_is_stored_once_and_the_postings_stand(live, front):
             out = run.stdout
         seqs = [r["seq"] for r in live.json("hand", "log", "--json")]
         assert seqs == list(range(1, len(MOVES) + 3))  # the moves, `end`, one `show`
-    assert out.strip() in ("move 31 already says show Ana Jh: nothing changed, nothing stored",
-                           "1: move 31 already says show Ana Jh: nothing changed, nothing stored")
+    assert out.strip() in ("already recorded (move 31): show Ana Jh changes nothing, nothing stored",
+                           "1: already recorded (move 31): show Ana Jh changes nothing, nothing stored")
     assert postings(live) == 20
     from desmoche_ref.referee import judge_text
 
@@ -136,7 +137,7 @@ def test_end_typed_twice_is_stored_once(live):
     for line in MOVES:
         live("rec", line)
     assert live("end").stdout.startswith("move 30: end\nhand 1 closed and posted:\n")
-    assert live("end").stdout == "move 30 already says end: nothing changed, nothing stored\n"
+    assert live("end").stdout == "already recorded (move 30): end changes nothing, nothing stored\n"
     assert len(live.json("hand", "log", "--json")) == 30 and postings(live) == 20
 
 

@@ -103,9 +103,17 @@ def test_racing_writers_store_each_move_once_and_post_once(book_url, writers):
     if table.number == 1:
         table.new_hand(expect_number=1)
     results = race(book_url, writers, lambda table, i: table.new_hand(expect_number=2).hand.number)
-    dealt = [r for r in results if not isinstance(r, Exception)]
-    assert dealt == [3], results  # one `hand new` wins; the others saw hand 2 and are told the table moved on
-    assert all(isinstance(r, HandChanged) and r.number == 3 for r in results if isinstance(r, Exception))
+    # hand 2 has no move: each `hand new` deals it again, the same (docs/rulings.md R3.1), and
+    # writes nothing: one hand 2, no hand 3, nothing lost or doubled
+    assert results == [2] * writers, results
+    with book.connect() as conn:
+        from sqlalchemy import text
+
+        assert conn.execute(text("SELECT max(number), count(*) FROM hand")).one() == (2, 2)
+        assert conn.execute(text("SELECT count(*) FROM journal WHERE kind = 'redeal'")).scalar() == 0
+    table.record("deal Beto ?x9")
+    results = race(book_url, writers, lambda table, i: table.new_hand(expect_number=2).hand.number)
+    assert all(isinstance(r, StoreError) for r in results), results  # hand 2 is not over: never closed
     laws(book)
     book.engine.dispose()
 

@@ -194,7 +194,7 @@ def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
     assert es("table", "new", "c", "--players", "Ana Ana", "--bet", "1", status=2).stderr == (
         "error: N3.1 el jugador Ana está sentado dos veces\n")
     assert es("hand", "new", status=2).stderr == (
-        "error: la primera mano de una mesa nombra a su repartidor: `hand new --dealer NOMBRE`\n")
+        "error: la primera mano de una mesa nombra a su repartidor: `desmoche-ref hand new --dealer NOMBRE`\n")
     assert es("hand", "new", "--dealer", "Zed", status=2).stderr == (
         "error: 'Zed' no está sentado en la mesa a (Ana Beto)\n")
     es("hand", "new", "--dealer", "Ana")
@@ -254,7 +254,8 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
     assert shown[3].split()[:2] == ["Ana", "juega"]
     assert shown[6] == "mazo: 17 cartas; pila de descarte: 7♣ K♣ Q♥ K♠ A♠ A♣ 10♦"
     assert shown[7] == ("la mano terminó: Carla gana con diez cartas en la mesa. Pueden seguir líneas "
-                        "`show`; `desmoche-ref end` (o el siguiente `hand new`) la cierra y asienta la liquidación")
+                        "`mostrar`; `desmoche-ref fin` (o el siguiente `desmoche-ref hand new`) la cierra y asienta "
+                        "la liquidación")  # the verbs in Spanish too (issue 25)
     closed = es("end").stdout.splitlines()
     assert closed[:6] == ["jugada 30: end", "mano 1 cerrada y asentada:",
                           "mesa friday mano 1: Carla gana con diez cartas en la mesa (jugada 28)",
@@ -264,8 +265,8 @@ def test_a_hand_shown_closed_and_undone_and_the_tables_in_spanish(es):
     assert es("undo").stdout == ("jugada 31: se deshizo la jugada 30 (end); la mano 1 está abierta otra "
                                  "vez, sus asientos revertidos\n"
                                  "la mano terminó: Carla gana con diez cartas en la mesa. Pueden seguir "
-                                 "líneas `show`; `desmoche-ref end` (o el siguiente `hand new`) la cierra y "
-                                 "asienta la liquidación\n")
+                                 "líneas `mostrar`; `desmoche-ref fin` (o el siguiente `desmoche-ref hand new`) la "
+                                 "cierra y asienta la liquidación\n")
     log = es("hand", "log", "--all").stdout.splitlines()
     assert log[0] == "mesa friday mano 1: 31 filas"
     assert log[-1].endswith("undo  (deshace la jugada 30)")
@@ -292,13 +293,17 @@ def test_the_carried_pots_come_in_and_go_back_in_spanish(es):
     for words in NO_WINNER[:-1]:
         es(*words)
     assert es("hand", "new", status=2).stderr == (
-        "error: la mano 1 de la mesa club no ha terminado: escriba `desmoche-ref end` si la mano termina "
+        "error: la mano 1 de la mesa club no ha terminado: escriba `desmoche-ref fin` si la mano termina "
         "aquí (N5.4), o anote las jugadas que faltan\n")
     es("end")
     assert es("hand", "new").stdout == ("mano 2 en la mesa club: reparte Ana; apuesta 5.00; juegos "
                                         "secundarios: oro 1.00 (Ana Beto); acumulado que entra 20.00; "
                                         "acumulado de oro que entra 2.00\n")
-    assert es("undo", status=2).stderr == "error: la mano 2 no tiene ninguna jugada que deshacer\n"
+    assert es("undo").stdout.startswith(  # right after `hand new`: it is taken back (issue 25)
+        "se deshizo `hand new`: la mano 1 está abierta otra vez en la jugada 26 (se deshizo la jugada 25, end), "
+        "sus asientos revertidos\n")
+    es("end")  # the `end` that made it over (no winner) written again: hand 2 waits, dealt again
+    assert es("hand", "show", "--json").stdout == es("hand", "show", "--json", "--hand", "2").stdout
     assert es("table", "close", "club").stdout == (
         "mesa club cerrada\n"
         "  se devuelve el bote principal acumulado (R11.5): Ana 5.00, Beto 5.00, Carla 5.00, Dani 5.00\n"

@@ -103,20 +103,21 @@ def test_click_help_words_and_type_names_in_spanish():
     lines = cli("--lang", "es", "simulate", "--help").stdout.splitlines()
     at = lines.index("Opciones:")
     assert lines[at + 1:at + 7] == [
-        "  -n, --hands ENTERO    Cuántas manos seguidas jugar.  [x>=1; obligatorio]",
+        "  -n, --hands ENTERO    Cuántas manos seguidas jugar (100.000 como máximo: la",
+        "                        sesión se escribe entera).  [1<=x<=100000;",
+        "                        obligatorio]",
         "  -p, --players ENTERO  Jugadores en la mesa (2, 3 o 4).  [por omisión: 3;",
         "                        2<=x<=4]",
         "  -s, --seed ENTERO     Semilla aleatoria: la misma semilla escribe la misma",
-        "                        sesión.  [por omisión: 0]",
-        "  --options TEXTO       Fija la etiqueta Options de cada mano, p. ej. \"todo",
     ]
     view = cli("view", "--help", **ES).stdout.splitlines()
     assert "  --hand ENTERO      Qué mano del archivo (1 = la primera). Por omisión: la" in view
     english = cli("simulate", "--help").stdout.splitlines()
     at = english.index("Options:")
-    assert english[at + 1:at + 3] == [
-        "  -n, --hands INTEGER RANGE    How many consecutive hands to play.  [x>=1;",
-        "                               required]"]
+    assert english[at + 1:at + 4] == [
+        "  -n, --hands INTEGER RANGE    How many consecutive hands to play (at most",
+        "                               100,000: the session is written whole).",
+        "                               [1<=x<=100000; required]"]
 
 
 def test_the_version_in_spanish():

@@ -84,8 +84,8 @@ def test_a_night_piped_in_spanish_reads_in_spanish_and_stores_the_notation(book_
     out = run.stdout.splitlines()
     assert out[:3] == [
         "1: todavía no hay mano en la mesa Friday: `nueva --dealer NOMBRE` reparte la primera",
-        "mano 1 en la mesa Friday: reparte Ana; juegos secundarios: oro 5.00 Ana Beto Carla",
-        "13: R7.6 el siguiente robo es del jugador a la derecha de Beto: Carla, no Ana",  # nothing stored
+        "mano 1 en la mesa Friday: reparte Ana; apuesta 10.00; juegos secundarios: oro 5.00 (Ana Beto Carla)",
+        "13: rechazado: R7.6 el siguiente robo es del jugador a la derecha de Beto: Carla, no Ana (no se guardó nada)",
     ]
     assert out[3] == "14: historial no lleva argumentos (`ayuda` lista los comandos)"
     assert out[4] == ("Escriba una jugada por línea, como la escribe la notación (`draw Beto 2d` o "
@@ -134,7 +134,7 @@ def test_no_spanish_line_is_its_english_twin_and_lang_chooses(tmp_path):
     assert play(urls["lang-es"], text, "--lang", "es").stdout == spanish.stdout
     assert play(urls["lang-en"], text, "--lang", "en", **ES).stdout == english.stdout
     en, es_lines = english.stdout.splitlines(), spanish.stdout.splitlines()
-    assert "13: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana" in en
+    assert "13: refused: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana (nothing stored)" in en
     assert [line for line in es_lines if line in set(en) and not neutral(line)] == []
     assert len(es_lines) == len(en) + 1  # the Spanish help shows `robar Beto 2d` among its examples
 
@@ -162,7 +162,7 @@ def test_state_and_log_in_spanish(tmp_path):
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; anunciar Ana Beto Carla; "
                        "declarar Ana Beto Carla; pasar Beto; reclamar Ana Carla; tocar Ana Beto Carla; "
                        "robar Carla")
-    assert out[12] == "se deshizo: pay Beto 7c"
+    assert out[12] == "jugada 11: se deshizo la jugada 10 (pay Beto 7c)"
     assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
     assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
     assert out[-1] == "15: estado no lleva argumentos (`ayuda` lista los comandos)"
@@ -204,13 +204,13 @@ def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, 
     capsys.readouterr()
     assert run_piped(Recorder(book), [line + "\n" for line in lines + ["settle", "nueva", "falta Ana peek"]]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "mano 1 en la mesa T: reparte Dani"
+    assert out[0] == "mano 1 en la mesa T: reparte Dani; apuesta 5.00; juegos secundarios: ninguno"
     assert out[1] == "mesa T mano 1: sin ganador (jugada 25): el bote de 20.00 se acumula"
     assert out[-5:] == [
         "1      Dani        sin ganador  -5.00  -5.00  -5.00  -5.00",
         "total                           -5.00  -5.00  -5.00  -5.00",
         "acumulado en los botes: principal 20.00",
-        "mano 2 en la mesa T: reparte Ana; acumulado que entra: bote 20.00",
+        "mano 2 en la mesa T: reparte Ana; apuesta 5.00; juegos secundarios: ninguno; acumulado que entra 20.00",
         "29: falta F2 Ana: revisó la pila de descarte — aplicada, descalificado",
     ]
     first, second = Recorder(book), Recorder(book)
@@ -242,7 +242,7 @@ def test_tab_offers_the_spanish_words_first_in_spanish():
     assert candidates("", ref, spanish=True) == ("", [
         "falta", "mostrar", "anunciar", "declarar", "robar", "cortar", "repartir", "devolver", "cambio",
         "reclamar", "tocar", "bajar", "agregar", "pagar", "pasar", "perdonar", "fin",
-        "estado", "deshacer", "nueva", "cuentas", "historial", "ayuda", "salir"])
+        "estado", "deshacer", "nueva", "anular", "cuentas", "historial", "ayuda", "salir"])
     assert candidates("p", ref, spanish=True) == ("p", ["pagar", "pasar", "perdonar", "pay", "pass"])
     assert candidates("rob", ref, spanish=True) == ("rob", ["robar"])
     assert candidates("dra", ref, spanish=True) == ("dra", ["draw"])   # the English verbs still complete
@@ -269,6 +269,8 @@ def test_the_prompt_and_the_view_render_in_spanish():
     assert say(prompt_text(7, friday_referee(9))) == "M7 · le toca a Beto · tomó 2♦, ahora paga > "
     assert say(prompt_text(7, friday_referee(17))) == "M7 · le toca a Carla · en oferta 9♦ de Beto > "
     assert say(prompt_text(7, friday_referee(28))) == \
+        "M7 · terminada: Carla gana con diez cartas en la mesa · falta mostrar: Beto Q♦ (oro) · `fin` cierra la mano > "
+    assert say(prompt_text(7, friday_referee(29))) == \
         "M7 · terminada: Carla gana con diez cartas en la mesa · `fin` cierra la mano > "
     assert say(prompt_text(3, friday_referee(29), closed=True)) == "M3 · cerrada · `nueva` reparte la siguiente > "
     assert say(prompt_text(None, None)) == "todavía no hay mano: nueva --dealer NOMBRE > "

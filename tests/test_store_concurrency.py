@@ -28,9 +28,11 @@ accepted = []
 while len(accepted) < int(sys.argv[3]):
     table = TableBook(book)
     try:
-        accepted.append(table.record("knock " + sys.argv[2], table.seq).seq)
+        done = table.record("knock " + sys.argv[2], table.seq)
     except HandChanged:
-        pass
+        continue
+    if not done.unchanged:  # a knock right after one's own changes nothing: not stored twice
+        accepted.append(done.seq)
 print(" ".join(map(str, accepted)))
 """
 

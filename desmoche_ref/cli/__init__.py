@@ -28,7 +28,7 @@ COMMANDS = {
     "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
     "db": ("desmoche_ref.cli.db", "db", N_("The book: where it is (path), its schema (upgrade, check), who may use it (grant, revoke, roles).")),
     "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close.")),
-    "hand": ("desmoche_ref.cli.hand", "hand", N_("Start a hand, show the table now, list its moves.")),
+    "hand": ("desmoche_ref.cli.hand", "hand", N_("Start a hand, show the table now, list its moves, void a hand.")),
     "cut": ("desmoche_ref.cli.moves", "cut_command", N_("Record a cut (R3.2).")),
     "deal": ("desmoche_ref.cli.moves", "deal_command", N_("Record cards dealt to a player.")),
     "return": ("desmoche_ref.cli.moves", "return_command", N_("Record a card returned to the stock.")),
@@ -61,20 +61,23 @@ class LazyGroup(Group):
 
     def get_command(self, ctx, name):
         if name not in COMMANDS:
-            return None
+            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10)
+            if name is None:
+                return None
         module, attr, _help = COMMANDS[name]
         with as_written():  # a module declaring its commands in a Spanish run: see as_written
             return getattr(importlib.import_module(module), attr)
 
     def resolve_command(self, ctx, args):
         name = args[0]
-        if name not in COMMANDS and not name.startswith("-"):
-            import difflib
+        if name not in COMMANDS and not name.startswith("-") and not spanish_verb(name):
+            from ..limits import closest
+            from ..notation.parser import SPANISH_VERBS
 
-            close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
+            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS))  # any case, either language
             if close:
                 ctx.fail(_("No such command '{name}'. Did you mean '{close}'? (commands: {commands})").format(
-                    name=name, close=close[0], commands=", ".join(COMMANDS)))
+                    name=name, close=close, commands=", ".join(COMMANDS)))
             ctx.fail(_("No such command '{name}'. (commands: {commands})").format(
                 name=name, commands=", ".join(COMMANDS)))
         return super().resolve_command(ctx, args)
@@ -83,6 +86,13 @@ class LazyGroup(Group):
         rows = [(name, _(entry[2])) for name, entry in COMMANDS.items()]
         with formatter.section(_("Commands")):
             formatter.write_dl(rows)
+
+
+def spanish_verb(name: str):
+    """The verb command a Spanish verb of the notation names (N4.10: `robar` is `draw`), or None."""
+    from ..notation.parser import SPANISH_VERBS
+
+    return SPANISH_VERBS.get(name)
 
 
 def _show_version(ctx, param, value):

@@ -123,7 +123,17 @@ def open_book(db, readonly: bool = False):
 
     book = open_book(db, readonly=readonly)
     _OPEN.append(book)
+    say_if_made(book)
     return book
+
+
+def say_if_made(book) -> None:
+    """A book this command made (a first use, or a mistyped --db): said once, on standard
+    error, so that standard output (`--json`) stays the same."""
+    if book.made:
+        from ..store.db import describe, sqlite_path
+
+        click.echo(_("new book at {book}").format(book=sqlite_path(book.url) or describe(book.url)), err=True)
 
 
 def _close_books():

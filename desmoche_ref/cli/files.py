@@ -52,9 +52,11 @@ def read_record(path: str):
         return sys.stdin.buffer.read(), None
     try:
         with open(path, "rb") as f:
-            return f.read(), None
+            data = f.read()
     except OSError as e:
         return None, _problem(e)
+    problem = not_text(data[:4096])
+    return (None, problem) if problem else (data, None)
 
 
 def open_binary(path: str):
@@ -72,9 +74,32 @@ def open_binary(path: str):
         if os.path.isdir(path):  # some systems open a folder for reading
             f.close()
             raise IsADirectoryError(path)
+        problem = not_text(f.peek(4096)[:4096])
     except OSError as e:
         return None, _problem(e)
+    if problem:
+        f.close()
+        return None, problem
     return f, None
+
+
+# the bytes no text of any encoding holds (NUL and the C0 controls but tab, line ends, form feed)
+_BINARY = bytes(c for c in range(32) if c not in b"\t\n\r\f")
+
+
+def not_text(head: bytes):
+    """Why a file whose first bytes are `head` is no record at all (a book, a program), else
+    None. A record with a stray control byte is still a record (N1.1 says which line); a file
+    whose bytes are a tenth or more of them is not — unless it is UTF-16 text (every other
+    byte NUL), which N1.1's hint names."""
+    if head.startswith(b"SQLite format 3\x00"):
+        return M("is a SQLite database (a book?), not a text record: `desmoche-ref export` writes a book's records")
+    control = len(head) - len(head.translate(None, _BINARY))
+    nul = head.count(0)
+    utf16 = nul * 3 >= len(head) and max(head[0::2].count(0), head[1::2].count(0)) * 10 >= nul * 9
+    if control * 10 >= len(head) > 0 and not utf16:
+        return M("is a binary file, not a text record (N1.1)")
+    return None
 
 
 def open_lines(path: str, encoding=None):

@@ -3,7 +3,8 @@
 A file is read and written hand by hand (N1.5 bounds a hand), so memory stays bounded
 whatever its size: the canonical text goes to a temporary file (beside the file for
 `--in-place`, renamed into place only when all is well), and whether the file was canonical
-already is told by comparing the digests of what was read and what was written."""
+already is told by comparing the digests of what was read and what was written. `--check`
+keeps what was read in a temporary file too, to say where the two differ."""
 
 import hashlib
 import sys
@@ -25,11 +26,16 @@ class _Abandoned(Exception):
 
 class _Canonical:
     """One file's canonical text, hand by hand (`chunks`), and what reading it found:
-    whether it holds a hand, its errors (printed as they come), whether it was canonical."""
+    whether it holds a hand, its errors (printed as they come), whether it was canonical.
+    With `keep`, the file as read is kept too (a spooled temporary file: on disk past a few
+    MB), to say where the canonical form differs (`--check`, `--diff`)."""
 
-    def __init__(self, path: str, source, encoding):
+    def __init__(self, path: str, source, encoding, keep: bool = False):
+        import tempfile
+
         self.path = path
         self.read = hashlib.sha256()
+        self.kept = tempfile.SpooledTemporaryFile(max_size=SPOOL) if keep else None
         self.lines = Lines(self._digested(source), encoding)
         self.written = hashlib.sha256()
         self.hands = 0
@@ -39,6 +45,8 @@ class _Canonical:
         with source:
             for block in read_blocks(source):
                 self.read.update(block)
+                if self.kept is not None:
+                    self.kept.write(block)
                 yield block
 
     def chunks(self):
@@ -57,15 +65,36 @@ class _Canonical:
     def canonical(self) -> bool:
         return self.read.digest() == self.written.digest()
 
+    def given_lines(self):
+        """The file's lines as read (`keep`), decoded as UTF-8 for showing them."""
+        import io
+
+        self.kept.seek(0)
+        return (line.rstrip("\r\n") for line in io.TextIOWrapper(self.kept, encoding="utf-8", errors="replace"))
+
+
+SPOOL = 1 << 22  # bytes a temporary text is held in memory before it goes to disk
+
+
+def _first_difference(given, wanted) -> int:
+    """The first line (from 1) where two texts' lines differ, read side by side."""
+    number = 0
+    for number, (a, b) in enumerate(zip(given, wanted), 1):
+        if a != b:
+            return number
+    return number + 1
+
 
 @click.command(cls=Command)
 @click.argument("files", nargs=-1, required=True, metavar=N_("FILE..."))
 @click.option("--in-place", "-i", is_flag=True, help=N_("Rewrite each file in its canonical form."))
 @click.option("--check", "check_only", is_flag=True,
-              help=N_("Change nothing; exit 1 if a file is not in canonical form."))
+              help=N_("Change nothing; exit 1 if a file is not in canonical form (saying its first line that is not)."))
+@click.option("--diff", "diff", is_flag=True,
+              help=N_("As --check, and print each change the canonical form makes (a unified diff)."))
 @encoding_option
 @lang_option
-def fmt(files, in_place, check_only, encoding):
+def fmt(files, in_place, check_only, diff, encoding):
     """Rewrite hand records in the canonical form (N7).
 
     Tags in the standard order, one blank line, then one event a line with canonical
@@ -77,10 +106,12 @@ def fmt(files, in_place, check_only, encoding):
       desmoche-ref fmt sample_logs/friday.dsm   # print the canonical form
       desmoche-ref fmt --in-place hand.dsm      # rewrite hand.dsm in it
       desmoche-ref fmt --check night.dsm        # exit 1 if night.dsm is not in it
+      desmoche-ref fmt --diff night.dsm         # and show what would change
       desmoche-ref fmt --encoding cp1252 old-windows-file.dsm   # written out as UTF-8
     """
-    if in_place and check_only:
+    if in_place and (check_only or diff):
         raise click.UsageError(_("--in-place and --check do not go together"))
+    check_only = check_only or diff
     status = 0
     for path in files:
         source, problem = open_binary(path)
@@ -88,11 +119,12 @@ def fmt(files, in_place, check_only, encoding):
             click.echo(file_error(path, M("cannot read {path}: {problem}", path=path, problem=problem)), err=True)
             status = 2
             continue
-        status = max(status, _one(path, _Canonical(path, source, encoding), in_place, check_only))
+        status = max(status, _one(path, _Canonical(path, source, encoding, keep=check_only), in_place,
+                                  check_only, diff))
     sys.exit(status)
 
 
-def _one(path: str, found: _Canonical, in_place: bool, check_only: bool) -> int:
+def _one(path: str, found: _Canonical, in_place: bool, check_only: bool, diff: bool) -> int:
     """Format one file as asked; its exit status."""
     import tempfile
 
@@ -107,10 +139,9 @@ def _one(path: str, found: _Canonical, in_place: bool, check_only: bool) -> int:
                        err=True)
             return 2
     else:
-        out = tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8", newline="\n")
+        out = tempfile.SpooledTemporaryFile(max_size=SPOOL, mode="w+", encoding="utf-8", newline="\n")
         for chunk in found.chunks():
-            if not check_only:
-                out.write(chunk)
+            out.write(chunk)
     if not found.hands:
         click.echo(file_error(path, NO_HAND), err=True)
         return 1
@@ -121,7 +152,7 @@ def _one(path: str, found: _Canonical, in_place: bool, check_only: bool) -> int:
         return 1
     if check_only:
         if not found.canonical:
-            click.echo(_("{path}: not in canonical form").format(path=path))
+            _say_where(path, found, out, diff)
             return 1
     elif in_place:
         if path == "-" and not found.canonical:
@@ -133,6 +164,24 @@ def _one(path: str, found: _Canonical, in_place: bool, check_only: bool) -> int:
         for chunk in iter(lambda: out.read(1 << 16), ""):
             sys.stdout.write(chunk)
     return 0
+
+
+def _say_where(path: str, found: _Canonical, out, diff: bool) -> None:
+    """`--check`: the first line not in canonical form; `--diff`: each change (a unified diff,
+    which holds both texts: a person reads it)."""
+    out.seek(0)
+    wanted = (line.rstrip("\n") for line in out)
+    first = _first_difference(found.given_lines(), wanted)
+    click.echo(_("{path}: not in canonical form from line {line} (--diff shows each change)").format(
+        path=path, line=first))
+    if diff:
+        import difflib
+
+        out.seek(0)
+        lines = difflib.unified_diff(list(found.given_lines()), [line.rstrip("\n") for line in out], path,
+                                     _("{path} (canonical)").format(path=path), lineterm="")
+        for line in lines:
+            click.echo(line)
 
 
 def _or_abandon(found: _Canonical):

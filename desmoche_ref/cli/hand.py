@@ -9,18 +9,20 @@ from ..i18n import N_
 from ..limits import nfc
 from .book import HAND_NUMBER, book_command, db_option, open_book, table_option
 from .lang import Command, Group, _, lang_option, ngettext
+from .moves import expect_option
 
 
 @click.group(cls=Group)
 @lang_option
 def hand():
-    """Start a hand, show the table now, list the moves recorded.
+    """Start a hand, show the table now, list the moves recorded, abandon a hand.
 
     \b
     Examples:
       desmoche-ref hand new --dealer Ana
       desmoche-ref hand show
       desmoche-ref hand log --all
+      desmoche-ref hand void --reason "the deck was short a card"
     """
 
 
@@ -68,9 +70,12 @@ def refuse_words_left_over() -> None:
 def hand_new(dealer, sides, no_sides, table_name, db):
     """Start the next hand at the table.
 
-    The hand before is closed first and its settlement posted and printed; it must be
-    over (a hand is never closed half-played: finish it, or write `end` where the rules
-    let it end). The pot and side pots it carried come in by themselves (R2.3, R4.6).
+    The hand before is closed first (its `end` written) and its settlement posted and
+    printed; it must be over (a hand is never closed half-played: finish it, or write
+    `end` where the rules let it end), and no side-game claim of it may be still to show
+    (`show` it, or `end` gives it up, R4.5). The pot and side pots it carried come in by
+    themselves (R2.3, R4.6). A hand with no move yet is dealt again instead (the same
+    number; the dealer named, else the same). `undo` right after takes it back.
 
     \b
     Examples:
@@ -79,10 +84,8 @@ def hand_new(dealer, sides, no_sides, table_name, db):
       desmoche-ref hand new --side "oro 5 Ana Beto" --side "flor 2 Ana Beto Carla"
       desmoche-ref hand new --no-sides --table friday
     """
-    from ..money import fmt
     from ..store.tablebook import TableBook
     from .moves import print_settlement
-    from .render import say
 
     refuse_words_left_over()
     if no_sides and sides:
@@ -92,15 +95,65 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     opened = book.new_hand(dealer, chosen)
     if opened.closed is not None:
         print_settlement(book.name, opened.closed_number, opened.closed)
+    click.echo(opened_line(book.name, opened))
+    said_warnings(opened.warnings)
+
+
+def said_warnings(warnings) -> None:
+    """The laws' warnings on a hand dealt (N9.3: a dealer out of turn is said, not refused)."""
+    from .render import say
+
+    for w in warnings:
+        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+
+
+def opened_line(table: str, opened) -> str:
+    """The line a hand dealt says (`hand new`, and `new` in the table session): its number,
+    dealer, bet, side games and what it carries in."""
+    from ..money import fmt
+
     new = opened.hand
     carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
     carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
               for game, c in new.side_carry.items()]
     games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or _("none")
-    click.echo(_("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}").format(
-        number=new.number, table=book.name, dealer=new.dealer, bet=fmt(new.bet), games=games) + "".join(carry))
-    for w in opened.warnings:  # N9.3: a dealer out of turn is said, not refused
-        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+    text = _("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}") \
+        if opened.redealt else _("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}")
+    return text.format(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet),
+                       games=games) + "".join(carry)
+
+
+@hand.command("void", cls=Command)
+@click.option("--reason", required=True, metavar=N_("TEXT"),
+              help=N_("Why the hand is abandoned (kept with it; shown by `hand show`, `hand log` and the report)."))
+@expect_option
+@table_option
+@db_option
+@lang_option
+@book_command
+def hand_void(reason, expect_seq, table_name, db):
+    """Abandon the hand being played: it is closed void, as a hand never dealt is.
+
+    Nothing is posted, the pots it carried in pass on to the next hand, and the same
+    dealer deals again. Its moves stay in the log, followed by a `void` row with the
+    reason; `undo` takes the void back. An export leaves a void hand out.
+
+    \b
+    Examples:
+      desmoche-ref hand void --reason "the deck was short a card"
+      desmoche-ref hand void --table friday --reason "players left"
+    """
+    from ..store.tablebook import TableBook
+
+    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    click.echo(voided_text(book.void(reason, expect_seq), book.name, "desmoche-ref hand new"))
+
+
+def voided_text(done, table: str, new: str) -> str:
+    """What voiding a hand did (`hand void`, and `void` in the table session, whose `new` is its own)."""
+    return _("move {seq}: hand {number} at table {table} is void ({reason}): nothing posted, its pots "
+             "pass on; `{new}` deals the next (the same dealer)").format(
+        seq=done.seq, number=done.number, table=table, reason=done.reason, new=new)
 
 
 @hand.command("show", cls=Command)
@@ -141,15 +194,20 @@ def print_table(shown) -> None:
     comes next and the hand's findings by move."""
     from .moves import next_state
     from ..cards import pretty_cards as cards_text
-    from .render import say, simple_table, use_colour
+    from .render import Style, simple_table, use_colour
     from .view import STATUS
 
     ref = shown.ref
     colour = use_colour()
-    state = _("closed") if shown.closed else _("open")
-    click.echo(_("table {table} hand {number} ({state}, {status}), move {seq}: {dealer} dealt").format(
-        table=shown.table, number=shown.number, state=state, status=_(shown.report.status),
-        seq=shown.seq, dealer=ref.setup.players[ref.setup.dealer]))
+    style = Style()
+    if shown.void is not None:
+        state = _("void")
+    else:
+        state = "{}, {}".format(_("closed") if shown.closed else _("open"), _(shown.report.status))
+    dealer = ref.setup.players[ref.setup.dealer]
+    header = _("table {table} hand {number} ({state}), move {seq}: {dealer} dealt") if ref.g.deal_started \
+        else _("table {table} hand {number} ({state}), move {seq}: {dealer} deals")
+    click.echo(header.format(table=shown.table, number=shown.number, state=state, seq=shown.seq, dealer=dealer))
     seats = [[s.name, _(STATUS[s.status]), " ".join(filter(None, [cards_text(s.hand, colour),
                                                                   f"+{s.unknown}?" if s.unknown else ""])),
               "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
@@ -157,10 +215,12 @@ def print_table(shown) -> None:
     stock = ref.g.stock
     click.echo(ngettext("stock: {count} cards; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
                         stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
-    for text in next_state(ref):
+    for text in next_state(ref, shown.closed, shown.void.comment if shown.void else None):
         click.echo(text)
-    for line, code, message in shown.findings:
-        click.echo(_("move {seq}: {code} {message}").format(seq=line, code=code, message=say(message)))
+    # each finding at its move and at its line of `hand show --record` (the report's)
+    for (seq, code, message), (line, _code, _message) in zip(shown.findings, shown.report.findings()):
+        click.echo(_("move {seq} (line {line}): {code} {message}").format(seq=seq, line=line, code=code,
+                                                                           message=style.text(message)))
 
 
 @hand.command("log", cls=Command)
@@ -169,7 +229,7 @@ def print_table(shown) -> None:
 @click.option("--all", "everything", is_flag=True,
               help=N_("Every row, corrections included (default: the moves that stand)."))
 @click.option("--json", "as_json", is_flag=True,
-              help=N_('A list of {"seq", "line", "entered", "recorder", "supersedes", "superseded"}.'))
+              help=N_('A list of {"seq", "line", "comment", "entered", "recorder", "supersedes", "superseded"}.'))
 @click.option("--utc", is_flag=True, help=N_("Times in UTC (default: this machine's local time, with its offset)."))
 @table_option
 @db_option
@@ -193,7 +253,8 @@ def hand_log(number, everything, as_json, utc, table_name, db):
 
     shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     rows = shown.log if everything else [r for r in shown.log if r.stands]
-    items = [{"seq": r.seq, "line": r.line, "entered": shown_time(r.entered, utc).isoformat(timespec="seconds"),
+    items = [{"seq": r.seq, "line": r.line, "comment": r.comment,
+              "entered": shown_time(r.entered, utc).isoformat(timespec="seconds"),
               "recorder": r.recorder, "supersedes": r.supersedes, "superseded": r.superseded} for r in rows]
     if as_json:
         json.dump(items, sys.stdout, ensure_ascii=False, indent=1)
@@ -205,9 +266,11 @@ def hand_log(number, everything, as_json, utc, table_name, db):
         ngettext("table {table} hand {number}: {count} moves", "table {table} hand {number}: {count} moves", count)
     click.echo(heading.format(table=shown.table, number=shown.number, count=count))
     for i, r in zip(items, rows):
+        void = shown.void is not None and r.seq == shown.void.seq
         note = (_("  (undoes move {seq})").format(seq=i["supersedes"]) if i["supersedes"] else "") + \
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
-               (f"  #{r.comment}" if r.comment else "")
+               (_("  — the hand is void: {reason}").format(reason=r.comment) if void else
+                f"  #{r.comment}" if r.comment else "")
         click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  {i['line']}{note}")
 
 

@@ -79,7 +79,8 @@ def import_(files, table, encoding, db):
     as it is imported: memory stays the same whatever its size.
 
     Exit status: 0 when every hand was stored or known, 1 when any was rejected, 2 when a
-    file cannot be read or the book cannot be used.
+    file cannot be read or the book cannot be used, 130 when stopped with Ctrl-C (it says
+    how many hands were stored: the same command stores the rest).
 
     \b
     Examples:
@@ -118,7 +119,7 @@ def _import_files(files, table, db, encoding) -> int:
     except BaseException:
         first.close()
         raise
-    status = 0
+    status = stored = 0
     plain = Style(ascii_only=True)  # cards as the record writes them
     for number, path in enumerate(files):
         with first if number == 0 else _Source(path, table, encoding) as source:
@@ -126,7 +127,17 @@ def _import_files(files, table, db, encoding) -> int:
                 print_file_error(path, M("cannot read {path}: {problem}", path=path, problem=source.problem))
                 status = 2
                 continue
-            result = source.import_into(book)
+            try:
+                result = source.import_into(book)
+            except KeyboardInterrupt as stop:  # Ctrl-C: say what is in the book and how to finish
+                stored += getattr(stop, "stored", 0)
+                click.echo(ngettext("interrupted: {count} hand stored; run the same command again to store "
+                                    "the rest (a hand already in the book is not stored twice)",
+                                    "interrupted: {count} hands stored; run the same command again to store "
+                                    "the rest (a hand already in the book is not stored twice)",
+                                    stored).format(count=stored), err=True)
+                return 130
+        stored += result.stored
         hint = encoding_hint(path, result)
         if not result.tables:  # as `check` says it, and as it exits
             print_file_error(path, NO_HAND)
@@ -288,9 +299,12 @@ def _filters(f):
     return click.option("--until", type=DATE, metavar=N_("DATE"), help=N_("Hands played on or before DATE."))(f)
 
 
-# The columns: the JSON's keys, and CSV's header; a table shows them in the language of the run
-STANDING_HEADERS = [N_("player"), N_("hands"), N_("wins"), N_("auto_wins"), N_("no_winner"), N_("bonuses_won"),
-                    N_("bonuses_paid"), N_("fouls"), N_("side_games_won"), N_("net")]
+# The columns: the JSON's keys, and CSV's header
+STANDING_HEADERS = ["player", "hands", "wins", "auto_wins", "no_winner", "bonuses_won", "bonuses_paid", "fouls",
+                    "side_games_won", "net"]
+# ... and as a table shows them, in words (the report's), in the language of the run
+STANDING_WORDS = [N_("player"), N_("hands"), N_("wins"), N_("automatic wins"), N_("no winner"), N_("bonuses won"),
+                  N_("bonuses paid"), N_("fouls"), N_("side games won"), N_("net")]
 
 
 @click.command(cls=Command)
@@ -343,7 +357,7 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
     if nights is None:
         if as_csv:
             return _csv(rows, STANDING_HEADERS)
-        click.echo(_table(rows, STANDING_HEADERS, fmt_name, right=STANDING_HEADERS[1:]))
+        click.echo(_table(rows, STANDING_WORDS, fmt_name, right=STANDING_WORDS[1:]))
     else:
         _qualified_tables(rows, nights, min_nights, as_csv, fmt_name)
         if as_csv:
@@ -355,11 +369,11 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
 def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
     """The standings with each player's nights: those with at least `min_nights` in the
     table, the others apart (CSV: one table, with the nights and whether qualified)."""
-    headers = STANDING_HEADERS + [N_("nights")]
     shown = [row + [nights.get(row[0], 0)] for row in rows]
     if as_csv:
         return _csv([row + ["yes" if row[-1] >= min_nights else "no"] for row in shown],
-                    headers + ["qualified"])
+                    STANDING_HEADERS + ["nights", "qualified"])
+    headers = STANDING_WORDS + [N_("nights")]
     qualified = [row for row in shown if row[-1] >= min_nights]
     apart = [row for row in shown if row[-1] < min_nights]
     click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))

@@ -125,7 +125,8 @@ def undo(expect_seq, table_name, db):
     """Take back the hand's last move: a new row supersedes it (nothing is deleted).
 
     Undoing the last move of a closed hand reopens it: its postings are reversed by new
-    postings.
+    postings. On a hand with no move yet it takes back the `hand new` that dealt it: the
+    hand before reopens as it was. After `hand void` it takes the void back.
 
     \b
     Examples:
@@ -136,37 +137,53 @@ def undo(expect_seq, table_name, db):
 
     book = TableBook(open_book(db), table_name, use=bool(table_name))
     done = book.undo(expect_seq)
-    text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed") \
-        if done.reopened else _("move {seq}: undid move {target} ({line})")
-    click.echo(text.format(seq=done.seq, target=done.target, line=done.line, number=book.number))
-    for text in next_state(book.ref):
+    click.echo(undone_text(done))
+    for text in next_state(book.ref, book.closed):
         click.echo(text)
+
+
+def undone_text(done) -> str:
+    """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
+    if done.hand_new:
+        text = _("took back `hand new`: hand {number} is open again at move {seq} (undid move {target}, "
+                 "{line}), its postings reversed")
+    elif done.reopened:
+        text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed")
+    else:
+        text = _("move {seq}: undid move {target} ({line})")
+    return text.format(seq=done.seq, target=done.target, line=done.line, number=done.number)
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
     """Record `line` at the table's current hand (store/tablebook.py); print what it did and
     the table's next state."""
     from ..store.tablebook import TableBook
-    from .render import say
+    from .render import Style
 
     book = TableBook(open_book(db), table_name, use=bool(table_name))
     done = book.record(line, expect_seq)
+    style = Style()
     if done.unchanged:
-        click.echo(_("move {seq} already says {line}: nothing changed, nothing stored").format(
-            seq=done.seq, line=done.line))
+        click.echo(already_text(done))
         return
     click.echo(_("move {seq}: {line}").format(seq=done.seq, line=done.line))
     for f in done.fouls:
         foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
             if f.enforced else _("foul {code} {player}: {message} — forgiven")
-        click.echo(foul.format(code=f.code, player=f.player, message=say(f.message)))
+        click.echo(foul.format(code=f.code, player=f.player, message=style.text(f.message)))
     for w in done.warnings:
-        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+        click.echo(_("warning {code} {message}").format(code=w.code, message=style.text(w.message)))
     if done.closing is not None:
-        print_settlement(book.name, book.number, done.closing)
+        print_settlement(book.name, done.number, done.closing)
         return
     for text in next_state(book.ref):
         click.echo(text)
+
+
+def already_text(done) -> str:
+    """A line identical to the hand's last move that changes nothing: not stored twice."""
+    return _("already recorded (move {seq}): {line} changes nothing, nothing stored").format(
+        seq=done.seq, line=done.line)
 
 
 def print_settlement(table: str, number: int, report) -> None:
@@ -177,9 +194,10 @@ def print_settlement(table: str, number: int, report) -> None:
     print_hand(_("table {table}").format(table=table), number, report, live=True)
 
 
-def next_state(ref) -> list:
+def next_state(ref, closed: bool = False, void=None) -> list:
     """The table's next state in a line or two, in the run's language (play/prompt.py words it)."""
     from ..play.prompt import next_state_text
-    from .render import say
+    from .render import Style
 
-    return [say(m) for m in next_state_text(ref)]
+    style = Style()
+    return [style.text(m) for m in next_state_text(ref, closed, void)]

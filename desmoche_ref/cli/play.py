@@ -21,7 +21,7 @@ from ..findings import M
 from ..i18n import N_
 from .book import db_option
 from .lang import Command, _, lang_option, language, ngettext
-from .render import say
+from .render import Style, say
 
 OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
@@ -57,7 +57,8 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
             raise Refused(item.event.error)
         stored = recorder.record(item.text if item.comment is None else f"{item.text} #{item.comment}")
     except Refused as e:
-        click.echo(f"{where}{e.finding.code} {say(e.finding.message)}")
+        click.echo(where + _("refused: {code} {message} (nothing stored)").format(
+            code=e.finding.code, message=say(e.finding.message)))
         return REFUSED
     except HandChanged as e:
         click.echo(where + _("the hand changed in the book (now at move {seq}): another recorder wrote to "
@@ -68,18 +69,20 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
         click.echo(f"{where}{reason(e)}")
         return REFUSED
     if stored.unchanged:
-        click.echo(where + _("move {seq} already says {line}: nothing changed, nothing stored").format(
-            seq=stored.seq, line=stored.line))
+        from .moves import already_text
+
+        click.echo(where + already_text(stored._replace(line=lines.spoken(stored.line, spanish()))))
         return OK
     if echo:
-        click.echo(say(echo_text(stored.seq, stored.line, recorder.ref, stored.closing is not None,
-                                 colour_now())))
+        click.echo(say(echo_text(stored.seq, lines.spoken(stored.line, spanish()), recorder.ref,
+                                 stored.closing is not None, colour_now())))
+    style = Style()
     for f in stored.fouls:
-        click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=say(foul_text(f))))
+        click.echo(where + _("foul {code} {foul}").format(code=f.code, foul=style.text(foul_text(f))))
     for w in stored.warnings:
-        click.echo(where + _("warning {code} {message}").format(code=w.code, message=say(w.message)))
+        click.echo(where + _("warning {code} {message}").format(code=w.code, message=style.text(w.message)))
     if stored.closing is not None:
-        say_settlement(recorder, recorder.number, stored.closing)
+        say_settlement(recorder, stored.number, stored.closing)
     return OK
 
 
@@ -97,8 +100,11 @@ def hand_or_fail(recorder) -> None:
 
 def reason(error) -> str:
     """What an error of the book or of a command says (a Message when it was made below the
-    shell), in the run's language."""
-    return say(error.args[0]) if error.args else str(error)
+    shell), in the run's language, naming the session's commands (`end`, not
+    `desmoche-ref end`)."""
+    from ..findings import IN_SESSION, reworded
+
+    return say(reworded(error.args[0], **IN_SESSION)) if error.args else str(error)
 
 
 def spanish() -> bool:
@@ -139,38 +145,34 @@ def run_state(recorder, args):
 
 
 def run_undo(recorder, args):
+    from .moves import undone_text
+
     no_arguments("undo", args)
-    done = recorder.undo(recorder.seq)
-    text = _("took back: {line} (hand {number} reopened: its postings are reversed)") if done.reopened \
-        else _("took back: {line}")
-    click.echo(text.format(line=done.line, number=recorder.number))
+    click.echo(undone_text(recorder.undo(recorder.seq)))
     return OK
 
 
 def run_new(recorder, args):
-    from ..money import fmt
     from ..play.lines import read_new
+    from .hand import opened_line, said_warnings
 
     spec = read_new(args)
     opened = recorder.new_hand(spec.dealer, spec.sides)
     if opened.closed is not None:
         say_settlement(recorder, opened.closed_number, opened.closed)
-    s = recorder.ref.setup
-    carried = [_("pot {amount}").format(amount=fmt(s.carry))] if s.carry else []
-    carried += [f"{game} {fmt(cents)}" for game, cents in s.side_carry.items() if cents]
-    sides = [f"{e.game} {fmt(e.stake)} {' '.join(s.players[i] for i in e.players)}" for e in s.sides]
-    if carried and sides:
-        text = _("hand {number} at table {table}: {dealer} deals; carried in: {carried}; side games: {sides}")
-    elif carried:
-        text = _("hand {number} at table {table}: {dealer} deals; carried in: {carried}")
-    elif sides:
-        text = _("hand {number} at table {table}: {dealer} deals; side games: {sides}")
-    else:
-        text = _("hand {number} at table {table}: {dealer} deals")
-    click.echo(text.format(number=recorder.number, table=recorder.name, dealer=s.players[s.dealer],
-                           carried=", ".join(carried), sides="; ".join(sides)))
-    for w in opened.warnings:  # N9.3: a dealer out of turn is said, not refused
-        click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
+    click.echo(opened_line(recorder.name, opened))
+    said_warnings(opened.warnings)
+    return OK
+
+
+def run_void(recorder, args):
+    from ..play.lines import Usage
+    from .hand import voided_text
+
+    if not args.strip():
+        raise Usage(_("void takes the reason: `void the deck was short a card`"))
+    hand_or_fail(recorder)
+    click.echo(voided_text(recorder.void(args, recorder.seq), recorder.name, "new"))
     return OK
 
 
@@ -182,8 +184,8 @@ def run_settle(recorder, args):
     no_arguments("settle", args)
     night = recorder.night()
     players = night.players
-    click.echo(ngettext("table {table}: the night so far, {count} hand(s) settled in the book",
-                        "table {table}: the night so far, {count} hand(s) settled in the book",
+    click.echo(ngettext("table {table}: the night so far, {count} hand settled in the book",
+                        "table {table}: the night so far, {count} hands settled in the book",
                         len(night.hands)).format(table=night.table, count=len(night.hands)))
     table = [[h.number, h.dealer, ngettext("{winners} wins", "{winners} win", len(h.winners)).format(
                  winners=" ".join(h.winners)) if h.winners else _("no winner")]
@@ -230,8 +232,8 @@ def run_quit(recorder, args):
     return QUIT
 
 
-COMMAND_RUNNERS = {"state": run_state, "undo": run_undo, "new": run_new, "settle": run_settle,
-                   "log": run_log, "help": run_help, "quit": run_quit}
+COMMAND_RUNNERS = {"state": run_state, "undo": run_undo, "new": run_new, "void": run_void,
+                   "settle": run_settle, "log": run_log, "help": run_help, "quit": run_quit}
 
 
 def say_settlement(recorder, number, report) -> None:
@@ -260,7 +262,8 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError:
-            click.echo(_("{line}: N1.1 this line is not valid UTF-8 text").format(line=number))
+            click.echo(f"{number}: " + _("refused: {code} {message} (nothing stored)").format(
+                code="N1.1", message=_("this line is not valid UTF-8 text")))
             outcome = REFUSED
         else:
             if number == 1:
@@ -376,14 +379,14 @@ def play(table_name, db, keep_going):
     (`draw Beto 2d`, or short: `dr Beto 2d`), judged by the rules and stored in the book
     before the prompt returns; a move the rules forbid is refused with the rule and
     nothing is stored. Tab completes verbs, names and cards. Session commands: state,
-    undo, new, settle, log, help, quit (`help` lists them with the short verb forms).
+    undo, new, void, settle, log, help, quit (`help` lists them with the short verb forms).
     The table is opened once with `desmoche-ref table new`; the first hand of the night
     with `new --dealer NAME` in the session (or `desmoche-ref hand new --dealer NAME`).
 
     Piped input works too: no prompt, one event or command a line, `#` comments and
-    blank lines skipped. The first refused line is printed as `LINE: CODE message` and
-    stops the input (saying how many lines were done and which to correct); with
-    --keep-going every line is tried. Exit status 0 when every line was stored, 1 if a
+    blank lines skipped. The first refused line is printed as `LINE: refused: CODE
+    message (nothing stored)` and stops the input (saying how many lines were done and
+    which to correct); with --keep-going every line is tried. Exit status 0 when every line was stored, 1 if a
     line was refused, 3 if another recorder moved the hand first (that line was not
     stored), 2 if the book or table cannot be used.
 
@@ -397,8 +400,12 @@ def play(table_name, db, keep_going):
     from ..store.db import BookError, open_book
     from ..store.hands import StoreError
 
+    from .book import say_if_made
+
     try:
-        recorder = open_table(open_book(db), table_name)
+        book = open_book(db)
+        say_if_made(book)
+        recorder = open_table(book, table_name)
     except (BookError, StoreError) as e:
         click.echo(_("error: {message}").format(message=reason(e)), err=True)
         sys.exit(2)

@@ -16,7 +16,7 @@ import click
 
 from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
 from ..describe import LINE, MOVE, outcome_text
-from ..findings import Message, listed, render
+from ..findings import Message, Verbatim, listed, render
 from ..i18n import N_
 from ..money import fmt
 from .lang import _, language, ngettext
@@ -101,6 +101,8 @@ class Style:
         does a value the template quotes (`{word!r}`: what the recorder typed)."""
         if not self.symbols:
             return say(message)
+        if isinstance(message, Verbatim):
+            return message
         if not isinstance(message, Message):
             return self._suits(message) if isinstance(message, str) else message
         spoken = (_, ngettext) if language() != "en" else (str, None)

@@ -9,10 +9,12 @@ from .files import OutputRefused, check_output, write_output
 from .lang import Command, _, lang_option
 from .render import say
 
+MOST_HANDS = 100_000  # the session is built in memory (~1.5 KB a hand) before it is written
+
 
 @click.command(cls=Command)
-@click.option("--hands", "-n", type=click.IntRange(min=1), required=True,
-              help=N_("How many consecutive hands to play."))
+@click.option("--hands", "-n", type=click.IntRange(min=1, max=MOST_HANDS), required=True,
+              help=N_("How many consecutive hands to play (at most 100,000: the session is written whole)."))
 @click.option("--players", "-p", type=click.IntRange(2, 4), default=3, show_default=True,
               help=N_("Players at the table (2, 3 or 4)."))
 @click.option("--seed", "-s", type=int, default=0, show_default=True,

@@ -26,9 +26,12 @@ class Judging(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):
-        fail(ev.line, "N3.1", M("{actor!r} is not a player at this table ({items}); names are "
-                                "matched exactly",
-                                actor=ev.actor[:24], items=' '.join(self.setup.players)))
+        from ..limits import unknown
+
+        fail(ev.line, "N3.1", unknown(M("{actor!r} is not a player at this table ({items}); names are "
+                                        "matched exactly",
+                                        actor=ev.actor[:24], items=' '.join(self.setup.players)),
+                                      ev.actor, self.setup.players))
 
     def pname(self, seat) -> str:
         return self.setup.players[seat]

@@ -30,6 +30,14 @@ class Action(NamedTuple):
     owes: str         # "pay" (R7.4) or "mend" (melds left broken by a desmoche, R8.5)
 
 
+class PendingClaim(NamedTuple):
+    """A side-game claim still to be shown (R4.5): `show PLAYER CARDS…` makes it count."""
+
+    player: str
+    game: str
+    cards: tuple      # the cards not shown yet
+
+
 class Seat(NamedTuple):
     """One player's standing as the table knows it (N6.2: known cards plus an unknown count)."""
 
@@ -49,6 +57,8 @@ class Move(NamedTuple):
     player: str | None
 
 
+# The verbs of the deal (N4.6): the others end it
+DEAL_MOVES = ("cut", "deal", "return", "foul", "forgive")
 # Never out of place before the end, whoever writes them: the table's call (N4.8), a side-game
 # claim or an automatic win (void with a warning when late or by a player out, R4.5, R6.3).
 ANYTIME = ("foul", "show", "announce", "declare")
@@ -78,6 +88,44 @@ class Queries(RefereeParts):
         return [Seat(p.name, p.status, tuple(sorted(p.hand)), p.unknown,
                      tuple(tuple(m) for m in p.melds), p.laid, p.cambio_done)
                 for p in self.g.players]
+
+    def pending_claims(self) -> list:
+        """PendingClaim of each side-game claim that a `show` may still make count (R4.5):
+        announced, valid so far, its cards not all shown. Closing the hand voids them."""
+        from ..settle import pending_claims
+
+        names = self.setup.players
+        return [PendingClaim(names[seat], game, cards)
+                for seat, game, cards in pending_claims(self.setup, self.g, self.out.announcements)]
+
+    def undealt(self) -> list:
+        """The players dealt no card yet while the deal is on and no misdeal is called: a line
+        that ends the deal now would leave them out (R3.3)."""
+        g = self.g
+        if g.phase != DEAL or g.written_misdeal:
+            return []
+        return [g.players[s].name for s in self.setup.order_from_dealer() if g.players[s].dealt_total == 0]
+
+    def coming(self) -> list:
+        """The moves a recorder at the table is offered: `moves()`, less the lines that would
+        end the deal while a player is dealt no card (the live book refuses them, R3.3)."""
+        moves = self.moves()
+        if self.undealt():
+            return [m for m in moves if m.verb in DEAL_MOVES]
+        return moves
+
+    def same_table(self, other) -> bool:
+        """Whether `other` (a fork of this referee, a line further) holds the table exactly as
+        this one does: that line changed nothing at the table."""
+        from .state import PlayerState
+
+        a, b = self.g, other.g
+        if {k: v for k, v in vars(a).items() if k != "players"} != \
+                {k: v for k, v in vars(b).items() if k != "players"}:
+            return False
+        slots = [slot for slot in PlayerState.__slots__ if slot != "desmoched"]
+        return all(getattr(p, slot) == getattr(q, slot) and _broken(p) == _broken(q)
+                   for p, q in zip(a.players, b.players) for slot in slots)
 
     def declared(self) -> bool:
         """A valid automatic-win declaration stands: no card is drawn (N4.7)."""
@@ -218,6 +266,12 @@ class Queries(RefereeParts):
             if drawer is not None and drawer[0] >= 0:
                 moves.append(Move("draw", names[drawer[0]]))
         return moves
+
+
+def _broken(p) -> bool:
+    """Whether a desmoche left a meld of the player broken (R8.5): all the `desmoched` flag
+    says, since it matters only while a meld is broken (engine/lay.py)."""
+    return p.desmoched and any(meld_kind(m) is None for m in p.melds)
 
 
 def _unique(moves) -> list:

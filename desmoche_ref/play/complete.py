@@ -45,7 +45,7 @@ def _card_prefix(partial: str) -> str:
 def _first_words(ref, verbs=None, commands=None) -> list:
     """The verbs (those the hand allows next first) and the commands, by these names."""
     verbs, commands = verbs or {}, commands or {}
-    legal = [m.verb for m in ref.moves()] if ref is not None else []
+    legal = [m.verb for m in ref.coming()] if ref is not None else []
     return list(dict.fromkeys([verbs.get(v, v) for v in legal + list(VERBS)]
                               + [commands.get(c, c) for c in COMMANDS]))
 
@@ -65,7 +65,7 @@ def _words(done: list, ref) -> list:
         return []
     names = ref.setup.players
     if len(done) == 1:
-        legal = [m.player for m in ref.moves() if m.verb == verb]
+        legal = [m.player for m in ref.coming() if m.verb == verb]
         return list(dict.fromkeys(legal + list(names)))
     if done[1] not in names:
         return []

@@ -7,7 +7,7 @@ import shlex
 from typing import NamedTuple
 
 from ..findings import M, error
-from ..limits import nfc, too_long
+from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import write_event
@@ -26,6 +26,8 @@ COMMANDS = {
     "new": (M('new [--dealer P] [--side "GAME STAKE PLAYERS…"]… [--no-sides]'),
             M("close this hand (posting its settlement) and deal the next: the deal passes to "
               "the right and carried pots come in by themselves")),
+    "void": (M("void REASON…"), M("abandon the hand: closed void, nothing posted, its pots pass on "
+                                   "and the same dealer deals again (`undo` takes it back)")),
     "settle": ("settle", M("the night's running totals per player, from the book's postings")),
     "log": ("log", M("the hand's moves as stored, corrections included")),
     "help": ("help", M("this list")),
@@ -33,8 +35,8 @@ COMMANDS = {
 }
 ALIASES = {"exit": "quit", "?": "help"}
 # the commands' Spanish names, taken in any language (as a record takes the Spanish verbs)
-SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "cuentas": "settle",
-                    "historial": "log", "ayuda": "help", "salir": "quit"}
+SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "anular": "void",
+                    "cuentas": "settle", "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
 SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
 
@@ -73,6 +75,16 @@ def command_of(word: str):
     return name if name in COMMANDS else None
 
 
+def spoken(line: str, spanish: bool) -> str:
+    """A stored (canonical) line as the session echoes it: in Spanish with the Spanish verb
+    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`); the book keeps the English (N4.10)."""
+    if not spanish:
+        return line
+    verb, _, rest = line.partition(" ")
+    words = [SPANISH_OF.get(verb, verb)] + ["a" if verb == "add" and w == "to" else w for w in rest.split()]
+    return " ".join(words)
+
+
 def verb_of(word: str):
     """The notation verb a typed word stands for (a short form, or any spelling the reader
     takes: `DRAW`, …), or None."""
@@ -88,8 +100,10 @@ def read_move(text: str, line: int) -> Move:
         return _unreadable(line, "N4", M("a comment needs an event before it"))
     verb = verb_of(parts[0])
     if verb is None:
-        return _unreadable(line, "N4", M("unknown verb or command {word!r} (`help` lists the verbs, "
-                                         "their short forms and the commands)", word=clip(parts[0])))
+        words = list(VERBS) + list(SPANISH_VERBS) + list(COMMANDS) + list(SPANISH_COMMANDS)
+        return _unreadable(line, "N4", unknown(M("unknown verb or command {word!r} (`help` lists the verbs, "
+                                                 "their short forms and the commands)", word=clip(parts[0])),
+                                               parts[0], words))
     if too_long(len(text)):  # N1.5, as typed
         return _unreadable(line, "N1.5", too_long(len(text)))
     ev = parse_event(" ".join([verb] + parts[1:]), line)
@@ -196,4 +210,5 @@ def help_text(say=str, spanish: bool = False) -> str:
          "", say(moves)] + verbs
         + ["", say(commands)] + rows
         + ["", say(M("Examples:"))] + examples
-        + ["  m Carla 9s 9d 9c", "  + Carla 7d to 6d", "  p Beto 7c", '  new --side "oro 5 Ana Beto Carla"'])
+        + ["  m Carla 9s 9d 9c", "  + Carla 7d a 6d" if spanish else "  + Carla 7d to 6d", "  p Beto 7c",
+           '  new --side "oro 5 Ana Beto Carla"'])

@@ -7,9 +7,9 @@ again, so the prompt never disagrees with the verdict.
 
 from ..cards import pretty as card_text, pretty_cards as cards_text
 from ..engine.replay import INVALID
-from ..describe import outcome_text
+from ..describe import claims_shown_as, outcome_text, show_commands
 from ..engine.state import ACTIVE, DEAL, DISQUALIFIED, OVER, PASSED, PRE
-from ..findings import M, MN, listed
+from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
 
 # a seat's status, as a person reads it (N8 writes the code)
@@ -33,6 +33,10 @@ def turn_text(ref, colour: bool = False):
         return M("invalid at line {line} ({code}): `undo` takes the move back", line=e.line, code=e.code)
     phase = ref.phase
     if phase == OVER:
+        pending = ref.pending_claims()
+        if pending:
+            return M("over: {outcome} · to show: {claims} · `end` closes the hand", outcome=outcome_words(ref),
+                     claims=claims_shown_as(pending, lambda cards: cards_text(cards, colour)))
         return M("over: {outcome} · `end` closes the hand", outcome=outcome_words(ref))
     if phase == DEAL:
         if ref.g.deal_started and all(p.hand_count == 9 for p in ref.g.players):
@@ -134,7 +138,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     for w in ref.report.warnings:
         out.append(M("warning (line {line}): {code} {message}", line=w.line, code=w.code, message=w.message))
     nexts = {}
-    for m in ref.moves():
+    for m in ref.coming():
         nexts.setdefault(m.verb, []).append(m.player or "")
     verb_name = SPANISH_OF if spanish else {}
     out.append(M("may come next: {moves}", moves="; ".join(
@@ -142,13 +146,27 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     return out
 
 
-def next_state_text(ref) -> list:
+def next_state_text(ref, closed: bool = False, void=None) -> list:
     """What comes next at the table, in a line or two (Messages): what the verbs, `undo` and
-    `hand show` print after a move, from the referee's queries (cards with their suits)."""
+    `hand show` print after a move, from the referee's queries (cards with their suits).
+    `closed`: the hand is closed; `void`: the reason it was voided."""
     names = ref.setup.players
+    if void is not None:
+        return [M("the hand is void: {reason}", reason=void)]
+    if closed:
+        if ref.outcome is not None:
+            return [M("the hand is closed: {how}", how=outcome_words(ref))]
+        return [M("the hand is closed")]
     if ref.outcome is not None:
-        return [M("the hand is over: {how}. `show` lines may follow; `desmoche-ref end` (or the next "
-                  "`hand new`) closes it and posts the settlement", how=outcome_words(ref))]
+        pending = ref.pending_claims()
+        if pending:
+            return [M("the hand is over: {how}. Still to be shown: {claims} — write {shows}; `{prog}end` "
+                      "closes the hand without it", how=outcome_words(ref),
+                      claims=claims_shown_as(pending, cards_text), shows=show_commands(pending),
+                      prog=COMMAND_LINE["prog"])]
+        return [M("the hand is over: {how}. `show` lines may follow; `{prog}end` (or the next "
+                  "`{new}`) closes it and posts the settlement", how=outcome_words(ref),
+                  prog=COMMAND_LINE["prog"], new=COMMAND_LINE["new"])]
     if ref.phase == DEAL:
         held = ", ".join(f"{s.name} {len(s.hand) + s.unknown}" for s in ref.seats_view())
         return [M("the deal: {held} cards", held=held)]
@@ -160,7 +178,7 @@ def next_state_text(ref) -> list:
                    card=card_text(action.taken))
         return [took]
     if ref.declared():
-        return [M("an automatic win is declared: more declarations, then `desmoche-ref end`")]
+        return [M("an automatic win is declared: more declarations, then `{prog}end`", prog=COMMAND_LINE["prog"])]
     moves = ref.moves()
     waiting = [p for verb, p in moves if verb == "cambio"]
     drawer = ref.next_drawer()
@@ -182,10 +200,11 @@ def next_state_text(ref) -> list:
             text = M("{offer}; {player} must take it (R9.1)", offer=text, player=names[offer.must_take])
         lines = [text]
         if ("end", None) in moves:
-            lines.append(M("if nobody takes it the stock is empty: `desmoche-ref end` ends the hand"))
+            lines.append(M("if nobody takes it the stock is empty: `{prog}end` ends the hand",
+                           prog=COMMAND_LINE["prog"]))
         elif drawer:
             lines.append(M("if nobody takes it, {player} draws next", player=drawer))
         return lines
     if ("end", None) in moves:
-        return [M("the stock is empty: `desmoche-ref end` ends the hand")]
+        return [M("the stock is empty: `{prog}end` ends the hand", prog=COMMAND_LINE["prog"])]
     return [M("{player} draws next", player=drawer) if drawer else M("no draw can come next")]

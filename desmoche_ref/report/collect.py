@@ -27,6 +27,7 @@ class Night(NamedTuple):
     hands: list      # Hand, in playing order
     balances: dict   # party -> cents (the pots' share as league.POT_PARTY)
     transfers: list  # settleup.Transfer
+    voided: list = []  # (number, reason) of its hands voided (`hand void`)
 
 
 class Season(NamedTuple):
@@ -67,35 +68,40 @@ def collect(session, tables=(), since=None, until=None, progress=None, min_night
     from ..store.career import nights_played, player_records
     from ..store.ratings import Filter, ratings
     from ..store.league import (Selection, balances, export_hands, ledger, played, recorders, standings,
-                                table_id)
+                                table_id, voided)
 
     for name in tables:
         table_id(session, name)  # an unknown table is refused before anything is read
     selections = [Selection(name, None, since, until) for name in tables] or [Selection(None, None, since, until)]
     rows = [row for sel in selections for row in played(session, sel)]
     wanted = {(r.table, r.number) for r in rows}
-    texts, postings, who = {}, {}, {}
+    texts, postings, who, void = {}, {}, {}, {}
     for sel in selections:
         who.update(recorders(session, sel.table))
+        void.update(voided(session, sel))
         for table, number, text in export_hands(session, sel.table):
             if (table, number) in wanted:
                 texts[(table, number)] = text
         for entry in ledger(session, table=sel.table):
             if (entry.table, entry.hand) in wanted:
                 postings.setdefault((entry.table, entry.hand), []).append(entry)
+    days = {(r.table, r.number): r.day for r in rows}
     rows = [r for r in rows if (r.table, r.number) in texts]  # what export leaves out (a void hand) is not shown
     hands = [Hand(r.table, r.number, r.day, r.status, texts[(r.table, r.number)],
                   tuple(postings.get((r.table, r.number), ())), who.get((r.table, r.number), ()))
              for r in sorted(rows, key=lambda r: (r.day, r.table, r.number))]
     table_ = standings(session, selections[0]) if len(selections) == 1 else \
         merged([standings(session, sel) for sel in selections])
-    nights, by_night = [], {}
+    nights, by_night, void_by_night = [], {}, {}
     for h in hands:
         by_night.setdefault((h.day, h.table), []).append(h)
-    for (day, table), night in by_night.items():
+    for (table, number), reason in sorted(void.items()):  # a void hand is said on its night
+        by_night.setdefault((days[(table, number)], table), [])
+        void_by_night.setdefault((days[(table, number)], table), []).append((number, reason))
+    for (day, table), night in sorted(by_night.items()):
         owed = balances(session, Selection(table, None, day, day))
-        nights.append(Night(table, day, night, owed, settle_up(owed)))
-    names = list(tables) or sorted({r.table for r in rows})
+        nights.append(Night(table, day, night, owed, settle_up(owed), void_by_night.get((day, table), [])))
+    names = list(tables) or sorted({table for (_day, table) in by_night})
     players = [r.player for r in table_.players]
     flt = Filter(tuple(tables), since, until)
     return Season(names, since, until, table_, hands, nights, players, ratings(session, flt),

@@ -47,14 +47,22 @@ def _suit_html(m) -> str:
     return f'<b class=r>{m.group(0)}</b>' if m.group(2) in "♥♦" else f'<b>{m.group(0)}</b>'
 
 
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])")
+
+
 def text_html(text: str) -> Markup:
-    """A line of words with cards in it (as `view` prints them, 10♠), the cards coloured."""
-    return Markup(_PRETTY_CARD.sub(_suit_html, str(escape(text))))
+    """A line of words with cards in it (as `view` prints them, 10♠), the cards coloured;
+    a `command` in it (a message naming what to type) as code."""
+    return Markup(_CODE.sub(r"<code>\1</code>", _PRETTY_CARD.sub(_suit_html, str(escape(text)))))
 
 
 def rule_html(text: str) -> Markup:
-    """A rule's words as the rulebook writes them: `code` spans become <code>."""
-    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+    """Words as the rulebook and the pages' own texts write them (their markdown): `code`
+    spans become <code>, **strong** <strong> and *emphasis* <em>."""
+    html = _CODE.sub(r"<code>\1</code>", str(escape(text)))
+    return Markup(_EMPHASIS.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", html)))
 
 
 # ------------------------------------------------------------------- paths
@@ -197,27 +205,37 @@ def _card_str(name: str) -> str:
 
 
 def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
-    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N)
-    and saying who entered the move, when the book knows (`recorders`: one a move, in order)."""
+    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N).
+    Who entered the moves, when the book knows (`recorders`: one a move, in order), is said
+    once above them (`recorded_by`) and at a move only where it changes."""
     out = []
+    before = next((r for r in recorders if r), None)
     for n, line in enumerate(text.splitlines(), 1):
         words = escape(line)
         if n in moves:
             words = f'<a href="#move-{moves[n]}">{words}</a>'
             move = moves[n]
-            if 0 < move <= len(recorders) and recorders[move - 1]:
-                who = escape(gettext(N_("entered by {recorder}")).format(recorder=recorders[move - 1]))
+            if 0 < move <= len(recorders) and recorders[move - 1] and recorders[move - 1] != before:
+                before = recorders[move - 1]
+                who = escape(gettext(N_("entered by {recorder}")).format(recorder=before))
                 words = f'{words} <span class="by">{who}</span>'  # a str: Markup + would escape it again
         out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
     return Markup("".join(out))
 
 
-def findings(report, rules) -> list:
-    """(line, code, message in words, the rule's text or None) of each finding."""
+def recorded_by(recorders) -> str | None:
+    """Who entered the hand's first move the book knows the recorder of (the record says
+    where another takes over), or None."""
+    return next((r for r in recorders if r), None)
+
+
+def findings(report, rules, moves=None) -> list:
+    """(line, move or None, code, message in words, the rule's text or None) of each finding;
+    `moves` maps a record's line to its move (a finding at a tag has none)."""
     out = []
     for line, code, message in report.findings():
         rule = rules.get(code)
-        out.append((line, code, text_html(_pretty_message(message)), rule))
+        out.append((line, (moves or {}).get(line), code, text_html(_pretty_message(message)), rule))
     return out
 
 
@@ -237,4 +255,7 @@ def _pretty_message(message) -> str:
 
 
 def chart(title, series, x_label) -> Markup:
-    return svg.line_chart(title, series, x_label)
+    """The chart twice: wide for a page, narrow (fewer ticks, labels legible) for a phone;
+    the style sheet shows one."""
+    return svg.line_chart(title, series, x_label) + svg.line_chart(title, series, x_label, cls="narrow",
+                                                                   **svg.NARROW)

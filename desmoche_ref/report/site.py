@@ -54,7 +54,9 @@ def _hand_pages(items, root, base, paths):
                                replay=pages.replay_html(judged.steps, gettext),
                                record=pages.record_html(hand.text, {s.line: s.move for s in judged.steps},
                                                         hand.recorders, gettext),
-                               findings=pages.findings(judged.report, rules), previous=before, next=after,
+                               recorder=pages.recorded_by(hand.recorders),
+                               findings=pages.findings(judged.report, rules, {s.line: s.move for s in judged.steps}),
+                               previous=before, next=after,
                                night=night, paths=paths, out=out, outcome=shown["outcome"])
         with open(os.path.join(root, page), "w", encoding="utf-8") as f:
             f.write(html)
@@ -163,7 +165,7 @@ def _season_values(season, summaries, paths) -> dict:
         counts["forgiven"] += sum(1 for f in s["fouls"] if not f["enforced"])
         counts["side_games_won"] += sum(1 for g in s["side_games"] if g["winners"])
     chart = pages.chart(_("Each player's net over the season"), series, _("hands, in the order played"))
-    legend = [(name, pages.svg.colour(i), curve[-1] if curve else 0) for i, (name, curve) in enumerate(series)]
+    legend = [(name, pages.svg.legend_marker(i), curve[-1] if curve else 0) for i, (name, curve) in enumerate(series)]
     return {"paths": paths, "chart": chart, "legend": legend, "after_night": after_night, "counts": counts,
             "ratings": season.ratings, "nights_played": season.nights_played, "min_nights": season.min_nights,
             "party": pages.party, "first_day": season.hands[0].day if season.hands else None,

@@ -50,15 +50,63 @@ def _thin(values: list) -> list:
     return points
 
 
-def line_chart(title: str, series: list, x_label: str, width: int = 720, height: int = 300) -> Markup:
+# One marker shape a series, drawn at its last point and in the legend: lines that run
+# together (two players at the same net) are told apart by their ends and by the legend
+MARKERS = ("circle", "square", "triangle", "diamond")
+OVERLAP = 3  # user units between lines at the same value at a point (a small offset, not a lie)
+NARROW = dict(width=360, height=250, ticks=4)  # the phone's chart: its labels ~12 px at 390 px wide
+
+
+def marker(i: int, cx: float, cy: float, r: float = 5) -> str:
+    """The SVG of series i's marker centred on (cx, cy)."""
+    shape = MARKERS[i % len(MARKERS)]
+    if shape == "circle":
+        return f'<circle class="mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{colour(i)}"/>'
+    if shape == "square":
+        return (f'<rect class="mark" x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r}" height="{2 * r}" '
+                f'fill="{colour(i)}"/>')
+    if shape == "triangle":
+        corners = [(0, -1.2), (1.1, 0.9), (-1.1, 0.9)]
+    else:
+        corners = [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)]
+    points = " ".join(f"{cx + dx * r:.1f},{cy + dy * r:.1f}" for dx, dy in corners)
+    return f'<polygon class="mark" points="{points}" fill="{colour(i)}"/>'
+
+
+def legend_marker(i: int) -> Markup:
+    """Series i's marker, alone, for the legend beside the chart."""
+    return Markup(f'<svg class="swatch" viewBox="0 0 14 14" aria-hidden="true">{marker(i, 7, 7)}</svg>')
+
+
+def _offsets(series: list) -> list:
+    """Per series, per point: the y offset (user units) that keeps lines at the same value
+    apart — at each point the series sharing a value are spread OVERLAP apart, centred on it."""
+    out = [[0.0] * len(v) for _name, v in series]
+    n = max((len(v) for _name, v in series), default=0)
+    for i in range(n):
+        same = {}
+        for k, (_name, v) in enumerate(series):
+            if i < len(v):
+                same.setdefault(v[i], []).append(k)
+        for ks in same.values():
+            for j, k in enumerate(ks):
+                out[k][i] = (j - (len(ks) - 1) / 2) * OVERLAP
+    return out
+
+
+def line_chart(title: str, series: list, x_label: str, width: int = 720, height: int = 300,
+               ticks: int = 6, cls: str = "wide") -> Markup:
     """An SVG chart of `series`: [(name, [cents after each point])], every series as long
-    as the first; the x axis counts the points (`x_label` names them)."""
-    left, right, top, bottom = 64, 12, 12, 40
+    as the first; the x axis counts the points (`x_label` names them). `ticks`: about how
+    many figures the y axis has; `cls`: the chart's class beside `chart` (the page shows the
+    `wide` one, a phone the `narrow` one: pages.chart makes both)."""
+    left, right, top, bottom = (64, 12, 12, 40) if width >= 500 else (58, 10, 10, 38)
     n = max((len(v) for _name, v in series), default=0)
     values = [c for _name, v in series for c in v] or [0]
-    ticks = _ticks(min(min(values), 0), max(max(values), 0))
-    low, high = ticks[0], ticks[-1]
+    marks = _ticks(min(min(values), 0), max(max(values), 0), ticks)
+    low, high = marks[0], marks[-1]
     plot_w, plot_h = width - left - right, height - top - bottom
+    offsets = _offsets(series)
 
     def x(i):
         return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
@@ -66,19 +114,22 @@ def line_chart(title: str, series: list, x_label: str, width: int = 720, height:
     def y(c):
         return top + plot_h * (high - c) / (high - low)
 
-    out = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
+    out = [f'<svg class="chart {cls}" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
            f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>']
-    for t in ticks:
-        cls = "zero" if t == 0 else "grid"
-        out.append(f'<line class="{cls}" x1="{left}" x2="{width - right}" y1="{y(t):.1f}" y2="{y(t):.1f}"/>'
+    for t in marks:
+        line = "zero" if t == 0 else "grid"
+        out.append(f'<line class="{line}" x1="{left}" x2="{width - right}" y1="{y(t):.1f}" y2="{y(t):.1f}"/>'
                    f'<text class="tick" x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{fmt(t)}</text>')
     out.append(f'<text class="tick" x="{left}" y="{height - 22}">1</text>'
                f'<text class="tick" x="{width - right}" y="{height - 22}" text-anchor="end">{n}</text>'
                f'<text class="axis" x="{left + plot_w / 2:.0f}" y="{height - 6}" text-anchor="middle">'
                f'{escape(x_label)}</text>')
     for k, (name, v) in enumerate(series):
-        points = " ".join(f"{x(i):.1f},{y(c):.1f}" for i, c in _thin(v))
+        points = " ".join(f"{x(i):.1f},{y(c) + offsets[k][i]:.1f}" for i, c in _thin(v))
+        last = f"{escape(name)}: {fmt(v[-1]) if v else '0.00'}"
         out.append(f'<polyline fill="none" stroke="{colour(k)}" stroke-width="2" points="{points}">'
-                   f'<title>{escape(name)}: {fmt(v[-1]) if v else "0.00"}</title></polyline>')
+                   f'<title>{last}</title></polyline>')
+        if v:
+            out.append(f'<g>{marker(k, x(len(v) - 1), y(v[-1]) + offsets[k][len(v) - 1])}<title>{last}</title></g>')
     out.append("</svg>")
     return Markup("".join(out))

@@ -331,6 +331,7 @@ class Book:
         self.engine = engine
         self.dialect = engine.dialect.name
         self.readonly = readonly
+        self.made = False  # made by this command (open_book): the shell says so, once
 
     @contextmanager
     def read(self):
@@ -427,7 +428,7 @@ def open_book(given: str | None = None, migrate: bool = True, readonly: bool = F
         return book
     check_known(book, version)
     if migrate:
-        upgrade(book)
+        book.made = upgrade(book) is None  # an empty book (a new file): made by this command
     return book
 
 

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
-from ..findings import M
+from ..findings import COMMAND_LINE, M
 from ..limits import checked_table, nfc, unknown
 from ..notation.parser import parse_text
 from ..notation.writer import write_event
@@ -24,12 +24,12 @@ from .journal import BET, CLOSE, journal_event, journal_hand, journal_postings, 
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
-                      tagged_text)  # (hands.chain_hash, hands.event_lines, …)
+                      standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
 
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
 END = "end"           # the line of the event that ends a hand (N4.4)
-VOID = "void"         # the status of a hand closed before any move stood: never dealt
+VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
 
 
 class StoreError(Exception):
@@ -151,8 +151,11 @@ def last_hand(session, table: BookTable):
 
 
 def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
+    """The hand numbered, else the hand the table is at (course.current_hand)."""
     if number is None:
-        hand = last_hand(session, table)
+        from .course import current_hand
+
+        hand = current_hand(session, table)
         if hand is None:
             raise StoreError(M("no hand yet at table {table}: start one with "
                                "`desmoche-ref hand new --dealer NAME`", table=table.name))
@@ -175,7 +178,8 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
         again = previous.dealer if previous is not None and previous.dealer in players else None
         dealer = laws.next_dealer(before, players) or again
         if dealer is None:
-            raise StoreError(M("the first hand at a table names its dealer: `hand new --dealer NAME`"))
+            raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`",
+                               new=COMMAND_LINE["new"]))
     elif dealer not in players:
         raise StoreError(M("{dealer!r} is not seated at table {table} ({players})", dealer=dealer,
                            table=table.name, players=table.players))
@@ -183,12 +187,21 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
                 players=table.players, dealer=dealer, rules=table.rules, options=table.options,
                 bet=table.bet, carry_in=carry, sides=table.sides if sides is None else json.dumps(sides),
-                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}))
+                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}),
+                extra_tags=json.dumps([["Date", played_today()]]))
     try:
         hand_setup(hand)
     except SetupError as e:
         raise StoreError(_refusal(e.finding)) from None
     return hand
+
+
+def played_today() -> str:
+    """The Date tag of a hand dealt now: this machine's local day (as `hand log` shows times),
+    so that its export and the report's nights say the night it was played (docs/rulings.md)."""
+    from datetime import datetime
+
+    return datetime.now().astimezone().date().isoformat()
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
@@ -197,13 +210,21 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     (N9.1, N9.2) refuses it, a warning (N9.3: the dealer) comes back as a Breach.
 
     A previous hand that is not over is refused, never closed half-played: the recorder
-    finishes it, or writes `end` where the rules let the hand end there (N5.4)."""
+    finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
+    no move is dealt again, and a hand waiting after the one closed is dealt (course.py)."""
     from .. import laws
+    from . import course
 
     if table.closed is not None:
         raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
-    previous = last_hand(session, table)
+    previous = course.current_hand(session, table)
+    if previous is not None and course.untouched(session, previous):
+        return None, previous, course.redeal(session, table, previous, dealer, sides)
     closed = close_if_over(session, table, previous)
+    waiting = course.waiting_after(session, table, previous) if previous is not None else None
+    if waiting is not None:
+        warnings = course.deal_again(session, table, waiting, previous, dealer, sides)
+        return closed, waiting, warnings
     before = table_laws(session, table)
     hand = new_hand_row(table, previous, before, dealer, sides)
     warnings = obey(laws.follow_on(before, laws.HandFacts.of_row(hand), laws.BOOK))
@@ -213,12 +234,13 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     return closed, hand, warnings
 
 
-def table_laws(session, table: BookTable):
-    """The table as its stored hands left it (laws.Table), what is pending written first."""
+def table_laws(session, table: BookTable, below: int | None = None):
+    """The table as its stored hands left it (laws.Table), what is pending written first;
+    with `below`, as its hands before that number left it (a hand dealt again)."""
     from .lawbook import table_now
 
     session.flush()
-    return table_now(session, table.id, table.closed is not None)
+    return table_now(session, table.id, table.closed is not None, below)
 
 
 def obey(breaches) -> list:
@@ -238,22 +260,24 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
     still needs), never closed half-played."""
     if hand is None or hand.closed is not None:
         return None
+    from . import course
+
     live = live_events(events(session, hand))
     if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
-        hand.status, hand.closed = VOID, now()
-        hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
+        course.mark_void(hand)
         session.add(hand)
         journal_verdict(session, hand)
         return None
     report, ref = judge_rows(hand, live)
     if report.status != COMPLETE:
         if ("end", None) in ref.moves():
-            needs = M("write `desmoche-ref end` if the hand ends here (N5.4), or record the moves left")
+            needs = M("write `{prog}end` if the hand ends here (N5.4), or record the moves left",
+                      prog=COMMAND_LINE["prog"])
         else:
-            needs = M("record the moves left first (`desmoche-ref hand show` says whose turn it is)")
+            needs = M("record the moves left first (`{look}` says whose turn it is)", look=COMMAND_LINE["look"])
         raise StoreError(M("hand {number} at table {table} is not over: {needs}", number=hand.number,
                            table=table.name, needs=needs))
-    return close_hand(session, hand, report)
+    return course.close_over(session, table, hand, report, ref)
 
 
 def set_bet(session, table: BookTable, bet: int) -> BookTable:
@@ -279,9 +303,14 @@ def close_table(session, table: BookTable) -> dict:
      refund: {pot: {player: cents}}, empty when nothing was carried)."""
     if table.closed is not None:
         raise StoreError(M("table {table} is already closed", table=table.name))
-    hand = last_hand(session, table)
+    from . import course
+
+    hand = course.current_hand(session, table)
     report = close_if_over(session, table, hand)
     closed = (hand.number, report) if report is not None else None
+    if hand is not None:
+        course.void_waiting(session, table, hand)
+        hand = last_hand(session, table)  # the refunds go on the table's last hand
     refund = returned(session, table)
     if refund:
         refunds = refund_postings(hand, refund, player_ids(session, hand))
@@ -539,13 +568,13 @@ def settle_again(session, hand: Hand):
 
 
 def undo(session, hand: Hand, seq: int) -> Event:
-    """Supersede the hand's last live event with an undo row. A closed hand reopens (its
-    postings reversed), unless the move taken back came after its `end` (a card shown,
-    N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
+    """Supersede the hand's last standing row with an undo row. A closed hand reopens (its
+    postings reversed; a voided one, its `void` row taken back), unless the move taken back
+    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
     settles changed. The caller holds the table's lock (lock_table) and knows the hand is
     at `seq`."""
     rows = events(session, hand)
-    standing = live_events(rows)
+    standing = standing_rows(rows)  # a `void` row too: its undo reopens the hand
     if not standing:
         raise StoreError(M("hand {number} has no move to undo", number=hand.number))
     after_end = hand.closed is not None and any(e.line == END for e in standing[:-1])

@@ -47,6 +47,15 @@ BATCH = 250            # hands per transaction
 IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the content-hash dedupe
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an import: `stored` hands of the file were stored (whole batches, each
+    committed); running the same import again stores the rest (a hand is known by content)."""
+
+    def __init__(self, stored: int):
+        super().__init__(stored)
+        self.stored = stored
+
+
 class Imported(NamedTuple):
     """What one file's import did."""
 
@@ -60,19 +69,21 @@ class Imported(NamedTuple):
 
 
 def import_records(book, source, path: str, table: str | None = None, progress=None,
-                   batch_size: int = BATCH, encoding: str | None = None) -> Imported:
+                   batch_size: int | None = None, encoding: str | None = None) -> Imported:
     """Judge and store every hand of one file. `source` is the file's bytes, or its blocks
     of bytes as read (`notation.parser.read_blocks` of an open file: then no more than a
     block and a hand at a time is in memory, whatever the file's size), in `encoding`
     (UTF-8 by default, N1.1), or their judging.Judging already begun (with the same `path`,
     `table` and `encoding`). `table` overrides each record's Table tag; without either the
     file's name is the table. `progress(line)` is told how far it got; `batch_size` hands
-    are written per transaction.
+    (else BATCH) are written per transaction.
 
     The hands are judged in a child process (store/judging.py) while this one writes them:
     judging and writing each take about half the time, and run on two cores at once. The
     child reads the file."""
     from .forked import ChildGone
+
+    batch_size = batch_size or BATCH
 
     # forked before the writer's thread starts (and, by the command line, before this process
     # loaded SQLAlchemy and opened the book: the child judges meanwhile)
@@ -82,6 +93,7 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
     with closing(judged):
         with book.connect() as conn:
             judged.begin(recorder(conn))
+        stopped = False
         with _Writer(book, rejected, path) as writer:
             try:
                 for prepared, refused, names, line, looks_like in judged:
@@ -96,8 +108,12 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
             except ChildGone as gone:  # killed from outside: what was written stays whole
                 raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
                                  "the import again to finish it", path=path, code=gone.exitcode)) from None
-            if batch:
+            except KeyboardInterrupt:  # Ctrl-C: the batches put are stored whole, the rest not
+                stopped = True
+            if batch and not stopped:
                 writer.put(batch)
+        if stopped:
+            raise Interrupted(writer.stored)
     rejected.sort(key=lambda r: r.number)
     return Imported(path, writer.stored, writer.known, rejected, tables, looks_like,
                     sorted(writer.warned, key=lambda r: r.number))

@@ -3,7 +3,8 @@
 Every write appends (`KINDS` says what each kind covers): a table created (`table`), its bet
 changed (`bet`), the table closed (`close`), an import's hands taking the table on (`follow`:
 its seats and stakes become those of its last hand) — a table's changes, each its own row,
-in order; a hand opened with its setup (`hand`), a move or an undo stored (`event`), a
+in order; a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
+(`redeal`, store/course.py: the hand's setup from then on), a move or an undo stored (`event`), a
 posting made (`posting`), a hand imported whole (`import`: its setup, its moves' chain head
 and how many postings it came with: one row for all of them); a hand closed or reopened
 (`verdict`: its status and the time it closed). Each row holds the canonical text of what
@@ -50,6 +51,7 @@ from .changes import announce
 
 TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
 HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
+REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
 UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
 # What a row of each kind covers: the hand, move or posting it journals once (a unique index
 # of the journal per family: models.Journal), a table's or a hand's state after a change (many
@@ -57,7 +59,7 @@ UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
 KINDS = {
     TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
     HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
-    VERDICT: "verdict", UPGRADE: None,
+    VERDICT: "verdict", REDEAL: "redeal", UPGRADE: None,
 }
 ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
 TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")
@@ -188,6 +190,11 @@ def journal_table(db, t, kind: str = TABLE) -> None:
 def journal_hand(db, h) -> None:
     """A hand opened live, with its setup."""
     append(db, [(HAND, h.id, hand_text(h))])
+
+
+def journal_redeal(db, h) -> None:
+    """A hand with no move dealt again (same number), with its new setup."""
+    append(db, [(REDEAL, h.id, hand_text(h))])
 
 
 def journal_event(db, e) -> None:

@@ -10,19 +10,21 @@ from .league import hand as hands
 FIRST_PAGE = 4  # hands read at first, newest first: the last complete one is nearly always among them
 
 
-def table_now(db, table_id: int, closed: bool = False) -> laws.Table:
-    """The table as its stored hands left it (laws.table_after); `closed` when it broke up.
-    Its hands are read newest first, a page at a time, only back to the last complete hand
-    that carried nothing in."""
-    return laws.table_after((laws.HandFacts.of_row(row) for row in newest_first(db, table_id)), closed)
+def table_now(db, table_id: int, closed: bool = False, below: int | None = None) -> laws.Table:
+    """The table as its stored hands left it (laws.table_after); `closed` when it broke up;
+    with `below`, as its hands numbered below it left it. Its hands are read newest first, a
+    page at a time, only back to the last complete hand that carried nothing in."""
+    rows = newest_first(db, table_id, below)
+    return laws.table_after((laws.HandFacts.of_row(row) for row in rows), closed)
 
 
-def newest_first(db, table_id: int):
-    """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for."""
+def newest_first(db, table_id: int, below: int | None = None):
+    """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for
+    (those numbered below `below`, when given)."""
     h = hands.c
     query = select(h.number, h.players, h.dealer, h.bet, h.carry_in, h.sides, h.side_carry, h.status,
                    h.carry_out, h.side_carry_out).where(h.table_id == table_id).order_by(h.number.desc())
-    page, below = FIRST_PAGE, None
+    page = FIRST_PAGE
     while True:
         rows = db.execute(query.limit(page) if below is None else
                           query.where(h.number < below).limit(page)).all()

@@ -90,10 +90,22 @@ def _hand_filters(session, sel: Selection) -> list:
     if sel.table is not None:
         where.append(hand.c.table_id == table_id(session, sel.table))
     if sel.since is not None:
-        where.append(hand.c.opened >= datetime.combine(sel.since, time(), timezone.utc))
+        where.append(_from_day(sel.since, hand.c.opened.__ge__))
     if sel.until is not None and sel.until < date.max:  # until the last day there is: no bound
-        where.append(hand.c.opened < datetime.combine(sel.until + timedelta(days=1), time(), timezone.utc))
+        where.append(_from_day(sel.until + timedelta(days=1), hand.c.opened.__lt__))
     return where
+
+
+def _from_day(day, compare):
+    """`compare(the start of `day`)` as each hand's day is read (`_day`): an imported hand's
+    time is its Date at midnight UTC, a live hand's the time it was dealt, in local days."""
+    imported = datetime.combine(day, time(), timezone.utc)
+    try:
+        local = datetime.combine(day, time()).astimezone().astimezone(timezone.utc)
+    except (OverflowError, ValueError):  # the first or last day there is: no local day beyond it
+        local = imported
+    return or_(and_(hand.c.source == "import", compare(imported)),
+               and_(hand.c.source != "import", compare(local)))
 
 
 def table_id(session, name: str) -> int:
@@ -234,10 +246,25 @@ class Played(NamedTuple):
 def played(session, sel: Selection = Selection()) -> list:
     """The hands of the selection (its table and dates; not its player), by table and number."""
     h = hand.c
-    query = (select(card_table.c.name, h.number, h.opened, h.status).select_from(hand)
+    query = (select(card_table.c.name, h.number, h.opened, h.status, h.source).select_from(hand)
              .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(session, sel))
              .order_by(card_table.c.name, h.number))
-    return [Played(name, number, _day(opened), status) for name, number, opened, status in session.execute(query)]
+    return [Played(name, number, _day(opened, source), status)
+            for name, number, opened, status, source in session.execute(query)]
+
+
+def voided(session, sel: Selection = Selection()) -> dict:
+    """{(table name, hand number): the reason} of the selection's hands voided by `hand void`
+    (their `void` row standing; export leaves them out, the report says why)."""
+    from sqlalchemy import exists
+
+    h, e = hand.c, event.c
+    undone = event.alias("undone")
+    query = (select(card_table.c.name, h.number, e.comment).select_from(event)
+             .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
+             .where(e.line == "void", h.status == "void", *_hand_filters(session, sel),
+                    ~exists().where(undone.c.supersedes == e.id)))
+    return {(name, number): reason for name, number, reason in session.execute(query)}
 
 
 def recorders(session, table=None) -> dict:
@@ -246,7 +273,7 @@ def recorders(session, table=None) -> dict:
     from .records import live_events
 
     h, e = hand.c, event.c
-    query = (select(card_table.c.name, h.number, e.id, e.supersedes, e.recorder).select_from(event)
+    query = (select(card_table.c.name, h.number, e.id, e.supersedes, e.recorder, e.line).select_from(event)
              .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
              .order_by(card_table.c.name, h.number, e.seq))
     if table is not None:
@@ -261,13 +288,15 @@ class _EventRow(NamedTuple):
     id: int
     supersedes: int | None
     recorder: str | None
+    line: str             # a move, or a `void` row (records.live_events leaves it out)
 
 
-def _day(opened) -> date:
-    """The UTC day of a stored time (SQLite hands back naive UTC, PostgreSQL an aware time)."""
-    if opened.tzinfo is not None:
-        opened = opened.astimezone(timezone.utc)
-    return opened.date()
+def _day(opened, source: str = "import") -> date:
+    """The day a hand was played: an imported hand's time is its Date at midnight UTC (or the
+    time it was stored), a live hand's the time it was dealt, whose day is local (the Date tag
+    it is exported with). SQLite hands back naive UTC, PostgreSQL an aware time."""
+    opened = opened.replace(tzinfo=opened.tzinfo or timezone.utc)
+    return (opened.astimezone(timezone.utc) if source == "import" else opened.astimezone()).date()
 
 
 # ------------------------------------------------------------------ ledger

@@ -24,7 +24,9 @@ nothing counts. Two kinds of row are updated in place, and only in these columns
   set or not, and its time as the hand's last `verdict` journal row says; `fouls` as
   standings count it, on a complete hand). Every other column of a
   hand (`table_id`, `number`, its setup, `extra_tags`, `notes`, `source`, `opened`) is
-  written once, when the hand is opened or imported, and its journal row holds it;
+  written when the hand is opened or imported, and its journal row holds it; a hand with no
+  move dealt again (store/course.py) has its `dealer`, carries, `sides`, `extra_tags` and
+  `opened` written anew, journaled as a `redeal` that `verify` reads as its setup from then on;
 - a table, on a bet change (`bet`), on close (`closed`) and on import (`players`, `bet`,
   `rules`, `options`, `sides` become its last imported hand's: what its next hand is dealt
   with); each such write appends the table's new state to the journal, and `verify` checks

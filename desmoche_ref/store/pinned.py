@@ -54,6 +54,7 @@ class Journal:
         self.changes = defaultdict(list)  # table id -> [Row] of its changes (new, bet, close, follow), in order
         self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row
         self.verdicts = {}                # hand id -> its last `verdict` Row
+        self.redeals = {}                 # hand id -> its last `redeal` Row (dealt again: its setup now)
         self.again = defaultdict(list)    # (family, id) -> the Rows after its first
         self.reported = set()             # (family, id) whose second rows verify has said
         self.upto = {"hand": 0, "event": 0, "posting": 0}  # written before the upgrade: ids up to these
@@ -88,6 +89,11 @@ class Journal:
                     covered[family][row.subject] = row
             elif family == "verdict":
                 self.verdicts[row.subject] = row
+            elif family == "redeal":
+                if row.subject not in self.hands:
+                    problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
+                                            "is opened", id=row.id, by=by(row), subject=row.subject)))
+                self.redeals[row.subject] = row
             elif row.kind == J.UPGRADE and not upgraded:
                 upgraded = True
                 values = values_of(row.text) or [None, 0, 0, 0]
@@ -162,9 +168,10 @@ class HandPins:
             return [(None, M("it has no journal row: it was not written by the program"))]
         found = [(None, m) for m in self.journal.second_rows("hand", hand.id)]
         if row.kind != J.IMPORT:
-            if J.hand_text(hand) != row.text:
+            setup = self.journal.redeals.get(hand.id, row)  # dealt again: the setup it was dealt with last
+            if J.hand_text(hand) != setup.text:
                 found.append((None, M("its row is not what the journal says was written: {stored} instead of "
-                                      "{journaled}", stored=J.hand_text(hand), journaled=row.text)))
+                                      "{journaled}", stored=J.hand_text(hand), journaled=setup.text)))
             return found
         values = values_of(row.text) or []
         timed = row.writer is not None and len(values) >= 4

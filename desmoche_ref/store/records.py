@@ -15,6 +15,7 @@ from ..settle import MAIN_POT, pot_account
 OUTSIDE = "outside"        # the account carried-in money came from (importer.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
 REFUND = "refund"          # the kind of R11.5's returns when a table breaks up
+VOID_LINE = "void"         # the line of the event row `hand void` stores (its comment: the reason)
 # a posting row as posting_rows gives it (the posting table's columns, less id, reverses, created)
 POSTING_FIELDS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty", "amount")
 
@@ -102,10 +103,20 @@ def hand_setup(hand) -> Setup:
                              side_carry=json.loads(hand.side_carry))
 
 
-def live_events(rows) -> list:
-    """The rows that stand: neither an undo nor undone by one."""
+def standing_rows(rows) -> list:
+    """The rows that stand: neither an undo nor undone by one (a hand's `void` row included)."""
     undone = {r.supersedes for r in rows if r.supersedes is not None}
     return [r for r in rows if r.supersedes is None and r.id not in undone]
+
+
+def live_events(rows) -> list:
+    """The moves that stand: the standing rows less a `void` row (`hand void`: not a move)."""
+    return [r for r in standing_rows(rows) if r.line != VOID_LINE]
+
+
+def void_row(rows):
+    """The standing `void` row of a hand voided by `hand void` (its comment is the reason), or None."""
+    return next((r for r in standing_rows(rows) if r.line == VOID_LINE), None)
 
 
 def event_lines(rows) -> list:

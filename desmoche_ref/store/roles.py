@@ -25,11 +25,12 @@ MOVES = "event"  # the table whose privileges say what a role is (the stored mov
 
 # The columns the program updates in place; every other row is only ever inserted
 # (docs/rulings.md). hand: its verdict on close, cleared on undo (store/hands.py close_hand,
-# close_if_over, reverse_postings); card_table: `table bet`, `table close`, and an import's
-# seats and stakes (importer._follow); setting: the table last used (hands.use_table).
+# close_if_over, reverse_postings), and the setup of a hand with no move dealt again
+# (store/course.py deal_again, journaled); card_table: `table bet`, `table close`, and an
+# import's seats and stakes (importer._follow); setting: the table last used (hands.use_table).
 UPDATABLE = {
     "hand": ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "closed",
-             "content_hash"),
+             "content_hash", "dealer", "carry_in", "sides", "side_carry", "extra_tags", "opened"),
     "card_table": ("players", "bet", "rules", "options", "sides", "closed"),
     "setting": ("value",),
 }

@@ -23,6 +23,7 @@ one method here; docs/rulings.md lists them:
 from typing import NamedTuple
 
 from ..findings import M
+from .course import current_hand, follow_on
 from .hands import HandChanged, Refused, StoreError
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
@@ -37,7 +38,8 @@ class Recorded(NamedTuple):
     fouls: list           # fouls that came with it (findings, move-numbered)
     warnings: list        # warnings that came with it
     closing: object       # the HandReport posted when the line closed the hand, else None
-    unchanged: bool       # an identical line after the end that changed nothing: not stored
+    unchanged: bool       # an identical line that changed nothing: not stored
+    number: int           # the hand it went to
 
 
 class Undone(NamedTuple):
@@ -45,6 +47,14 @@ class Undone(NamedTuple):
     target: int           # the move taken back
     line: str             # its line
     reopened: bool        # a closed hand was reopened (its postings reversed)
+    number: int           # the hand it went to
+    hand_new: bool        # it took back the `hand new` that dealt the hand after it
+
+
+class Voided(NamedTuple):
+    seq: int              # the `void` row's move number
+    number: int           # the hand voided
+    reason: str
 
 
 class HandInfo(NamedTuple):
@@ -60,6 +70,7 @@ class Opened(NamedTuple):
     closed_number: int | None   # the hand closed first, if one was
     closed: object              # its HandReport, or None
     hand: HandInfo
+    redealt: bool               # the hand had no move: dealt again, same number
     warnings: list = []         # the laws' warnings on the new hand (laws.Breach: N9.3, the dealer)
 
 
@@ -106,6 +117,7 @@ class HandView(NamedTuple):
     report: object        # HandReport on the record (N8 lines)
     ref: object           # Referee, events numbered by move
     findings: list        # (move, code, message)
+    void: object          # its `void` row's LogRow (`hand void`: the reason its comment), else None
 
 
 class NightHand(NamedTuple):
@@ -128,11 +140,11 @@ class Night(NamedTuple):
 class _Held:
     """The table's latest hand as this TableBook last read or wrote it."""
 
-    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "ref")
+    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref")
 
-    def __init__(self, hand_id, number, closed, seq, last_hash, lines, ref):
+    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref):
         self.hand_id, self.number, self.closed = hand_id, number, closed
-        self.seq, self.last_hash, self.lines, self.ref = seq, last_hash, lines, ref
+        self.seq, self.last_hash, self.lines, self.moves, self.ref = seq, last_hash, lines, moves, ref
 
 
 # ------------------------------------------------------------------ tables
@@ -188,7 +200,7 @@ class TableBook:
             row = H.find_table(s, table)
             self.table_id, self.name = row.id, row.name
             self.closed_table = row.closed is not None
-            hand = H.last_hand(s, row)
+            hand = current_hand(s, row)
             self._held = None if hand is None else self._read_hand(s, hand)
 
     def make_current(self) -> None:
@@ -228,13 +240,12 @@ class TableBook:
 
     def reload(self) -> None:
         """Hold the table's latest hand as the book has it now (one replay of its moves)."""
-        from . import hands as H
         from .models import BookTable
 
         with self.book.read() as s:
             table = s.get(BookTable, self.table_id)
             self.closed_table = table.closed is not None
-            hand = H.last_hand(s, table)
+            hand = current_hand(s, table)
             self._held = None if hand is None else self._read_hand(s, hand)
 
     def _read_hand(self, session, hand) -> _Held:
@@ -244,7 +255,7 @@ class TableBook:
         live = H.live_events(rows)
         ref = H.judge_rows(hand, live)[1]
         return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                     rows[-1].hash if rows else "", [_text(r) for r in live], ref)
+                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref)
 
     def hand(self) -> _Held:
         """The hand held; StoreError when the table has none yet."""
@@ -261,23 +272,28 @@ class TableBook:
         if self.closed_table:
             raise StoreError(M("table {table} is closed", table=self.name))
 
+    def _held_at(self, expect_seq):
+        """The hand held, for a write at an open table; HandChanged if it is not at the move
+        `expect_seq` the recorder saw (None: whatever it is at)."""
+        self._open_table()
+        held = self.hand()
+        if expect_seq is not None and expect_seq != held.seq:
+            raise HandChanged(held.seq)
+        return held
+
     # ------------------------------------------------------------ writing
     def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
         """Judge one notation line (`verb args  # comment`) on the hand and store it.
 
         `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
         from ..engine.replay import COMPLETE
-        from ..engine.state import OVER
         from ..findings import error
         from ..limits import EVENTS, too_long, too_many
         from ..notation.parser import parse_event, split_comment
         from ..notation.writer import write_event
         from . import hands as H
 
-        self._open_table()
-        held = self.hand()
-        if expect_seq is not None and expect_seq != held.seq:
-            raise HandChanged(held.seq)
+        held = self._held_at(expect_seq)
         body, comment = split_comment(typed)
         if not body.strip() or "\n" in typed or "\r" in typed:
             raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
@@ -286,7 +302,7 @@ class TableBook:
         if ev.error is not None:
             raise Refused(ev.error)
         trial = held.ref.fork()
-        finding = trial.apply(ev)
+        finding = deal_first(held.ref, ev, trial.apply(ev))
         if finding is not None:
             self._check_unchanged()  # refused on the hand as the book has it, not a stale one
             raise Refused(finding)
@@ -294,29 +310,35 @@ class TableBook:
         full = text if comment is None else f"{text} #{comment}"
         if too_long(len(full)):  # N1.5, for the line as the book keeps it
             raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
+        if held.lines and held.lines[-1] == full and held.ref.same_table(trial) \
+                and self._same_verdict(held, full):
+            self._check_unchanged()  # two recorders typing one line: stored once
+            return Recorded(held.moves[-1], text, [], [], None, True, held.number)
         if len(held.lines) >= EVENTS:  # N1.5: the hand's record would hold one event too many
             raise Refused(error(held.seq + 1, "N1.5", too_many("events", EVENTS)))
-        if held.ref.phase == OVER and held.lines and held.lines[-1] == full \
-                and self._same_verdict(held, full):
-            self._check_unchanged()
-            return Recorded(held.seq, text, [], [], None, True)
-        closing = None
+        closing = waiting = None
         try:
             with self.book.write() as s:
                 hand = self._locked_hand(s, held)
                 row = H.insert_event(s, hand, text, comment, held.seq, held.last_hash)
                 if trial.status == COMPLETE and (held.closed or ev.verb == "end"):
                     closing = self._post(s, hand, held)
+                    if closing is not None and not held.closed:  # the hand waiting after it is dealt
+                        waiting = follow_on(s, self._lock(s), hand)
         except HandChanged:
             self.reload()
             raise
         before = held.ref.report
         held.ref, held.seq, held.last_hash = trial, row.seq, row.hash
         held.lines.append(full)
+        held.moves.append(row.seq)
         held.closed = held.closed or closing is not None
         after = trial.report
-        return Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
-                        [w for w in after.warnings if w not in before.warnings], closing, False)
+        done = Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
+                        [w for w in after.warnings if w not in before.warnings], closing, False, held.number)
+        if waiting is not None:
+            self.reload()  # the table is at the hand that waited
+        return done
 
     def _post(self, session, hand, held):
         """Close the hand (or, closed already, settle it again if what it settles changed)."""
@@ -343,7 +365,7 @@ class TableBook:
         table = self._lock(session)
         if table.closed is not None:
             raise StoreError(M("table {table} is closed", table=self.name))
-        hand = H.last_hand(session, table)
+        hand = current_hand(session, table)
         seq = H.current_seq(session, hand) if hand is not None else 0
         if hand is None or hand.id != held.hand_id:
             raise HandChanged(seq, hand.number if hand is not None else None)
@@ -358,7 +380,7 @@ class TableBook:
 
         held = self._held
         with self.book.read() as s:
-            hand = H.last_hand(s, s.get(BookTable, self.table_id))
+            hand = current_hand(s, s.get(BookTable, self.table_id))
             seq = H.current_seq(s, hand) if hand is not None else 0
             same = hand is not None and hand.id == held.hand_id and seq == held.seq \
                 and (hand.closed is not None) == held.closed
@@ -367,21 +389,41 @@ class TableBook:
             raise HandChanged(seq, None if hand is None or hand.id == held.hand_id else hand.number)
 
     def undo(self, expect_seq: int | None = None) -> Undone:
-        """Supersede the hand's last standing move; a closed hand reopens (postings reversed)."""
+        """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
+        On a hand with no move it takes back the `hand new` that dealt it: the hand before
+        reopens (course.undo_hand_new)."""
         from . import hands as H
+        from .course import undo_hand_new, untouched
         from .models import Event
 
-        self._open_table()
-        held = self.hand()
-        if expect_seq is not None and expect_seq != held.seq:
-            raise HandChanged(held.seq)
+        held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
                 hand = self._locked_hand(s, held)
-                was_closed = hand.closed is not None
-                row = H.undo(s, hand, held.seq)
+                hand_new = untouched(s, hand)
+                if hand_new:
+                    hand, row = undo_hand_new(s, self._lock(s), hand)
+                    was_closed = True
+                else:
+                    was_closed = hand.closed is not None
+                    row = H.undo(s, hand, held.seq)
                 target = s.get(Event, row.supersedes)
-                done = Undone(row.seq, target.seq, target.line, was_closed and hand.closed is None)
+                done = Undone(row.seq, target.seq, target.line, was_closed and hand.closed is None,
+                              hand.number, hand_new)
+        finally:
+            self.reload()
+        return done
+
+    def void(self, reason: str, expect_seq: int | None = None) -> Voided:
+        """`hand void --reason TEXT`: the hand being played closed void (course.void_hand)."""
+        from .course import void_hand
+
+        held = self._held_at(expect_seq)
+        try:
+            with self.book.write() as s:
+                hand = self._locked_hand(s, held)
+                row = void_hand(s, self._lock(s), hand, reason)
+                done = Voided(row.seq, hand.number, row.comment)
         finally:
             self.reload()
         return done
@@ -400,7 +442,7 @@ class TableBook:
         try:
             with self.book.write() as s:
                 table = self._lock(s)
-                previous = H.last_hand(s, table)
+                previous = current_hand(s, table)
                 now_at = previous.number if previous is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(H.current_seq(s, previous), now_at)
@@ -408,7 +450,8 @@ class TableBook:
                 info = hand_info(new)
         finally:
             self.reload()
-        return Opened(info.number - 1 if closed is not None else None, closed, info, warnings)
+        return Opened(info.number - 1 if closed is not None else None, closed, info,
+                      closed is None and info.number == now_at, warnings)
 
     def set_bet(self, cents: int) -> int:
         """A new bet from the next hand (R2.2, R2.3: laws.bet_change)."""
@@ -432,7 +475,7 @@ class TableBook:
 
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
-        """A hand of the table (the latest by default) as the book has it."""
+        """A hand of the table (the one it is at by default) as the book has it."""
         from . import hands as H
         from .models import BookTable
 
@@ -443,8 +486,11 @@ class TableBook:
         lines = [_text(r) for r in live]
         report = H.judge(hand, lines)
         moved, ref = H.judge_rows(hand, live)
+        log = log_rows(rows)
+        voided = H.void_row(rows)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                        log_rows(rows), H.record_text(hand, lines), report, ref, moved.findings())
+                        log, H.record_text(hand, lines), report, ref, moved.findings(),
+                        next((r for r in log if r.seq == voided.seq), None) if voided else None)
 
     def night(self) -> Night:
         """The table's settled hands with each player's net, the totals, the pots."""
@@ -475,6 +521,24 @@ class TableBook:
 
 
 # ------------------------------------------------------------------ judging
+def deal_first(ref, ev, finding):
+    """The finding a line gets at the table: the engine's (`finding`, None when it accepts
+    the line), except that a line ending the deal while a player is dealt no card and no
+    misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
+    (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
+    first records one. A line the engine refuses for another reason keeps that reason."""
+    from ..engine.queries import DEAL_MOVES
+    from ..findings import MN, error, listed
+
+    missing = ref.undealt()
+    if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
+        return error(ev.line, "R3.3", MN(
+            "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
+            "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
+            len(missing), players=listed(missing), player=missing[0]))
+    return finding
+
+
 def _text(row) -> str:
     return row.line if row.comment is None else f"{row.line} #{row.comment}"
 

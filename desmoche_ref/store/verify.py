@@ -39,6 +39,7 @@ from ..money import fmt
 from ..referee import COMPLETE, INVALID
 from .pinned import HandPins, Journal, values_of, entered_by
 from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
+from .records import standing_rows, void_row
 from .models import BookTable, Event, Hand, Player, Posting
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
@@ -62,14 +63,18 @@ def verify_book(session, head: str | None = None):
     for table in tables:
         problems += [(table.name, None, None, message) for message in journal.table_problems(table)]
         lawful = _TableLaws(table, journal, problems)
+        reopened = None  # an open hand that later hands follow (course.py: they wait, untouched)
         for batch in _batches(session, table):
             for hand in batch.hands:
                 counts["hands"] += 1
                 seen_hands.add(hand.id)
                 last = batch.is_last(hand)
-                held, refund = lawful.before(hand, last)
+                waiting = reopened is not None and hand.closed is None and not standing_rows(batch.rows(hand))
+                held, refund = lawful.before(hand, last, waiting)
                 found = _Hand(session, table, hand, batch, counts, journal, ids,
                               (seen_events, seen_postings)).check(last=last, held=held, refund=refund)
+                if hand.closed is None and reopened is None:
+                    reopened = hand.number
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 lawful.after()
         lawful.changes_until()
@@ -90,14 +95,20 @@ class _TableLaws:
         self.changes = deque(journal.changes.get(table.id, ()))  # its journal rows, in order
         self.journal, self.bet = journal, None
 
-    def before(self, hand, last: bool):
+    def before(self, hand, last: bool, waiting: bool = False):
         """(what the book's pots hold before the hand, what R11.5 returns after it when it is
-        the last of a closed table): the table's changes journaled before it judged first."""
+        the last of a closed table): the table's changes journaled before it judged first.
+        A hand `waiting` to be dealt again after an open hand (course.py) has no setup the
+        laws could judge yet: it is passed over."""
         row = self.journal.hands.get(hand.id)
         if row is not None:  # a hand the journal does not hold is a problem said with the hand
             self.changes_until(row.id)
         closes = last and self.table.closed is not None
         self.facts = laws.HandFacts.of_row(hand, closes)
+        if waiting:
+            self.facts = None
+            pots = self.state.pots
+            return (pot_map(*pots) if pots is not None else {}), {}
         pots = self.state.pots
         held = pot_map(*pots) if pots is not None else {}
         return held, laws.returns(laws.follow(self.state, self.facts)) if closes else {}
@@ -105,6 +116,8 @@ class _TableLaws:
     def after(self) -> None:
         """The hand held to the laws, and the table followed on past it."""
         hand = self.facts
+        if hand is None:  # waiting to be dealt again: nothing to judge yet
+            return
         for breach in laws.follow_on(self.state, hand, laws.BOOK):
             if breach.severity == ERROR:
                 self.problems.append((self.table.name, hand.number, None,
@@ -235,9 +248,13 @@ class _Hand:
         if chained:
             return found + journaled  # the events cannot be trusted: judging them would mislead
         lines = event_lines(rows)
+        voided = void_row(rows)
         report = None
+        if voided is not None and hand.status != VOID:
+            found.append((voided.seq, M("it was voided (`hand void`) but it is stored {status}",
+                                        status=M(hand.status))))
         if hand.status == VOID:
-            if lines:
+            if lines and voided is None:
                 found.append((None, M("it was closed void (never dealt) but moves of it stand")))
             expected = ("void", None, None, hand.carry_in, hand.side_carry, None, True)
             found += self.derived(expected, None)
