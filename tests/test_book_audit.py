@@ -492,7 +492,7 @@ def test_two_hands_alike_are_two_hands_through_export_and_import(live, other_boo
     assert live("export", "-o", out).stderr.splitlines()[0] == f"{out}: 2 hands"
     copy = Live(other_book)
     assert copy("import", out).stdout == (  # Ana dealt both: stored, with a warning (N9.3)
-        f"{out}:13: R3.1 the deal passes to the right: Beto deals this hand, not Ana\n"
+        f"{out}:14: R3.1 the deal passes to the right: Beto deals this hand, not Ana\n"
         f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table t)\n")
     assert copy("import", out).stdout == f"{out}: 0 hands stored, 2 already in the book, 0 rejected (table t)\n"
     assert live("import", out).stdout == f"{out}: 0 hands stored, 2 already in the book, 0 rejected (table t)\n"

@@ -33,17 +33,25 @@ def test_a_dealer_out_of_turn_is_dealt_with_a_warning(live):
     out = live("hand", "new", "--dealer", "Carla").stdout.splitlines()
     assert out[-2:] == ["hand 2 at table t: Carla deals; bet 5.00; side games: none",
                         "warning R3.1 the deal passes to the right: Beto deals this hand, not Carla"]
-    out = live("hand", "new", "--lang", "es", "--dealer", "Ana").stdout.splitlines()  # hand 2 void
+    out = live("hand", "new", "--lang", "es", "--dealer", "Ana").stdout.splitlines()  # hand 2, no move: dealt again
     assert out[-1] == "aviso R3.1 el reparto pasa a la derecha: esta mano la reparte Beto, no Ana"
-    # hand 3 was never dealt (void): the deal passes from hand 1's dealer, Ana
-    assert live("hand", "new").stdout.splitlines()[-1] == "hand 4 at table t: Beto deals; bet 5.00; side games: none"
+    # dealt again with its dealer kept: the warning was said when Ana was named
+    assert live("hand", "new").stdout == "hand 2 at table t dealt again: Ana deals; bet 5.00; side games: none\n"
+    assert live("hand", "new", "--dealer", "Beto").stdout == (
+        "hand 2 at table t dealt again: Beto deals; bet 5.00; side games: none\n")
     assert verified(live("verify").stdout).endswith(": all in order\n")
 
 
-def test_the_first_hands_void_dealer_deals_again(live):
-    live("table", "new", "t", "--players", "Ana Beto Carla", "--bet", "5")
-    live("hand", "new", "--dealer", "Carla")
-    assert live("hand", "new").stdout == "hand 2 at table t: Carla deals; bet 5.00; side games: none\n"
+def test_a_void_hands_dealer_deals_again_and_the_rotation_passes_from_the_last_hand_played(live):
+    live("table", "new", "t", "--players", "Ana Beto Carla Dani", "--bet", "5")
+    live("hand", "new", "--dealer", "Ana")
+    record(live.url, "t", PELADILLA)
+    live("hand", "new", "--dealer", "Carla")  # out of turn (Beto's), said with a warning
+    live("cut", "Dani")
+    live("hand", "void", "--reason", "the deck was short")
+    # hand 2 was not played: the deal passes from hand 1's dealer, Ana
+    assert live("hand", "new").stdout.splitlines()[-1] == "hand 3 at table t: Beto deals; bet 5.00; side games: none"
+    assert verified(live("verify").stdout).endswith(": all in order\n")
 
 
 def test_import_stores_a_dealer_out_of_turn_with_a_warning(live, tmp_path):

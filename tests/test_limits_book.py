@@ -263,7 +263,8 @@ def test_n1_5_a_live_hand_takes_1000_events_and_refuses_the_next_in_every_front_
     refused = live("rec", "--table", "long", "forgive Ana", status=1)
     assert refused.stderr == "refused: N1.5 a hand holds at most 1000 events: this is one more (nothing stored)\n"
     status, out = play(live.url, "forgive Ana\n", "--table", "long")
-    assert (status, out.splitlines()[0]) == (1, "1: N1.5 a hand holds at most 1000 events: this is one more")
+    assert (status, out.splitlines()[0]) == (1, "1: refused: N1.5 a hand holds at most 1000 events: this is one more "
+                                              "(nothing stored)")
     live("undo", "--table", "long")  # 999 standing: one more fits again
     live("rec", "--table", "long", "foul Ana other x")
     assert live("verify").exit_code == 0

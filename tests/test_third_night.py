@@ -537,4 +537,4 @@ def test_verify_finds_a_hand_played_after_an_open_one_and_a_void_row_not_void(sq
     db.close()
     found = live("verify", status=1).stdout
     assert "table club hand 2 move 3: it was voided (`hand void`) but it is stored open" in found
-    assert "table club hand 3: hand 2 is open but this later hand was played" in found
+    assert "table club hand 3: N5.4 hand 2 was still being recorded when this hand was dealt" in found

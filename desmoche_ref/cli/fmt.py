@@ -67,10 +67,8 @@ class _Canonical:
 
     def given_lines(self):
         """The file's lines as read (`keep`), decoded as UTF-8 for showing them."""
-        import io
-
         self.kept.seek(0)
-        return (line.rstrip("\r\n") for line in io.TextIOWrapper(self.kept, encoding="utf-8", errors="replace"))
+        return (raw.decode("utf-8", "replace").rstrip("\r\n") for raw in self.kept)
 
 
 SPOOL = 1 << 22  # bytes a temporary text is held in memory before it goes to disk

@@ -90,7 +90,10 @@ def redeal(session, table, hand, dealer=None, sides=None) -> list:
     from .hands import find_hand
 
     previous = find_hand(session, table, hand.number - 1) if hand.number > 1 else None
-    return deal_again(session, table, hand, previous, dealer or hand.dealer, sides)
+    warnings = deal_again(session, table, hand, previous, dealer or hand.dealer, sides)
+    if dealer is None:  # its dealer kept: a dealer out of turn was said when it was named
+        warnings = [w for w in warnings if w.code != "R3.1"]
+    return warnings
 
 
 def follow_on(session, table, hand):
@@ -101,10 +104,15 @@ def follow_on(session, table, hand):
     return waiting
 
 
-def mark_void(hand) -> None:
-    """Closed void: no postings, its carries pass on (the next hand's dealer deals again)."""
+def mark_void(session, hand) -> None:
+    """Closed void: no postings, its carries pass on (the next hand's dealer deals again);
+    journaled as any close is (a `verdict` row)."""
+    from .journal import journal_verdict
+
     hand.status, hand.closed = VOID, now()
     hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
+    session.add(hand)
+    journal_verdict(session, hand)
 
 
 def close_over(session, table, hand, report, ref):
@@ -153,8 +161,7 @@ def void_hand(session, table, hand, reason: str):
     rows = events(session, hand)
     row = insert_event(session, hand, VOID_LINE, reason, rows[-1].seq if rows else 0,
                        rows[-1].hash if rows else "")
-    mark_void(hand)
-    session.add(hand)
+    mark_void(session, hand)
     follow_on(session, table, hand)
     return row
 
@@ -162,8 +169,7 @@ def void_hand(session, table, hand, reason: str):
 def void_waiting(session, table, hand) -> None:
     """`table close`: the hands waiting after `hand` closed void, their carries as they stand."""
     while (waiting := follow_on(session, table, hand)) is not None:
-        mark_void(waiting)
-        session.add(waiting)
+        mark_void(session, waiting)
         hand = waiting
 
 

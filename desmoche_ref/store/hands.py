@@ -264,9 +264,7 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
 
     live = live_events(events(session, hand))
     if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
-        course.mark_void(hand)
-        session.add(hand)
-        journal_verdict(session, hand)
+        course.mark_void(session, hand)
         return None
     report, ref = judge_rows(hand, live)
     if report.status != COMPLETE:

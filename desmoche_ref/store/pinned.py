@@ -259,8 +259,11 @@ class HandPins:
                 return []
             journaled = values_of(last.text) or [None, None, None]
             if J.stamp(hand.closed) != journaled[-1]:
+                if hand.closed is None:
+                    return [(None, M("it is open, but its journal row {id} says it closed at {journaled}",
+                                     id=last.id, journaled=journaled[-1]))]
                 return [(None, M("it closed at {stored}, but its journal row {id} says {journaled}",
-                                 stored=J.stamp(hand.closed) or M("it is open"), id=last.id,
+                                 stored=J.stamp(hand.closed), id=last.id,
                                  journaled=journaled[-1] or M("it was reopened")))]
             return [(None, M("its close is not what its journal row {id} says: {stored} instead of {journaled}",
                              id=last.id, stored=J.verdict_text(hand), journaled=last.text))]
