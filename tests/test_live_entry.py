@@ -160,6 +160,25 @@ def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(li
     assert verified(live("verify").stdout) == "1 hands, 34 moves, 60 postings: all in order\n"
 
 
+@pytest.mark.slow
+def test_undo_cannot_reopen_a_hand_closed_before_a_change_of_the_bet(live):
+    """R2.2: the bet changes only between hands. A hand closed, the bet changed, then `undo`
+    of its last move would put the change in the middle of it: refused, nothing stored, and
+    the book verifies (found by the laws' state machine)."""
+    friday_table(live)
+    for w in moves_of("friday.dsm"):
+        live(*w)
+    live("end")
+    live("table", "bet", "friday", "20", "--all-agree")
+    refused = live("undo", status=2)
+    assert refused.stderr == ("error: R2.2 the bet changed after hand 1 closed: taking back its last move would "
+                              "reopen it under a bet changed in the middle of it (the bet changes only between "
+                              "hands)\n")
+    assert [e["seq"] for e in live.json("hand", "log", "--all", "--json")][-1] == 30
+    assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
+    assert verified(live("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+
+
 def test_a_stale_move_is_refused_with_exit_3(live):
     friday_table(live)
     live("deal", "Beto", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks")

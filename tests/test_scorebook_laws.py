@@ -131,6 +131,7 @@ class Laws(RuleBasedStateMachine):
         self.done = {}      # name -> the lines recorded of the hand (for undo)
         self.record_of = {}  # name -> which of RECORDS its hand is
         self.closed = set()
+        self.bet_moved = set()  # tables whose bet changed after their hand closed
 
     def teardown(self):
         try:
@@ -202,6 +203,7 @@ class Laws(RuleBasedStateMachine):
             return
         table.new_hand("Ana", sides, table.number or 0)
         self.pending[name], self.done[name], self.record_of[name] = list(lines), [], which
+        self.bet_moved.discard(name)
 
     @precondition(lambda self: any(self.pending.get(n) for n in self.open_tables()))
     @rule(data=st.data(), steps=st.integers(1, 12))
@@ -242,6 +244,10 @@ class Laws(RuleBasedStateMachine):
         name = data.draw(st.sampled_from([n for n in self.open_tables() if self.done[n]]))
         table = self.tables[name]
         table.reload()
+        if name in self.bet_moved and table.closed and "end" not in self.done[name][:-1]:
+            # it would reopen the hand under a bet changed after it (R2.2): refused
+            self.refused_changes_nothing(lambda: table.undo(table.seq), StoreError)
+            return
         done = table.undo(table.seq)
         line = self.done[name].pop()
         assert done.line == line
@@ -265,12 +271,15 @@ class Laws(RuleBasedStateMachine):
     @precondition(lambda self: self.open_tables())
     @rule(data=st.data(), bet=st.sampled_from([500, 1000, 2000]))
     def bet_change(self, data, bet):
-        table = TableBook(self.book, data.draw(st.sampled_from(self.open_tables())))
+        name = data.draw(st.sampled_from(self.open_tables()))
+        table = TableBook(self.book, name)
         before = snapshot(self.book)
         try:
             table.set_bet(bet)
         except StoreError:  # mid-hand (R2.2), a pot carried (R2.3), or the same bet
             assert snapshot(self.book) == before
+        else:
+            self.bet_moved.add(name)
 
     @precondition(lambda self: self.open_tables())
     @rule(data=st.data())

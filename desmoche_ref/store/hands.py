@@ -20,7 +20,7 @@ from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
 from .identity import recorder
-from .journal import BET, CLOSE, journal_event, journal_hand, journal_postings, journal_table, journal_verdict
+from .journal import BET, CLOSE, bet_changed_since, journal_event, journal_hand, journal_postings, journal_table, journal_verdict
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
@@ -577,6 +577,10 @@ def undo(session, hand: Hand, seq: int) -> Event:
         raise StoreError(M("hand {number} has no move to undo", number=hand.number))
     after_end = hand.closed is not None and any(e.line == END for e in standing[:-1])
     if hand.closed is not None and not after_end:
+        if bet_changed_since(session, hand.table_id, hand.id):
+            raise StoreError(M("R2.2 the bet changed after hand {number} closed: taking back its last move would "
+                               "reopen it under a bet changed in the middle of it (the bet changes only between "
+                               "hands)", number=hand.number))
         reverse_postings(session, hand)
     row = insert_event(session, hand, UNDO, None, seq, rows[-1].hash, supersedes=standing[-1].id)
     if after_end:

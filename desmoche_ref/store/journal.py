@@ -227,6 +227,18 @@ def rows(db) -> list:
                              journal.c.hash, journal.c.writer).order_by(journal.c.id)).all()
 
 
+def bet_changed_since(db, table_id: int, hand_id: int) -> bool:
+    """The table's bet was changed after the hand's last row of its own (its close, its
+    setup): reopening the hand would put that change in the middle of it (R2.2)."""
+    from sqlalchemy import func
+
+    last = (select(func.max(journal.c.id))
+            .where(journal.c.kind.in_((HAND, IMPORT, REDEAL, VERDICT)), journal.c.subject == hand_id)
+            .scalar_subquery())
+    return db.execute(select(journal.c.id).where(journal.c.kind == BET, journal.c.subject == table_id,
+                                                 journal.c.id > last).limit(1)).first() is not None
+
+
 # ------------------------------------------------------------------ backfill
 def backfill(conn) -> int:
     """Journal the book as it stands, appended to what the journal holds. Migration 0004
