@@ -37,6 +37,9 @@ def build(folder: Path, total: int, per_round: int) -> list:
                     max(per_round, total * 3 // 10 // per_round * per_round), total})
     books = [(n, folder / f"book-{n}.db") for n in sizes]
     if all(p.exists() for _, p in books):
+        for _, book in books:  # a book kept from an older program: brought to this one's schema
+            subprocess.run([sys.executable, "-m", "desmoche_ref", "db", "upgrade", "--db", str(book)],
+                           env=env(), capture_output=True, check=True)
         return books
     folder.mkdir(parents=True, exist_ok=True)
     work = folder / "building.db"

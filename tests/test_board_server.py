@@ -201,6 +201,9 @@ def test_the_nights_nets_and_settle_up_are_standings_and_settle_up(sqlite_url, s
     assert by_name["friday"]["results"] == [{"number": 1, "dealer": "Ana", "outcome": "win", "winners": ["Carla"],
                                              "net": {"Ana": "-25.00", "Beto": "-10.00", "Carla": "35.00"}}]
     assert data["season"] == live.json("standings", "--json")
+    ratings = live.json("ratings", "--json", "--min-hands", "1")  # the board shows those of 20 hands and more
+    assert data["ratings"] == live.json("ratings", "--json")
+    assert data["ratings"]["provisional"] == ratings["players"] + ratings["provisional"]
     page = board.get("/")[2]
     assert "Ana pays Carla 25.00" in page and "hand 1: Carla wins with ten cards down" in page
     # only the tables named

@@ -89,9 +89,10 @@ def _local(when):
 def snapshot_json(snapshot, notice=None) -> dict:
     """The board as JSON: every table's public view, its night's nets (`standings --json
     --table NAME`'s form) and settle-up (`settle-up --json --table NAME`'s transfers), the
-    season's standings (`standings --json`), the book head and the time of its last change."""
+    season's standings (`standings --json`) and ratings (`ratings --json`), the book head and
+    the time of its last change."""
     if snapshot is None:
-        return {"tables": [], "season": None, "head": None, "changed": None, "missing": [],
+        return {"tables": [], "season": None, "ratings": None, "head": None, "changed": None, "missing": [],
                 "notice": notice}
     return {
         "tables": [{"name": t.name, "seats": t.seats, "closed": t.closed, "hand": t.hand,
@@ -102,6 +103,7 @@ def snapshot_json(snapshot, notice=None) -> dict:
                     "settle_up": [{"from": x.payer, "to": x.payee, "amount": fmt(x.cents)} for x in t.transfers]}
                    for t in snapshot.tables],
         "season": snapshot.season.as_json(),
+        "ratings": snapshot.ratings.as_json() if snapshot.ratings is not None else None,
         "head": snapshot.head,
         "changed": snapshot.changed.isoformat() if isinstance(snapshot.changed, datetime) else None,
         "missing": snapshot.missing,

@@ -38,6 +38,7 @@ class Snapshot(NamedTuple):
     head: str             # the book head (journal.py)
     changed: datetime | None  # when the book last changed (UTC)
     missing: list         # tables named that the book does not hold
+    ratings: object = None  # ratings.RatingTable of the whole book (`ratings --json`)
 
 
 def open_watched(given: str | None = None):
@@ -71,7 +72,7 @@ class Scoreboard:
     def __init__(self, book, tables=(), hours: int = ACTIVE_HOURS):
         self.book, self.named, self.hours = book, list(dict.fromkeys(tables)), hours
         self._hands = {}    # table id -> _Followed
-        self._money = None  # (what it was read at, season standings, {table id: (results, night, transfers)})
+        self._money = None  # (read at, season standings, {table id: (results, night, transfers)}, ratings)
 
     def snapshot(self) -> Snapshot:
         from .journal import head
@@ -81,10 +82,10 @@ class Scoreboard:
                 s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             rows, changed = _activity(s)
             picked, missing = self._pick(rows)
-            season, money = self._money_of(s, rows, picked)
+            season, rated, money = self._money_of(s, rows, picked)
             tables = [BoardTable(row.name, row.players.split(), row.closed is not None,
                                  self._hand(s, row, latest), *money[row.id]) for row, latest, _when in picked]
-            return Snapshot(tables, season, head(s), changed, missing)
+            return Snapshot(tables, season, head(s), changed, missing, rated)
 
     def _pick(self, rows):
         if self.named:
@@ -95,27 +96,29 @@ class Scoreboard:
         return [r for r in rows if r[2] is not None and r[2] >= since], []
 
     def _money_of(self, s, rows, picked):
-        """(the season's standings, {table id: (its settled hands, its night's standings, its
-        settle-up)}): read again only if the postings (insert-only: their last id says where
-        they are) or a table's latest hand (opened, closed, reopened) changed since."""
+        """(the season's standings, its ratings, {table id: (its settled hands, its night's
+        standings, its settle-up)}): read again only if the postings (insert-only: their last
+        id says where they are) or a table's latest hand (opened, closed, reopened) changed
+        since — a rating moves only when a hand closes or reopens."""
         from sqlmodel import func, select
 
         from ..settleup import settle_up
         from .hands import night_postings
         from .league import Selection, balances_of, standings
         from .models import Posting
+        from .ratings import ratings
 
         at = (s.exec(select(func.max(Posting.id))).one(),
               tuple((row.id, latest[0].id, latest[0].status, latest[0].closed is not None)
                     for row, latest, _when in rows if latest is not None))
         if self._money is None or self._money[0] != at:
-            self._money = (at, standings(s, Selection()), {})
+            self._money = (at, standings(s, Selection()), {}, ratings(s.connection()))
         tables = self._money[2]
         for row, _latest, _when in picked:
             if row.id not in tables:
                 night = standings(s, Selection(table=row.name))
                 tables[row.id] = (night_postings(s, row.id)[0], night, settle_up(balances_of(night)))
-        return self._money[1], tables
+        return self._money[1], self._money[3], tables
 
     def _hand(self, s, row, latest):
         """The latest hand's dict: its number and row status, and its public view."""
