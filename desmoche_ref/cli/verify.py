@@ -22,8 +22,12 @@ from .lang import Command, _, lang_option, ngettext
 @book_command
 def verify(head, as_json, db):
     """Check the whole book: every hand's hash chain, every hand re-judged from its moves,
-    every posting and every derived column recomputed, hand numbers without a gap, and the
-    book's journal — one chain over every write the book keeps, to the BOOK HEAD it prints.
+    every posting and every derived column recomputed, hand numbers without a gap, each
+    table's hands held to the laws across hands (NOTATION N9: each hand carries in what the
+    one before carried out, the bet changes only between hands and never while a pot is
+    carried, R2.2–R2.3 — the laws every write and `check --session` apply), and the book's
+    journal — one chain over every write the book keeps, to the BOOK HEAD it prints, with
+    who wrote each row.
 
     Keep the head (a league writes it in its minutes): `verify --head DIGEST` later proves
     that nothing written up to it was changed, even by someone who could rewrite the whole
