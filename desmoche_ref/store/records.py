@@ -1,8 +1,8 @@
 """What the book stores of a hand besides its columns, ORM-free: the record text it exports,
 the hash chain of its events, the fouls its standings count, and its postings' rows (the one
 builder of the double entry: live closes, table closes and imports all post through
-`posting_rows`). The importer and the league's reports use these without loading the models
-(start-up: bench/bench_import.py)."""
+`posting_rows`). The judging side of an import (store/judging.py, a process forked before the
+book's modules load) and the league's reports use these without loading the models."""
 
 import hashlib
 
