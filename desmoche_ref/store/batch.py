@@ -3,7 +3,7 @@ write. `import` stores every hand through `HandBatch.store`; the live verbs stor
 move, one close at a time through store/course.py and store/hands.py. The two share what a
 write means and differ in how many rows one statement carries:
 
-- the laws across hands: `hands.follow_on_laws`, which judges a live `hand new` and a deal
+- the laws across hands: `lawbook.follow_on_laws`, which judges a live `hand new` and a deal
   again, judges each hand of a batch against the hands before it at its table (the first
   against the book's last hand, read by store/lawbook.py as `hand new` reads it): an error
   (N9.1, N9.2: R2.3, R4.6) rejects the hand, a warning (N9.3: R3.1) is reported and it is stored;
@@ -33,11 +33,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import laws
 from ..findings import ERROR, M
-from .course import close_table
-from .hands import follow_on_laws
 from .journal import append as journal_append, import_text, table_text
 from .judging import Rejected
-from .lawbook import table_now
+from .lawbook import follow_on_laws, table_now
 from .locks import bounded, lock_row
 from .models import BookTable, Event, Hand, Player, Posting
 from .records import brought_in_moves, pot_map, posting_rows
@@ -337,4 +335,6 @@ def _follow(conn, state: _TableState) -> None:
 def _close(session, state: _TableState) -> None:
     """The table breaks up after the hand its Closed tag is on, as `table close` does it
     (course.close_table: the R11.5 refunds posted, the table closed, journaled)."""
+    from .course import close_table  # only for a closing hand: the live verbs' modules (the referee's) stay unloaded
+
     close_table(session, session.get(BookTable, state.id))

@@ -25,9 +25,10 @@ from ..findings import COMMAND_LINE, M, MN
 from ..limits import too_long
 from ..referee import COMPLETE
 from .codecs import SIDES
-from .hands import (close_hand, events, follow_on_laws, insert_event, judge_rows, last_hand, new_hand_row, obey,
+from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new_hand_row, obey,
                     player_ids, refund_postings, returned, table_laws, undo)
 from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
+from .lawbook import follow_on_laws
 from .models import BookTable, Hand, now
 from .records import VOID_LINE, live_events, standing_rows
 from .terms import CLOSE, END, VOID, StoreError

@@ -28,7 +28,7 @@ from ..referee import COMPLETE, hand_report
 from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .journal import bet_changed_since, journal_event, journal_postings, journal_table, journal_verdict
-from .lawbook import table_now
+from .lawbook import follow_on_laws, table_now  # noqa: F401 (hands.follow_on_laws)
 from .locks import busy, lock_timed_out
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
@@ -166,13 +166,6 @@ def table_laws(session, table: BookTable, below: int | None = None):
     with `below`, as its hands before that number left it (a hand dealt again)."""
     session.flush()
     return table_now(session, table.id, table.closed is not None, below)
-
-
-def follow_on_laws(before, facts) -> list:
-    """The laws across hands (laws.follow_on, as the book holds them: laws.BOOK) on a hand
-    dealt after `before` (a laws.Table): every way a hand enters the book — `hand new`, a deal
-    again, an imported hand — is judged by this, the same case with the same code."""
-    return laws.follow_on(before, facts, laws.BOOK)
 
 
 def obey(breaches) -> list:

@@ -17,6 +17,14 @@ def table_now(db, table_id: int, closed: bool = False, below: int | None = None)
     return laws.table_after((laws.HandFacts.of_row(row) for row in rows), closed)
 
 
+def follow_on_laws(before, facts) -> list:
+    """The laws across hands (laws.follow_on, as the book holds them: laws.BOOK) on a hand
+    dealt after `before` (a laws.Table): every way a hand enters the book — `hand new`, a deal
+    again (store/course.py), an imported hand (store/batch.py) — is judged by this, the same
+    case with the same code."""
+    return laws.follow_on(before, facts, laws.BOOK)
+
+
 def newest_first(db, table_id: int, below: int | None = None):
     """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for
     (those numbered below `below`, when given)."""
