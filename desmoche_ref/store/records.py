@@ -12,7 +12,7 @@ from ..notation.writer import _quote
 from ..settle import MAIN_POT, pot_account
 from .codecs import POTS, SIDES
 
-OUTSIDE = "outside"        # the account carried-in money came from (importer.py)
+OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
 REFUND = "refund"          # the kind of R11.5's returns when a table breaks up
 VOID_LINE = "void"         # the line of the event row `hand void` stores (its comment: the reason)
