@@ -32,6 +32,7 @@ from .lawbook import follow_on_laws
 from .models import BookTable, Hand, now
 from .records import VOID_LINE, live_events, standing_rows
 from .terms import CLOSE, END, VOID, StoreError
+
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
 # seats, rules, options and bet are the table's, which change only while no hand is open
 # (`table bet`, an import's last hand): never for a hand with no move, which is open

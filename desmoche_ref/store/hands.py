@@ -16,7 +16,6 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import select
 
 from .. import laws
-
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
 from ..findings import COMMAND_LINE, ERROR, M
@@ -28,13 +27,12 @@ from ..referee import COMPLETE, hand_report
 from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .journal import bet_changed_since, journal_event, journal_postings, journal_table, journal_verdict
-from .lawbook import follow_on_laws, table_now  # noqa: F401 (hands.follow_on_laws)
+from .lawbook import table_now
 from .locks import busy, lock_timed_out
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
                       standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
-
 from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401 (hands.StoreError, …)
                     StoreError, refusal as _refusal)
 
