@@ -132,8 +132,8 @@ def test_standings_formats(tmp_path):
     assert out.splitlines() == ["(pot) pays Ana 12.00", "Carla pays Ana 4.00", "Carla pays Dani 3.00"]
 
 
-@pytest.mark.parametrize("command", [["standings", "--json"], ["ledger", "--csv"], ["settle-up"],
-                                     ["import", str(DATA / "north.dsm")]])
+# (`import` stores through the models' tables since issue 26: one schema, the models')
+@pytest.mark.parametrize("command", [["standings", "--json"], ["ledger", "--csv"], ["settle-up"]])
 @pytest.mark.slow
 def test_the_league_commands_never_load_the_orm(tmp_path, command):
     db = tmp_path / "book.db"
@@ -156,7 +156,6 @@ def test_the_plain_sql_tables_are_the_models():
                           (league.event, models.Event)):
         assert clause.name == model.__tablename__
         assert set(clause.c.keys()) <= set(model.__table__.c.keys())
-    assert set(league.hand.c.keys()) == set(models.Hand.__table__.c.keys())  # the importer's insert
 
 
 def test_the_reports_status_word_is_the_referees():

@@ -12,7 +12,7 @@ import pexpect
 import pytest
 from sqlmodel import select
 
-from desmoche_ref.store import hands as H
+from desmoche_ref.store import course, hands as H
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.models import Hand, Posting
 
@@ -31,7 +31,7 @@ def book_path(tmp_path):
     with book.write() as s:
         table = H.create_table(s, "Friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
                                sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        H.open_hand(s, table, dealer="Ana")
+        course.open_hand(s, table, dealer="Ana")
     book.engine.dispose()
     return path
 

@@ -169,7 +169,6 @@ class _Source:
     progress bar on a terminal for a big one."""
 
     def __init__(self, path: str, table, encoding):
-        from ..notation.parser import read_blocks
         from ..store.judging import Judging
         from .files import open_binary
 
@@ -178,7 +177,7 @@ class _Source:
         self.f, self.problem = open_binary(path)
         if self.problem is None:
             self.lines = _bar_length(self.f)  # read before the judging process shares the file
-            self.judging = Judging(read_blocks(self.f), path, table, encoding)
+            self.judging = Judging.of_file(self.f, path, table, encoding)
 
     def import_into(self, book):
         if self.lines is None:

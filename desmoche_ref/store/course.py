@@ -1,6 +1,6 @@
-"""A hand's course at its table beyond its moves: which hand the table is at, a hand dealt
-again, the close that `hand new` and `table close` make, a hand voided, and the undo of a
-`hand new`. Every function works inside the caller's transaction (`Book.write()`), its table
+"""A hand's course at its table beyond its moves: which hand the table is at, `hand new` (a
+hand dealt, or dealt again), the close that `hand new` and `table close` make, a table closed,
+a hand voided, and the undo of a `hand new`. Above store/hands.py (the rows of one hand). Every function works inside the caller's transaction (`Book.write()`), its table
 locked (hands.lock_table); docs/rulings.md lists each decision.
 
 - The table is at its earliest open hand, else its latest: an `undo` right after `hand new`
@@ -16,17 +16,23 @@ locked (hands.lock_table); docs/rulings.md lists each decision.
   reason follows them, and an `undo` takes it back.
 """
 
-import json
-
 from sqlmodel import select
 
+from .. import laws
+from ..cards import names
+from ..describe import claims_shown_as, show_commands
 from ..findings import COMMAND_LINE, M, MN
 from ..limits import too_long
-from .models import Hand, now
-from .records import VOID_LINE, standing_rows
+from ..referee import COMPLETE
+from .codecs import SIDES
+from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new_hand_row, obey,
+                    player_ids, refund_postings, returned, table_laws, undo)
+from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
+from .lawbook import follow_on_laws
+from .models import BookTable, Hand, now
+from .records import VOID_LINE, live_events, standing_rows
+from .terms import CLOSE, END, VOID, StoreError
 
-END = "end"
-VOID = "void"   # hands.VOID: the status of a void hand
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
 # seats, rules, options and bet are the table's, which change only while no hand is open
 # (`table bet`, an import's last hand): never for a hand with no move, which is open
@@ -40,15 +46,11 @@ def current_hand(session, table):
                          .order_by(Hand.number).limit(1)).first()
     if found is not None:
         return found
-    from .hands import last_hand
-
     return last_hand(session, table)
 
 
 def untouched(session, hand) -> bool:
     """Open, and no row of it stands (never dealt, or every move taken back)."""
-    from .hands import events
-
     return hand.closed is None and not standing_rows(events(session, hand))
 
 
@@ -64,13 +66,9 @@ def deal_again(session, table, hand, previous, dealer=None, sides=None) -> list:
     rotation, the side games given or else its own. Journaled (`redeal`); a deal again that
     changes nothing writes nothing (two recorders typing `hand new` at once: one hand). The
     laws across hands judge it as `hand new` would (an error refuses it); their warnings back."""
-    from .. import laws
-    from .hands import StoreError, new_hand_row, obey, table_laws
-    from .journal import journal_redeal
-
     before = table_laws(session, table, below=hand.number)
-    fresh = new_hand_row(table, previous, before, dealer, json.loads(hand.sides) if sides is None else sides)
-    warnings = obey(laws.follow_on(before, laws.HandFacts.of_row(fresh), laws.BOOK))
+    fresh = new_hand_row(table, previous, before, dealer, SIDES.decode(hand.sides) if sides is None else sides)
+    warnings = obey(follow_on_laws(before, laws.HandFacts.of_row(fresh)))
     if any(getattr(hand, c) != getattr(fresh, c) for c in FIXED):  # only an edit behind our back
         raise StoreError(M("hand {number} at table {table} is not dealt with the table's seats and stakes: "
                            "`desmoche-ref verify` says why", number=hand.number, table=table.name))
@@ -87,8 +85,6 @@ def deal_again(session, table, hand, previous, dealer=None, sides=None) -> list:
 def redeal(session, table, hand, dealer=None, sides=None) -> list:
     """`hand new` on a hand with no move: the same hand dealt again (the dealer named, else the
     same); the laws' warnings (laws.py) of the deal."""
-    from .hands import find_hand
-
     previous = find_hand(session, table, hand.number - 1) if hand.number > 1 else None
     warnings = deal_again(session, table, hand, previous, dealer or hand.dealer, sides)
     if dealer is None:  # its dealer kept: a dealer out of turn was said when it was named
@@ -107,8 +103,6 @@ def follow_on(session, table, hand):
 def mark_void(session, hand) -> None:
     """Closed void: no postings, its carries pass on (the next hand's dealer deals again);
     journaled as any close is (a `verdict` row)."""
-    from .journal import journal_verdict
-
     hand.status, hand.closed = VOID, now()
     hand.carry_out, hand.side_carry_out = hand.carry_in, hand.side_carry
     session.add(hand)
@@ -119,9 +113,6 @@ def close_over(session, table, hand, report, ref):
     """`hand new` or `table close` closing a hand that is over (`report` complete): refused
     while a claim may still be shown, else its `end` written and the hand closed (its
     HandReport)."""
-    from .hands import StoreError, close_hand, events, insert_event, judge_rows
-    from .records import live_events
-
     pending = ref.pending_claims()
     if pending:
         raise StoreError(claims_pending(table, hand, pending))
@@ -133,9 +124,6 @@ def close_over(session, table, hand, report, ref):
 
 def claims_pending(table, hand, pending):
     """The refusal of an implicit close: each claim still to be shown, and the two ways on."""
-    from ..cards import names
-    from ..describe import claims_shown_as, show_commands
-
     return MN("hand {number} at table {table} is over, but {claims} may still be shown (R4.5): write "
               "{shows}, or `{prog}end` to close the hand with the claim void",
               "hand {number} at table {table} is over, but {claims} may still be shown (R4.5): write "
@@ -147,8 +135,6 @@ def claims_pending(table, hand, pending):
 def void_hand(session, table, hand, reason: str):
     """`hand void --reason TEXT`: the open hand closed void, its moves kept, a `void` row with
     the reason after them. Returns that row."""
-    from .hands import StoreError, events, insert_event
-
     reason = " ".join(reason.split())
     if not reason:
         raise StoreError(M("say why the hand is voided: --reason TEXT"))
@@ -177,11 +163,96 @@ def undo_hand_new(session, table, hand):
     """`undo` on a hand with no move: the `hand new` that dealt it is taken back — the hand
     before reopens as it was (its `end`, or its `void` row, taken back; postings reversed);
     `hand` waits to be dealt again. The undo row, stored in the hand before."""
-    from .hands import StoreError, events, find_hand, undo
-
     before = find_hand(session, table, hand.number - 1) if hand.number > 1 else None
     rows = events(session, before) if before is not None else []
     standing = standing_rows(rows)
     if before is None or before.closed is None or not standing or standing[-1].line not in (END, VOID_LINE):
         raise StoreError(M("hand {number} has no move to undo", number=hand.number))
     return before, undo(session, before, rows[-1].seq)
+
+
+def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
+    """The hand numbered, else the hand the table is at (current_hand)."""
+    if number is None:
+        hand = current_hand(session, table)
+        if hand is None:
+            raise StoreError(M("no hand yet at table {table}: start one with "
+                               "`desmoche-ref hand new --dealer NAME`", table=table.name))
+        return hand
+    hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
+    if hand is None:
+        raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
+    return hand
+
+
+def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
+    """(closed previous HandReport or None, new Hand, warnings): `hand new` closes the hand
+    before it, then deals the next as the laws across hands allow (laws.py): an error
+    (N9.1, N9.2) refuses it, a warning (N9.3: the dealer) comes back as a Breach.
+
+    A previous hand that is not over is refused, never closed half-played: the recorder
+    finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
+    no move is dealt again, and a hand waiting after the one closed is dealt (py)."""
+    if table.closed is not None:
+        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
+    previous = current_hand(session, table)
+    if previous is not None and untouched(session, previous):
+        return None, previous, redeal(session, table, previous, dealer, sides)
+    closed = close_if_over(session, table, previous)
+    waiting = waiting_after(session, table, previous) if previous is not None else None
+    if waiting is not None:
+        warnings = deal_again(session, table, waiting, previous, dealer, sides)
+        return closed, waiting, warnings
+    before = table_laws(session, table)
+    hand = new_hand_row(table, previous, before, dealer, sides)
+    warnings = obey(follow_on_laws(before, laws.HandFacts.of_row(hand)))
+    session.add(hand)
+    session.flush()
+    journal_hand(session, hand)
+    return closed, hand, warnings
+
+
+def close_if_over(session, table: BookTable, hand: Hand | None):
+    """Close the table's latest hand if it is still open: its HandReport, or None if there
+    was nothing to close. A hand that is not over is refused (StoreError saying what it
+    still needs), never closed half-played."""
+    if hand is None or hand.closed is not None:
+        return None
+    live = live_events(events(session, hand))
+    if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
+        mark_void(session, hand)
+        return None
+    report, ref = judge_rows(hand, live)
+    if report.status != COMPLETE:
+        if ("end", None) in ref.moves():
+            needs = M("write `{prog}end` if the hand ends here (N5.4), or record the moves left",
+                      prog=COMMAND_LINE["prog"])
+        else:
+            needs = M("record the moves left first (`{look}` says whose turn it is)", look=COMMAND_LINE["look"])
+        raise StoreError(M("hand {number} at table {table} is not over: {needs}", number=hand.number,
+                           table=table.name, needs=needs))
+    return close_over(session, table, hand, report, ref)
+
+
+def close_table(session, table: BookTable) -> dict:
+    """The table breaks up: its last hand is closed (it must be over) and the pots still
+    carried are returned as R11.5 says, by postings of kind `refund`. Returns
+    (closed: (number, HandReport) of the hand it closed, or None;
+     refund: {pot: {player: cents}}, empty when nothing was carried)."""
+    if table.closed is not None:
+        raise StoreError(M("table {table} is already closed", table=table.name))
+    hand = current_hand(session, table)
+    report = close_if_over(session, table, hand)
+    closed = (hand.number, report) if report is not None else None
+    if hand is not None:
+        void_waiting(session, table, hand)
+        hand = last_hand(session, table)  # the refunds go on the table's last hand
+    refund = returned(session, table)
+    if refund:
+        refunds = refund_postings(hand, refund, player_ids(session, hand))
+        session.add_all(refunds)
+        journal_postings(session, refunds)
+    table.closed = now()
+    session.add(table)
+    journal_table(session, table, CLOSE)
+    return closed, refund

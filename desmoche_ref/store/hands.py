@@ -6,63 +6,45 @@ judges a file. Every function here works inside the caller's transaction (`Book.
 so a command is all or nothing.
 """
 
-import json
+from collections import Counter
+from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import func
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import select
 
+from .. import laws
 from ..engine.replay import Referee
 from ..engine.setup import Setup, SetupError, read_setup
-from ..findings import COMMAND_LINE, M
+from ..findings import COMMAND_LINE, ERROR, M
 from ..limits import checked_table, nfc, unknown
 from ..notation.parser import parse_text
 from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
+from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
-from .journal import BET, CLOSE, bet_changed_since, journal_event, journal_hand, journal_postings, journal_table, journal_verdict
+from .journal import bet_changed_since, journal_event, journal_postings, journal_table, journal_verdict
+from .lawbook import table_now
+from .locks import busy, lock_timed_out
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
                       standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
-
-LAST_TABLE = "table"  # Setting key: the table last used in this book
-UNDO = "undo"         # the line of an event row that supersedes another (a correction)
-END = "end"           # the line of the event that ends a hand (N4.4)
-VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
+from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401 (hands.StoreError, …)
+                    StoreError, refusal as _refusal)
 
 
-class StoreError(Exception):
-    """A command the book refuses: unknown table or player, a bet change while a pot is
-    carried, … — one line for the person, exit 2 (usage). Its argument is the message
-    (a findings.Message: the shell shows it in the language of the run)."""
+class NightHand(NamedTuple):
+    """A settled hand of a table's night, from its postings (night_postings)."""
 
-
-class Refused(Exception):
-    """A move the rules forbid: `finding` has the code and the reason; nothing was stored."""
-
-    def __init__(self, finding):
-        super().__init__(_refusal(finding))
-        self.finding = finding
-
-
-class HandChanged(Exception):
-    """Another recorder changed the hand since this one looked: nothing was stored (exit 3).
-    `number` is set when the table has moved on to another hand (a `hand new` came first)."""
-
-    def __init__(self, seq: int, number: int | None = None):
-        if number is None:
-            message = M("the hand changed (now at move {seq}): look and try again", seq=seq)
-        else:
-            message = M("the table moved on (now at hand {number}, move {seq}): look and try again",
-                        number=number, seq=seq)
-        super().__init__(message)
-        self.seq, self.number = seq, number
-
-
-def _refusal(finding):
-    """A finding as a store error says it: its code, then its message."""
-    return M("{code} {message}", code=finding.code, message=finding.message)
+    number: int
+    dealer: str
+    outcome: str
+    winners: list
+    net: dict             # {player: cents}
 
 
 # ------------------------------------------------------------------ tables
@@ -71,10 +53,7 @@ def player_row(session, name: str) -> Player:
     moment (INSERT … ON CONFLICT DO NOTHING, as the importer does)."""
     row = session.exec(select(Player).where(Player.name == name)).first()
     if row is None:
-        if session.get_bind().dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
+        insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert
         session.execute(insert(Player).values(name=name).on_conflict_do_nothing(index_elements=["name"]))
         row = session.exec(select(Player).where(Player.name == name)).one()
     return row
@@ -85,7 +64,7 @@ def table_setup(table: BookTable, dealer: str | None = None, sides=None) -> Setu
     players = table.players.split()
     return Setup.from_values(players, dealer or players[0], bet=table.bet, rules=table.rules,
                              options=table.options,
-                             sides=json.loads(table.sides) if sides is None else sides)
+                             sides=SIDES.decode(table.sides) if sides is None else sides)
 
 
 def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
@@ -96,18 +75,14 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
         raise StoreError(problem)
     if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
         raise StoreError(M("there is already a table {name!r} in this book", name=name))
-    sides = [[game, stake, list(names)] for game, stake, names in sides]
     table = BookTable(name=name, players=" ".join(players), bet=bet, rules=rules,
-                      options=options, sides=json.dumps(sides))
+                      options=options, sides=SIDES.encode(sides))
     try:
         setup = table_setup(table)
     except SetupError as e:
         raise StoreError(_refusal(e.finding)) from None
     table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
-    table.sides = json.dumps([[s.game, s.stake, [setup.players[i] for i in s.players]]
-                              for s in setup.sides])
-    from sqlalchemy.exc import IntegrityError
-
+    table.sides = SIDES.encode([(s.game, s.stake, [setup.players[i] for i in s.players]) for s in setup.sides])
     try:
         with session.begin_nested():  # another command may make the same table at this moment
             session.add(table)
@@ -150,29 +125,11 @@ def last_hand(session, table: BookTable):
                         .order_by(Hand.number.desc()).limit(1)).first()
 
 
-def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
-    """The hand numbered, else the hand the table is at (course.current_hand)."""
-    if number is None:
-        from .course import current_hand
-
-        hand = current_hand(session, table)
-        if hand is None:
-            raise StoreError(M("no hand yet at table {table}: start one with "
-                               "`desmoche-ref hand new --dealer NAME`", table=table.name))
-        return hand
-    hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
-    if hand is None:
-        raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
-    return hand
-
-
 def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | None = None,
                  sides=None) -> Hand:
     """The next hand at a table, as its hands so far left it (`before`, a laws.Table): the
     deal passes to the right of the last hand dealt (R3.1, N9.3) unless named; the main pot
     and side pots the table's pots hold come in by themselves (R2.3, R4.6, N9.1)."""
-    from .. import laws
-
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:  # after a table's first hands, all void, their dealer deals again
         again = previous.dealer if previous is not None and previous.dealer in players else None
@@ -186,9 +143,9 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
     carry, side_carry = before.pots if before.pots is not None else (0, {})
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
                 players=table.players, dealer=dealer, rules=table.rules, options=table.options,
-                bet=table.bet, carry_in=carry, sides=table.sides if sides is None else json.dumps(sides),
-                side_carry=json.dumps({g: c for g, c in side_carry.items() if c}),
-                extra_tags=json.dumps([["Date", played_today()]]))
+                bet=table.bet, carry_in=carry, sides=table.sides if sides is None else SIDES.encode(sides),
+                side_carry=POTS.encode({g: c for g, c in side_carry.items() if c}),
+                extra_tags=TAGS.encode([("Date", played_today())]))
     try:
         hand_setup(hand)
     except SetupError as e:
@@ -199,46 +156,12 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
 def played_today() -> str:
     """The Date tag of a hand dealt now: this machine's local day (as `hand log` shows times),
     so that its export and the report's nights say the night it was played (docs/rulings.md)."""
-    from datetime import datetime
-
     return datetime.now().astimezone().date().isoformat()
-
-
-def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
-    """(closed previous HandReport or None, new Hand, warnings): `hand new` closes the hand
-    before it, then deals the next as the laws across hands allow (laws.py): an error
-    (N9.1, N9.2) refuses it, a warning (N9.3: the dealer) comes back as a Breach.
-
-    A previous hand that is not over is refused, never closed half-played: the recorder
-    finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
-    no move is dealt again, and a hand waiting after the one closed is dealt (course.py)."""
-    from .. import laws
-    from . import course
-
-    if table.closed is not None:
-        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
-    previous = course.current_hand(session, table)
-    if previous is not None and course.untouched(session, previous):
-        return None, previous, course.redeal(session, table, previous, dealer, sides)
-    closed = close_if_over(session, table, previous)
-    waiting = course.waiting_after(session, table, previous) if previous is not None else None
-    if waiting is not None:
-        warnings = course.deal_again(session, table, waiting, previous, dealer, sides)
-        return closed, waiting, warnings
-    before = table_laws(session, table)
-    hand = new_hand_row(table, previous, before, dealer, sides)
-    warnings = obey(laws.follow_on(before, laws.HandFacts.of_row(hand), laws.BOOK))
-    session.add(hand)
-    session.flush()
-    journal_hand(session, hand)
-    return closed, hand, warnings
 
 
 def table_laws(session, table: BookTable, below: int | None = None):
     """The table as its stored hands left it (laws.Table), what is pending written first;
     with `below`, as its hands before that number left it (a hand dealt again)."""
-    from .lawbook import table_now
-
     session.flush()
     return table_now(session, table.id, table.closed is not None, below)
 
@@ -246,43 +169,15 @@ def table_laws(session, table: BookTable, below: int | None = None):
 def obey(breaches) -> list:
     """The laws' word on a write: StoreError (its code and reason) for the first error; the
     warnings, which do not refuse, returned."""
-    from ..findings import ERROR
-
     for breach in breaches:
         if breach.severity == ERROR:
             raise StoreError(_refusal(breach))
     return [b for b in breaches if b.severity != ERROR]
 
 
-def close_if_over(session, table: BookTable, hand: Hand | None):
-    """Close the table's latest hand if it is still open: its HandReport, or None if there
-    was nothing to close. A hand that is not over is refused (StoreError saying what it
-    still needs), never closed half-played."""
-    if hand is None or hand.closed is not None:
-        return None
-    from . import course
-
-    live = live_events(events(session, hand))
-    if not live:  # opened and never dealt (a wrong dealer, say): void, its carries pass on
-        course.mark_void(session, hand)
-        return None
-    report, ref = judge_rows(hand, live)
-    if report.status != COMPLETE:
-        if ("end", None) in ref.moves():
-            needs = M("write `{prog}end` if the hand ends here (N5.4), or record the moves left",
-                      prog=COMMAND_LINE["prog"])
-        else:
-            needs = M("record the moves left first (`{look}` says whose turn it is)", look=COMMAND_LINE["look"])
-        raise StoreError(M("hand {number} at table {table} is not over: {needs}", number=hand.number,
-                           table=table.name, needs=needs))
-    return course.close_over(session, table, hand, report, ref)
-
-
 def set_bet(session, table: BookTable, bet: int) -> BookTable:
     """A new bet for the table's next hands (R2.2: between hands, everyone agreeing — the
     caller asks; R2.3: never while a main pot is carried — laws.bet_change)."""
-    from .. import laws
-
     if table.closed is not None:
         raise StoreError(M("table {table} is closed", table=table.name))
     obey(laws.bet_change(table_laws(session, table), bet))
@@ -294,37 +189,9 @@ def set_bet(session, table: BookTable, bet: int) -> BookTable:
     return table
 
 
-def close_table(session, table: BookTable) -> dict:
-    """The table breaks up: its last hand is closed (it must be over) and the pots still
-    carried are returned as R11.5 says, by postings of kind `refund`. Returns
-    (closed: (number, HandReport) of the hand it closed, or None;
-     refund: {pot: {player: cents}}, empty when nothing was carried)."""
-    if table.closed is not None:
-        raise StoreError(M("table {table} is already closed", table=table.name))
-    from . import course
-
-    hand = course.current_hand(session, table)
-    report = close_if_over(session, table, hand)
-    closed = (hand.number, report) if report is not None else None
-    if hand is not None:
-        course.void_waiting(session, table, hand)
-        hand = last_hand(session, table)  # the refunds go on the table's last hand
-    refund = returned(session, table)
-    if refund:
-        refunds = refund_postings(hand, refund, player_ids(session, hand))
-        session.add_all(refunds)
-        journal_postings(session, refunds)
-    table.closed = now()
-    session.add(table)
-    journal_table(session, table, CLOSE)
-    return closed, refund
-
-
 def returned(session, table: BookTable) -> dict:
     """{pot: {player: cents}}: what R11.5 returns of the pots the table's last hand carries,
     as N9.4 orders it (laws.returns, the rule `check --session` applies)."""
-    from .. import laws
-
     return laws.returns(table_laws(session, table))
 
 
@@ -351,7 +218,7 @@ def current_seq(session, hand: Hand) -> int:
 
 def record_text(hand: Hand, lines) -> str:
     """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
-    return tagged_text(hand_setup(hand).tags() + [tuple(t) for t in json.loads(hand.extra_tags)], lines)
+    return tagged_text(hand_setup(hand).tags() + TAGS.decode(hand.extra_tags), lines)
 
 
 def judge(hand: Hand, lines):
@@ -395,8 +262,6 @@ def insert_event(session, hand: Hand, text: str, comment, seq: int, previous_has
                  supersedes=None) -> Event:
     """Store a move already judged (store/tablebook.py) as the hand's event seq+1. The
     (hand, seq) key makes a second writer at the same seq fail: HandChanged."""
-    from sqlalchemy.exc import IntegrityError
-
     who = recorder(session)
     row = Event(hand_id=hand.id, seq=seq + 1, line=text, comment=comment, supersedes=supersedes,
                 recorder=who, hash=chain_hash(previous_hash, seq + 1, text, comment, supersedes, who))
@@ -417,10 +282,6 @@ def lock_table(session, table_id: int) -> BookTable:
     query = select(BookTable).where(BookTable.id == table_id).execution_options(populate_existing=True)
     if session.get_bind().dialect.name != "postgresql":
         return session.exec(query).one()
-    from sqlalchemy.exc import DBAPIError
-
-    from .locks import busy, lock_timed_out
-
     try:
         return session.exec(query.with_for_update()).one()
     except DBAPIError as exc:
@@ -459,8 +320,6 @@ def posting_key(row) -> tuple:
 
 def standing_keys(session, hand: Hand):
     """The hand's standing postings (not reversed), as a multiset of posting_key."""
-    from collections import Counter
-
     rows = list(session.exec(select(Posting).where(Posting.hand_id == hand.id)))
     reversed_ids = {r.reverses for r in rows if r.reverses is not None}
     return Counter(posting_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids
@@ -469,8 +328,6 @@ def standing_keys(session, hand: Hand):
 
 def settlement_keys(hand: Hand, report):
     """The postings a complete hand's settlement makes, as a multiset of posting_key."""
-    from collections import Counter
-
     if report.status != COMPLETE:
         return Counter()
     return Counter(posting_key(r) for r in settlement_postings(hand, report, {}))
@@ -479,8 +336,6 @@ def settlement_keys(hand: Hand, report):
 def night_postings(session, table_id: int):
     """([NightHand] of the table's settled hands, {pot name: cents} the pots hold), from its
     postings: what each closed hand moved for each player."""
-    from .tablebook import NightHand
-
     query = (select(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account,
                     func.sum(Posting.amount))
              .join(Hand, Hand.id == Posting.hand_id).where(Posting.table_id == table_id)
@@ -517,7 +372,7 @@ def close_hand(session, hand: Hand, report=None):
         hand.winners = " ".join(out["outcome"]["winners"])
         hand.fouls = enforced_fouls(report)
         hand.carry_out = report.settlement.carry_out
-        hand.side_carry_out = json.dumps({p.game: p.carry_out for p in report.settlement.side_games})
+        hand.side_carry_out = POTS.encode({p.game: p.carry_out for p in report.settlement.side_games})
         post_settlement(session, hand, report)
     session.add(hand)
     journal_verdict(session, hand)

@@ -37,36 +37,25 @@ chain: each appending transaction locks the `setting` row LOCK_KEY until it comm
 lock needs the UPDATE privilege, which a reader has on no table: no reader can hold writers
 up); SQLite writes already hold the book's lock. So the chain stays linear.
 
-ORM-free: the importer appends with a Core connection, the live commands with a Session.
+On the models' tables (store/models.py): the importer appends with a Core connection, the
+live commands with a Session. The kinds and their families are store/terms.py's.
 """
 
 import hashlib
 import json
 from datetime import timezone
 
-from sqlalchemy import column, insert, select, table, text as sql
+from sqlalchemy import func, inspect, insert, select, text as sql
 
 from ..findings import M
 from .changes import announce
+from .identity import recorder
+from .locks import lock_row
+from .models import BookTable, Event, Hand, Journal, Posting
+from .terms import (BET, CLOSE, EVENT, FOLLOW, FORM_1, FORM_2, HAND, IMPORT, KINDS, LOCK_KEY,  # noqa: F401
+                    ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, VERDICT)  # (journal.KINDS, …)
 
-TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
-HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
-REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
-UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
-# What a row of each kind covers: the hand, move or posting it journals once (a unique index
-# of the journal per family: models.Journal), a table's or a hand's state after a change (many
-# rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
-KINDS = {
-    TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
-    HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
-    VERDICT: "verdict", REDEAL: "redeal", UPGRADE: None,
-}
-ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
-TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")
-FORM_1, FORM_2 = 1, 2     # before schema 0006 (no writer, no times), and since
-LOCK_KEY = "lock:journal"  # the setting row writers lock to append (PostgreSQL)
-
-journal = table("journal", *map(column, ("id", "kind", "subject", "text", "hash", "writer")))
+journal = Journal.__table__
 
 
 def chain(previous: str, kind: str, subject: int, text: str, writer: str | None = None) -> str:
@@ -150,8 +139,6 @@ def lock(db) -> None:
     LOCK_KEY, which only a role that may write the book can take (SQLite writes hold the
     book). Its wait is bounded (store/locks.py LOCK_TIMEOUT): `Busy` past it."""
     if _dialect(db) == "postgresql":
-        from .locks import lock_row
-
         lock_row(db, LOCK_KEY, M("the book's journal"))
 
 
@@ -163,8 +150,6 @@ def head(db) -> str:
 def append(db, rows) -> str:
     """Append (kind, subject, text) rows to the chain in this transaction: the new head. The
     writer is the session's recorder (store/identity.py), as PostgreSQL also sets it."""
-    from .identity import recorder
-
     rows = list(rows)
     if not rows:
         return head(db)
@@ -230,8 +215,6 @@ def rows(db) -> list:
 def bet_changed_since(db, table_id: int, hand_id: int) -> bool:
     """The table's bet was changed after the hand's last row of its own (its close, its
     setup): reopening the hand would put that change in the middle of it (R2.2)."""
-    from sqlalchemy import func
-
     last = (select(func.max(journal.c.id))
             .where(journal.c.kind.in_((HAND, IMPORT, REDEAL, VERDICT)), journal.c.subject == hand_id)
             .scalar_subquery())
@@ -246,14 +229,11 @@ def backfill(conn) -> int:
     each of its hands in order with its moves (an imported hand as one `import` row). In the
     form of schema 0006 (a journal with a writer), every hand, move and posting gets a row of
     its own and every closed hand its verdict: what someone who rewrites a whole book (and
-    its journal) would write. The head then pins the book as it was. Returns the rows written."""
-    from sqlalchemy import inspect
-
-    from .league import card_table, hand as hands
-
+    its journal) would write. The head then pins the book as it was. Returns the rows written.
+    (Every column of the tables it reads was there by schema 0004; the journal's writer came
+    with 0006.)"""
+    card_table, hands, ev = BookTable.__table__, Hand.__table__, Event.__table__
     timed = "writer" in {c["name"] for c in inspect(conn).get_columns("journal")}
-    ev = table("event", *map(column, ("id", "hand_id", "seq", "line", "comment", "supersedes",
-                                       "recorder", "hash")), column("entered", card_table.c.created.type))
     out = []
     for t in conn.execute(select(card_table).order_by(card_table.c.id)).all():
         out.append((TABLE, t.id, table_text(t, timed)))
@@ -272,10 +252,7 @@ def backfill(conn) -> int:
 
 
 def _postings_and_verdict(conn, h) -> list:
-    from sqlalchemy import DateTime
-
-    p = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind", "detail",
-                                       "counterparty", "amount", "reverses")), column("created", DateTime(True)))
+    p = Posting.__table__
     out = [(POSTING, r.id, posting_text(r))
            for r in conn.execute(select(p).where(p.c.hand_id == h.id).order_by(p.c.id)).all()]
     if h.closed is not None:

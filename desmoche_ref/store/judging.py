@@ -9,7 +9,6 @@ The recorder's name, which every move's chain hash holds, is known only once the
 has connected: the child judges ahead meanwhile (at most AHEAD hands), then is told it.
 """
 
-import json
 import os
 from datetime import datetime, timezone
 from itertools import chain, repeat
@@ -17,9 +16,11 @@ from typing import NamedTuple
 
 from ..findings import M
 from ..limits import LINE, table_name, too_long, too_many_tags
-from ..notation.parser import KNOWN_TAGS, Lines
+from ..notation.parser import KNOWN_TAGS, Lines, read_blocks
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
+from .codecs import POTS, SIDES, TAGS
+from .forked import forked
 from .records import chain_hashes, content_hash, enforced_fouls, pot_map
 
 JUDGED = 25            # hands per message from the judging process to the writing one
@@ -88,9 +89,14 @@ class Judging:
     the child goes."""
 
     def __init__(self, source, path: str, table: str | None = None, encoding: str | None = None):
-        from .forked import forked
-
         self._items, self._inbox = forked(_judged, source, path, table, encoding, inbox=True)
+
+    @classmethod
+    def of_file(cls, f, path: str, table: str | None = None, encoding: str | None = None) -> "Judging":
+        """The hands of an open binary file, read a block at a time (`notation.parser.read_blocks`:
+        no more than a block and a hand in memory), judged from now on: the front end calls this
+        before it opens the book, so that the child judges while this process connects."""
+        return cls(read_blocks(f), path, table, encoding)
 
     def begin(self, recorder: str) -> None:
         with self._inbox:
@@ -202,8 +208,8 @@ def _prepare(number: int, table: str, report, who: str):
         notes=_notes(record),
         players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
         options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
-        sides=json.dumps([[e.game, e.stake, [names[s] for s in e.players]] for e in setup.sides]),
-        side_carry=json.dumps(setup.side_carry), source="import", status=report.status,
+        sides=SIDES.encode([(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides]),
+        side_carry=POTS.encode(setup.side_carry), source="import", status=report.status,
         outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
     canonical = [write_event(ev) for ev in record.events]  # the event rows' lines
     comments = [ev.comment for ev in record.events]
@@ -218,14 +224,14 @@ def _prepare(number: int, table: str, report, who: str):
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
-    values["extra_tags"] = json.dumps([["Table", table] if t[0] == "Table" else t for t in extra])
+    values["extra_tags"] = TAGS.encode([("Table", table) if t[0] == "Table" else t for t in extra])
     transfers = []
     if report.status == COMPLETE:
         st = report.settlement
         outcome = report.outcome
         values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
                       carry_out=st.carry_out,
-                      side_carry_out=json.dumps({p.game: p.carry_out for p in st.side_games}))
+                      side_carry_out=POTS.encode({p.game: p.carry_out for p in st.side_games}))
         transfers = [tuple(t) for t in st.transfers]  # plain tuples pickle in a third of the time
     when = played_on(record)
     values["opened"] = when

@@ -1,11 +1,10 @@
 """The laws across hands (laws.py) over the book: a table's stored hands read as the laws need
-them. ORM-free (the importer uses it without loading the models), on a Core connection or a
-Session alike."""
+them, on a Core connection or a Session alike (a Core statement on the model's table)."""
 
 from sqlalchemy import select
 
 from .. import laws
-from .league import hand as hands
+from .models import Hand
 
 FIRST_PAGE = 4  # hands read at first, newest first: the last complete one is nearly always among them
 
@@ -18,10 +17,18 @@ def table_now(db, table_id: int, closed: bool = False, below: int | None = None)
     return laws.table_after((laws.HandFacts.of_row(row) for row in rows), closed)
 
 
+def follow_on_laws(before, facts) -> list:
+    """The laws across hands (laws.follow_on, as the book holds them: laws.BOOK) on a hand
+    dealt after `before` (a laws.Table): every way a hand enters the book — `hand new`, a deal
+    again (store/course.py), an imported hand (store/batch.py) — is judged by this, the same
+    case with the same code."""
+    return laws.follow_on(before, facts, laws.BOOK)
+
+
 def newest_first(db, table_id: int, below: int | None = None):
     """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for
     (those numbered below `below`, when given)."""
-    h = hands.c
+    h = Hand.__table__.c
     query = select(h.number, h.players, h.dealer, h.bet, h.carry_in, h.sides, h.side_carry, h.status,
                    h.carry_out, h.side_carry_out).where(h.table_id == table_id).order_by(h.number.desc())
     page = FIRST_PAGE

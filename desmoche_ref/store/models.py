@@ -39,12 +39,14 @@ hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
 
 from datetime import datetime, timezone
+from typing import ClassVar
 
 from sqlalchemy import BigInteger, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ..limits import LINE, NAME, TABLE
-from .journal import ONCE
+from .codecs import POTS, SIDES, TAGS, Codec
+from .terms import ONCE
 
 
 def now() -> datetime:
@@ -77,6 +79,8 @@ class BookTable(SQLModel, table=True):
     created: datetime = Field(default_factory=now)
     closed: datetime | None = None
 
+    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES}  # its JSON columns' codecs (codecs.py)
+
 
 class Hand(SQLModel, table=True):
     __tablename__ = "hand"
@@ -106,6 +110,9 @@ class Hand(SQLModel, table=True):
     side_carry_out: str | None = None                # JSON: {game: cents}
     opened: datetime = Field(default_factory=now)
     closed: datetime | None = None
+
+    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS,
+                                        "side_carry_out": POTS}  # its JSON columns' codecs (codecs.py)
 
 
 class Event(SQLModel, table=True):

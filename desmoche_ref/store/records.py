@@ -1,18 +1,18 @@
 """What the book stores of a hand besides its columns, ORM-free: the record text it exports,
 the hash chain of its events, the fouls its standings count, and its postings' rows (the one
 builder of the double entry: live closes, table closes and imports all post through
-`posting_rows`). The importer and the league's reports use these without loading the models
-(start-up: bench/bench_import.py)."""
+`posting_rows`). The judging side of an import (store/judging.py, a process forked before the
+book's modules load) and the league's reports use these without loading the models."""
 
 import hashlib
-import json
 
 from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 from ..settle import MAIN_POT, pot_account
+from .codecs import POTS, SIDES
 
-OUTSIDE = "outside"        # the account carried-in money came from (importer.py)
+OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
 REFUND = "refund"          # the kind of R11.5's returns when a table breaks up
 VOID_LINE = "void"         # the line of the event row `hand void` stores (its comment: the reason)
@@ -99,8 +99,8 @@ def brought_in_moves(carried: dict, held: dict) -> list:
 def hand_setup(hand) -> Setup:
     """The setup a stored hand is judged by, from its row (a Hand, or a row of its columns)."""
     return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
-                             rules=hand.rules, options=hand.options, sides=json.loads(hand.sides),
-                             side_carry=json.loads(hand.side_carry))
+                             rules=hand.rules, options=hand.options, sides=SIDES.decode(hand.sides),
+                             side_carry=POTS.decode(hand.side_carry))
 
 
 def standing_rows(rows) -> list:

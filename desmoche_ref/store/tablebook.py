@@ -22,9 +22,20 @@ one method here; docs/rulings.md lists them:
 
 from typing import NamedTuple
 
-from ..findings import M
-from .course import current_hand, follow_on
-from .hands import HandChanged, Refused, StoreError
+from sqlmodel import func, select
+
+from ..engine.queries import DEAL_MOVES
+from ..engine.replay import COMPLETE
+from ..findings import MN, M, error, listed
+from ..limits import EVENTS, too_long, too_many
+from ..notation.parser import parse_event, split_comment
+from ..notation.writer import write_event
+from . import course, hands as H
+from .codecs import POTS, SIDES
+from .course import current_hand, follow_on, undo_hand_new, untouched, void_hand
+from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
+from .models import BookTable, Event, Hand, Setting
+from .terms import HandChanged, Refused, StoreError
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
            "use_table"]
@@ -120,14 +131,6 @@ class HandView(NamedTuple):
     void: object          # its `void` row's LogRow (`hand void`: the reason its comment), else None
 
 
-class NightHand(NamedTuple):
-    number: int
-    dealer: str
-    outcome: str
-    winners: list
-    net: dict             # {player: cents}
-
-
 class Night(NamedTuple):
     table: str
     hands: list           # NightHand, the settled hands in order
@@ -151,8 +154,6 @@ class _Held:
 def create_table(book, name: str, players: list, bet: int, rules: str = "desmoche",
                  options: str = "", sides=()) -> TableInfo:
     """A new table; it becomes the table in use. Its values are judged as a hand's tags."""
-    from . import hands as H
-
     with book.write() as s:
         table = H.create_table(s, name, players, bet, rules, options, sides)
         return _table_info(table, 0, True)
@@ -160,11 +161,6 @@ def create_table(book, name: str, players: list, bet: int, rules: str = "desmoch
 
 def list_tables(book) -> list:
     """Every table of the book (TableInfo), by name."""
-    from sqlmodel import func, select
-
-    from . import hands as H
-    from .models import BookTable, Hand, Setting
-
     with book.read() as s:
         current = s.get(Setting, H.LAST_TABLE)
         counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
@@ -173,17 +169,13 @@ def list_tables(book) -> list:
 
 
 def use_table(book, name: str) -> None:
-    from . import hands as H
-
     with book.write() as s:
         H.use_table(s, H.find_table(s, name))
 
 
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
-    import json
-
     return TableInfo(table.name, table.players.split(), table.bet, table.rules, table.options,
-                     [(g, st, list(n)) for g, st, n in json.loads(table.sides)], hands,
+                     SIDES.decode(table.sides), hands,
                      table.closed is not None, in_use)
 
 
@@ -193,8 +185,6 @@ class TableBook:
     table the commands without --table go on at."""
 
     def __init__(self, book, table: str | None = None, use: bool = False):
-        from . import hands as H
-
         self.book, self.use = book, use
         with book.read() as s:
             row = H.find_table(s, table)
@@ -205,15 +195,11 @@ class TableBook:
 
     def make_current(self) -> None:
         """Make this the table the commands without --table go on at."""
-        from . import hands as H
-
         with self.book.write() as s:
             H.use_table(s, H.lock_table(s, self.table_id))
 
     def _lock(self, session):
         """The table's row, locked for this write (and made current if asked)."""
-        from . import hands as H
-
         table = H.lock_table(session, self.table_id)
         if self.use:
             H.use_table(session, table)
@@ -240,8 +226,6 @@ class TableBook:
 
     def reload(self) -> None:
         """Hold the table's latest hand as the book has it now (one replay of its moves)."""
-        from .models import BookTable
-
         with self.book.read() as s:
             table = s.get(BookTable, self.table_id)
             self.closed_table = table.closed is not None
@@ -249,8 +233,6 @@ class TableBook:
             self._held = None if hand is None else self._read_hand(s, hand)
 
     def _read_hand(self, session, hand) -> _Held:
-        from . import hands as H
-
         rows = H.events(session, hand)
         live = H.live_events(rows)
         ref = H.judge_rows(hand, live)[1]
@@ -286,13 +268,6 @@ class TableBook:
         """Judge one notation line (`verb args  # comment`) on the hand and store it.
 
         `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
-        from ..engine.replay import COMPLETE
-        from ..findings import error
-        from ..limits import EVENTS, too_long, too_many
-        from ..notation.parser import parse_event, split_comment
-        from ..notation.writer import write_event
-        from . import hands as H
-
         held = self._held_at(expect_seq)
         body, comment = split_comment(typed)
         if not body.strip() or "\n" in typed or "\r" in typed:
@@ -342,8 +317,6 @@ class TableBook:
 
     def _post(self, session, hand, held):
         """Close the hand (or, closed already, settle it again if what it settles changed)."""
-        from . import hands as H
-
         if held.closed:  # a move after its `end`: the settlement stands unless it changed
             return H.settle_again(session, hand)
         report = H.judge_rows(hand, H.live_events(H.events(session, hand)))[0]
@@ -351,17 +324,12 @@ class TableBook:
 
     def _same_verdict(self, held, full: str) -> bool:
         """Whether the hand with `full` once more gives exactly the verdict it gives now."""
-        from . import hands as H
-        from .models import Hand
-
         with self.book.read() as s:
             hand = s.get(Hand, held.hand_id)
         return H.judge(hand, held.lines).as_json() == H.judge(hand, held.lines + [full]).as_json()
 
     def _locked_hand(self, session, held):
         """The held hand's row, the table locked; HandChanged if it is not as held."""
-        from . import hands as H
-
         table = self._lock(session)
         if table.closed is not None:
             raise StoreError(M("table {table} is closed", table=self.name))
@@ -375,9 +343,6 @@ class TableBook:
 
     def _check_unchanged(self) -> None:
         """HandChanged (the hand read again) if the book moved the hand since we held it."""
-        from . import hands as H
-        from .models import BookTable
-
         held = self._held
         with self.book.read() as s:
             hand = current_hand(s, s.get(BookTable, self.table_id))
@@ -392,10 +357,6 @@ class TableBook:
         """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
         On a hand with no move it takes back the `hand new` that dealt it: the hand before
         reopens (course.undo_hand_new)."""
-        from . import hands as H
-        from .course import undo_hand_new, untouched
-        from .models import Event
-
         held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
@@ -416,8 +377,6 @@ class TableBook:
 
     def void(self, reason: str, expect_seq: int | None = None) -> Voided:
         """`hand void --reason TEXT`: the hand being played closed void (course.void_hand)."""
-        from .course import void_hand
-
         held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
@@ -434,8 +393,6 @@ class TableBook:
 
         `expect_number`: the latest hand's number the recorder saw (0: none); HandChanged if
         another recorder dealt one since."""
-        from . import hands as H
-
         seen = self.number or 0
         if expect_number is None:
             expect_number = seen
@@ -446,7 +403,7 @@ class TableBook:
                 now_at = previous.number if previous is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(H.current_seq(s, previous), now_at)
-                closed, new, warnings = H.open_hand(s, table, dealer, sides)
+                closed, new, warnings = course.open_hand(s, table, dealer, sides)
                 info = hand_info(new)
         finally:
             self.reload()
@@ -455,19 +412,15 @@ class TableBook:
 
     def set_bet(self, cents: int) -> int:
         """A new bet from the next hand (R2.2, R2.3: laws.bet_change)."""
-        from . import hands as H
-
         with self.book.write() as s:
             H.set_bet(s, self._lock(s), cents)
         return cents
 
     def close(self) -> TableClosed:
         """The table breaks up: its last hand closed, carried pots returned (R11.5)."""
-        from . import hands as H
-
         try:
             with self.book.write() as s:
-                closed, refund = H.close_table(s, self._lock(s))
+                closed, refund = course.close_table(s, self._lock(s))
         finally:
             self.reload()
         number, report = closed if closed is not None else (None, None)
@@ -476,11 +429,8 @@ class TableBook:
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
         """A hand of the table (the one it is at by default) as the book has it."""
-        from . import hands as H
-        from .models import BookTable
-
         with self.book.read() as s:
-            hand = H.find_hand(s, s.get(BookTable, self.table_id), number)
+            hand = course.find_hand(s, s.get(BookTable, self.table_id), number)
             rows = H.events(s, hand)
         live = H.live_events(rows)
         lines = [_text(r) for r in live]
@@ -494,8 +444,6 @@ class TableBook:
 
     def night(self) -> Night:
         """The table's settled hands with each player's net, the totals, the pots."""
-        from . import hands as H
-
         with self.book.read() as s:
             settled, pots = H.night_postings(s, self.table_id)
         held = self._held
@@ -507,11 +455,6 @@ class TableBook:
 
     def pending(self):
         """The current hand's verdict when it is over but not yet posted, else None."""
-        from ..engine.replay import COMPLETE
-
-        from . import hands as H
-        from .models import Hand
-
         held = self._held
         if held is None or held.closed or held.ref.status != COMPLETE:
             return None
@@ -527,9 +470,6 @@ def deal_first(ref, ev, finding):
     misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
     (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
     first records one. A line the engine refuses for another reason keeps that reason."""
-    from ..engine.queries import DEAL_MOVES
-    from ..findings import MN, error, listed
-
     missing = ref.undealt()
     if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
         return error(ev.line, "R3.3", MN(
@@ -544,11 +484,9 @@ def _text(row) -> str:
 
 
 def hand_info(hand) -> HandInfo:
-    import json
-
     return HandInfo(hand.number, hand.dealer, hand.bet, hand.carry_in,
-                    {g: c for g, c in json.loads(hand.side_carry).items() if c},
-                    [(g, st, list(n)) for g, st, n in json.loads(hand.sides)])
+                    {g: c for g, c in POTS.decode(hand.side_carry).items() if c},
+                    SIDES.decode(hand.sides))
 
 
 def log_rows(rows) -> list:

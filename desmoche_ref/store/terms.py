@@ -1,0 +1,65 @@
+"""The store's exceptions and constants: what its modules and their callers name, in a module
+that imports nothing of SQLAlchemy or the ORM (so that no module needs an import inside a
+function to reach them, and `check` may name them without loading a database library)."""
+
+from ..findings import M
+
+# ------------------------------------------------------------------ rows
+LAST_TABLE = "table"  # Setting key: the table last used in this book
+UNDO = "undo"         # the line of an event row that supersedes another (a correction)
+END = "end"           # the line of the event that ends a hand (N4.4)
+VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
+LIVE, IMPORTED = "live", "import"  # a hand's source
+IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the content-hash dedupe
+
+# ------------------------------------------------------------------ the journal (journal.py)
+TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
+HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
+REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
+UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
+# What a row of each kind covers: the hand, move or posting it journals once (a unique index
+# of the journal per family: models.Journal), a table's or a hand's state after a change (many
+# rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
+KINDS = {
+    TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
+    HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
+    VERDICT: "verdict", REDEAL: "redeal", UPGRADE: None,
+}
+ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
+TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")
+FORM_1, FORM_2 = 1, 2     # before schema 0006 (no writer, no times), and since
+LOCK_KEY = "lock:journal"  # the setting row writers lock to append (PostgreSQL)
+
+
+# ------------------------------------------------------------------ exceptions
+class StoreError(Exception):
+    """A command the book refuses: unknown table or player, a bet change while a pot is
+    carried, … — one line for the person, exit 2 (usage). Its argument is the message
+    (a findings.Message: the shell shows it in the language of the run)."""
+
+
+class Refused(Exception):
+    """A move the rules forbid: `finding` has the code and the reason; nothing was stored."""
+
+    def __init__(self, finding):
+        super().__init__(refusal(finding))
+        self.finding = finding
+
+
+class HandChanged(Exception):
+    """Another recorder changed the hand since this one looked: nothing was stored (exit 3).
+    `number` is set when the table has moved on to another hand (a `hand new` came first)."""
+
+    def __init__(self, seq: int, number: int | None = None):
+        if number is None:
+            message = M("the hand changed (now at move {seq}): look and try again", seq=seq)
+        else:
+            message = M("the table moved on (now at hand {number}, move {seq}): look and try again",
+                        number=number, seq=seq)
+        super().__init__(message)
+        self.seq, self.number = seq, number
+
+
+def refusal(finding):
+    """A finding as a store error says it: its code, then its message."""
+    return M("{code} {message}", code=finding.code, message=finding.message)

@@ -1,0 +1,112 @@
+"""One write path (issue 26): a night recorded live and the same night imported store the same
+rows — its hands, their moves (line, comment, seq, recorder and chain hash) and their postings —
+on SQLite and PostgreSQL. Aside: ids, times, a hand's `source`, and the Table tag an imported
+hand keeps of the table it came under (an export writes it for a live hand from its table: the
+record is the same). friday (tests/conformance/friday.dsm) recorded through TableBook, then its
+export imported into a fresh book."""
+
+import json
+import pathlib
+import shutil
+
+import pytest
+from sqlalchemy import text
+
+from conftest import _pg_server, fresh_pg_book, template_book
+
+HERE = pathlib.Path(__file__).parent
+FRIDAY = [line for line in (HERE / "conformance" / "friday.dsm").read_text().splitlines()
+          if line and not line.startswith("[")]
+
+
+@pytest.fixture
+def two_books(book_url, tmp_path):
+    """(a fresh book, another fresh book) on the test's engine."""
+    if book_url.startswith("sqlite"):
+        shutil.copy(template_book("sqlite"), tmp_path / "other.db")
+        yield book_url, "sqlite:///" + str(tmp_path / "other.db")
+        return
+    other, give_back = fresh_pg_book(_pg_server())
+    try:
+        yield book_url, other
+    finally:
+        give_back()
+
+
+def _rows(url: str) -> dict:
+    from desmoche_ref.store.db import open_book
+
+    book = open_book(url)
+    try:
+        with book.read() as s:
+            hands = [dict(r._mapping) for r in s.execute(text("SELECT * FROM hand ORDER BY id"))]
+            events = [dict(r._mapping) for r in s.execute(text("SELECT * FROM event ORDER BY hand_id, seq"))]
+            postings = [dict(r._mapping) for r in s.execute(text("SELECT * FROM posting ORDER BY id"))]
+    finally:
+        book.engine.dispose()
+    for h in hands:
+        tags = [t for t in json.loads(h.pop("extra_tags")) if t[0] != "Table"]
+        h["tags"] = tags
+        for aside in ("id", "table_id", "opened", "closed", "source"):
+            h.pop(aside)
+    for row in events + postings:
+        for aside in ("id", "hand_id", "entered", "created", "table_id", "player_id"):
+            row.pop(aside, None)
+    return {"hands": hands, "events": events, "postings": postings}
+
+
+@pytest.mark.slow
+def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.scorebook import Scorebook
+    from desmoche_ref.store.tablebook import TableBook, create_table
+
+    live_url, imported_url = two_books
+    book = open_book(live_url)
+    try:
+        create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
+                     sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+        table = TableBook(book, "friday")
+        table.new_hand("Ana")
+        for line in FRIDAY + ["end"]:
+            table.record(line)
+        (record,), _head = Scorebook(book).export()
+    finally:
+        book.engine.dispose()
+    other = open_book(imported_url)
+    try:
+        done = import_records(other, record.encode("utf-8"), "friday.dsm")
+    finally:
+        other.engine.dispose()
+    assert (done.stored, done.rejected) == (1, [])
+    live, imported = _rows(live_url), _rows(imported_url)
+    assert len(live["events"]) == 30 and len(live["postings"]) == 20
+    assert imported == live
+
+
+def test_the_batch_rows_are_in_the_order_of_the_models_columns():
+    """The batch write hands the driver tuples: a hand's judged moves (judging.Prepared.event_rows)
+    and its postings (records.posting_rows, then their time) in the order of the models' columns
+    it inserts, the ones an import leaves NULL left out."""
+    from desmoche_ref.store.batch import EVENT_COLUMNS, HAND_COLUMNS, POSTING_COLUMNS
+    from desmoche_ref.store.models import Hand
+    from desmoche_ref.store.records import POSTING_FIELDS
+
+    assert [c.name for c in EVENT_COLUMNS] == ["hand_id", "seq", "line", "comment", "entered", "hash", "recorder"]
+    assert [c.name for c in POSTING_COLUMNS] == [*POSTING_FIELDS, "created"]
+    assert list(HAND_COLUMNS) == list(Hand.__table__.c)
+
+
+def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote():
+    from desmoche_ref.store.codecs import POTS, SIDES, TAGS
+    from desmoche_ref.store.models import BookTable, Hand
+
+    assert BookTable.JSON == {"sides": SIDES}
+    assert Hand.JSON == {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS, "side_carry_out": POTS}
+    for codec, stored, value in ((SIDES, '[["oro", 500, ["Ana", "Beto"]]]', [("oro", 500, ["Ana", "Beto"])]),
+                                 (POTS, '{"oro": 250}', {"oro": 250}),
+                                 (TAGS, '[["Date", "2026-11-05"], ["Table", "north"]]',
+                                  [("Date", "2026-11-05"), ("Table", "north")])):
+        assert codec.decode(stored) == value and codec.encode(value) == stored
+        assert codec.decode(None) == codec.decode("") == codec.decode(codec.encode(codec.empty))
