@@ -127,6 +127,17 @@ class Queries(RefereeParts):
         return all(getattr(p, slot) == getattr(q, slot) and _broken(p) == _broken(q)
                    for p, q in zip(a.players, b.players) for slot in slots)
 
+    @property
+    def deal_started(self) -> bool:
+        """Whether a `deal` line has been written (the cut comes before it, R3.2)."""
+        return self.g.deal_started
+
+    def deal_done(self) -> bool:
+        """Whether the deal is done while it is still on: every player holds nine cards; the
+        deal ends at the next line that is not a deal line (N4.6)."""
+        g = self.g
+        return g.phase == DEAL and g.deal_started and all(p.hand_count == 9 for p in g.players)
+
     def declared(self) -> bool:
         """A valid automatic-win declaration stands: no card is drawn (N4.7)."""
         return bool(self.standing_declarations())
