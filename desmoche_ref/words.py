@@ -22,7 +22,7 @@ from string import Formatter
 from . import i18n
 from .cards import CARD_NAME, colour_wanted, parse_card, pretty, pretty_cards
 from .describe import LINE, MOVE, claims_shown_as, outcome_text
-from .engine.replay import INVALID
+from .engine.found import INVALID
 from .engine.state import ACTIVE, DEAL, DISQUALIFIED, OVER, PASSED, PRE
 from .findings import M, Message, Verbatim, listed, render
 from .i18n import N_

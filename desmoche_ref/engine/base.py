@@ -14,8 +14,7 @@ if TYPE_CHECKING:
     from ..findings import Foul, Message
     from ..notation.model import Event
     from ..options import RuleOptions
-    from .fouls import FoulLine
-    from .replay import Replay
+    from .found import FoulLine, Replay
     from .setup import Setup
     from .state import Declaration, GameState, PlayerState
 

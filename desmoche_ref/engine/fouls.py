@@ -5,27 +5,12 @@ from ..cards import UNKNOWN, name
 from ..findings import Foul, M
 from ..notation.parser import FOUL_CODES
 from .base import RefereeParts
+from .found import FoulLine
 from .judging import fail
 from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN
 
 FOUL_MESSAGES = {"misdeal": M("misdeal (R3.4)"), "peek": M("looked through the discard pile"),
                  "hand": M("put a card into the hand"), "arrangement": M("a meld laid out of order (R8.4)")}
-
-
-class FoulLine:
-    """The fouls of the latest line that had any, for a `forgive` right after it (R14.3)."""
-
-    __slots__ = ("index", "fouls", "before", "found")
-
-    def __init__(self, index: int, fouls: list, before, found: bool):
-        self.index = index    # the event's index in the hand
-        self.fouls = fouls    # [(seat, index of the Foul in Replay.fouls)]
-        self.before = before  # the table as if they had not happened (None: a misdeal)
-        self.found = found    # found by the referee itself (N4.8)
-
-    def copy(self) -> "FoulLine":
-        before = self.before.clone() if self.before is not None else None
-        return FoulLine(self.index, list(self.fouls), before, self.found)
 
 
 class Fouls(RefereeParts):

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..melds import could_meld, fits, meld_kind
 from .base import RefereeParts
+from .sides import pending_claims
 from .state import DEAL, FREE, OVER, PRE
 
 
@@ -92,8 +93,6 @@ class Queries(RefereeParts):
     def pending_claims(self) -> list:
         """PendingClaim of each side-game claim that a `show` may still make count (R4.5):
         announced, valid so far, its cards not all shown. Closing the hand voids them."""
-        from ..settle import pending_claims
-
         names = self.setup.players
         return [PendingClaim(names[seat], game, cards)
                 for seat, game, cards in pending_claims(self.setup, self.g, self.out.announcements)]

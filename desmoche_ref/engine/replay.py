@@ -7,7 +7,8 @@ The rules live in one module per part of the game, each a mixin over the one tab
 the card on offer, laying, forcing, passing, fouls, the end; what they share (refusing a
 line, where its cards come from) is in engine/judging.py, and the read-only queries in
 engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which declares the
-state `Referee.__init__` sets and the methods one part calls on another.
+state `Referee.__init__` sets and the methods one part calls on another; what replaying
+found (`Replay`, the statuses) is engine/found.py's, below every part.
 """
 
 from typing import Callable
@@ -18,6 +19,7 @@ from .deal import Deal
 from .draw import Drawing
 from .end import Ending
 from .forcing import Forcing
+from .found import COMPLETE, INCOMPLETE, INVALID, Replay  # noqa: F401 (the referee's verdicts)
 from .fouls import Fouls
 from .judging import Judging, Stop, fail
 from .lay import Laying
@@ -27,33 +29,7 @@ from .queries import Queries
 from .sides import SideGames
 from .state import DEAL, OVER, PLAY, GameState
 
-COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
-
-
-class Replay:
-    """What replaying a hand found: the table at the end, the status and the findings
-    (`announcements`: the side-game claims, engine/sides.Announcement)."""
-
-    __slots__ = ("setup", "state", "status", "errors", "warnings", "fouls", "announcements",
-                 "last_line")
-
-    def __init__(self, setup, state):
-        self.setup = setup
-        self.state = state
-        self.status = INCOMPLETE
-        self.errors = []
-        self.warnings = []
-        self.fouls = []
-        self.announcements = []
-        self.last_line = 0  # the last line judged
-
-    def copy(self, state):
-        other = Replay(self.setup, state)
-        other.status, other.last_line = self.status, self.last_line
-        other.errors, other.warnings = list(self.errors), list(self.warnings)
-        other.fouls, other.announcements = list(self.fouls), list(self.announcements)
-        return other
 
 
 class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passing, Fouls, Ending,
