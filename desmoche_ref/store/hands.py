@@ -20,7 +20,8 @@ from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
 from .identity import recorder
-from .journal import BET, CLOSE, bet_changed_since, journal_event, journal_hand, journal_postings, journal_table, journal_verdict
+from .journal import (BET, CLOSE, bet_changed_since, journal_event, journal_hand, journal_postings, journal_table,
+                      journal_verdict)
 from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
@@ -568,9 +569,9 @@ def settle_again(session, hand: Hand):
 def undo(session, hand: Hand, seq: int) -> Event:
     """Supersede the hand's last standing row with an undo row. A closed hand reopens (its
     postings reversed; a voided one, its `void` row taken back), unless the move taken back
-    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
-    settles changed. The caller holds the table's lock (lock_table) and knows the hand is
-    at `seq`."""
+    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed
+    and is settled again if what it settles changed. The caller holds the table's lock
+    (lock_table) and knows the hand is at `seq`."""
     rows = events(session, hand)
     standing = standing_rows(rows)  # a `void` row too: its undo reopens the hand
     if not standing:
