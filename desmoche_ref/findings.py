@@ -15,6 +15,11 @@ class Message(str):
     be a Message itself (a reason inside a reason). Made only when a finding is, which is
     rare: no cost per event."""
 
+    template: str
+    args: dict
+    plural: str | None
+    n: int | None
+
     def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None):
         english = template if plural is None or n == 1 else plural
         self = super().__new__(cls, english.format_map(args))
@@ -100,9 +105,9 @@ IN_SESSION = {"prog": "", "new": "new", "look": "state"}
 def _ngettext_of(gettext):
     """The ngettext of the catalog whose gettext is `gettext` (i18n.translations(lang).gettext);
     for another function, the English form for n, looked up with `gettext`."""
-    catalog = getattr(gettext, "__self__", None)
-    if hasattr(catalog, "ngettext"):
-        return catalog.ngettext
+    ngettext = getattr(getattr(gettext, "__self__", None), "ngettext", None)
+    if ngettext is not None:
+        return ngettext
     return lambda one, many, n: gettext(one if n == 1 else many)
 
 ERROR = "error"

@@ -28,9 +28,9 @@ the deal passes on from the last hand dealt.
 """
 
 import json
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from .engine.replay import COMPLETE
+from .engine.found import COMPLETE
 from .findings import ERROR, WARNING, Finding, M
 from .money import fmt
 from .settle import MAIN_POT
@@ -131,7 +131,7 @@ def follow(before: Table, hand: HandFacts) -> Table:
         return before._replace(number=hand.number)
     pots, pots_from, tail = before.pots, before.pots_from, before.tail
     if hand.status == COMPLETE:
-        pots = (hand.carry_out, {g: c for g, c in hand.side_carry_out.items() if c})
+        pots = (hand.carry_out, {g: c for g, c in (hand.side_carry_out or {}).items() if c})
         pots_from = hand.number
         carried_in = hand.carry_in or hand.side_carry_in
         tail = tail + (hand,) if carried_in and tail else (hand,)
@@ -180,18 +180,25 @@ def following(hands, options: Options = SESSION, start: Table = Table()):
         before = next_night(follow(before, hand), options)
 
 
-LAWS = []
+class Law:
+    """A law of one hand (`of_hand(before, hand, options)`), called as a law of a table's
+    hands: `law(hands, options, start)` is every Breach of each hand in order."""
+
+    def __init__(self, of_hand: Callable[[Table, HandFacts, Options], list]):
+        self.of_hand = of_hand
+        self.__name__, self.__doc__ = of_hand.__name__, of_hand.__doc__
+
+    def __call__(self, hands, options: Options = SESSION, start: Table = Table()) -> list:
+        return [b for before, hand in following(hands, options, start) for b in self.of_hand(before, hand, options)]
 
 
-def law(of_hand):
-    """A law of one hand (`of_hand(before, hand, options)`) as a law of a table's hands."""
-    def over_hands(hands, options: Options = SESSION, start: Table = Table()) -> list:
-        return [b for before, hand in following(hands, options, start) for b in of_hand(before, hand, options)]
+LAWS: list[Law] = []
 
-    over_hands.of_hand = of_hand
-    over_hands.__name__, over_hands.__doc__ = of_hand.__name__, of_hand.__doc__
-    LAWS.append(over_hands)
-    return over_hands
+
+def law(of_hand: Callable[[Table, HandFacts, Options], list]) -> Law:
+    """`of_hand` as a Law, listed among the LAWS."""
+    LAWS.append(Law(of_hand))
+    return LAWS[-1]
 
 
 # ------------------------------------------------------------------ the laws
@@ -355,7 +362,7 @@ def _shares(hands, carried_out, put_in) -> dict:
     """What each player put into a pot the last hand carried out, walking back the hands it
     carried through: `carried_out(hand)` is the pot a hand carried out, `put_in(hand)` its
     carry in and {name: cents} put in during the hand."""
-    shares = {}
+    shares: dict[str, int] = {}
     for hand in reversed(hands):
         if not carried_out(hand):
             break

@@ -86,7 +86,7 @@ def preset(name: str) -> RuleOptions:
 def parse_options(preset_name: str, text: str):
     """(RuleOptions, None) or (None, reason) for an `Options` tag value over a preset."""
     opts = preset(preset_name)
-    changes = {}
+    changes: dict[str, bool | str] = {}
     for word in text.split():
         key, _, value = word.lower().partition("=")
         attr = key.replace("-", "_")

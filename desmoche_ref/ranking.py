@@ -100,7 +100,7 @@ def claim_strength(game: str, cards, escalera_option: str = "a23-high"):
         if n != 4:
             return None
         red = game == "dos-par-rojo"
-        by_rank = {}
+        by_rank: dict[int, list[int]] = {}
         for c in cards:
             by_rank.setdefault(RANK[c], []).append(c)
         values = [_pair_rank(pair, red) for pair in by_rank.values()]

@@ -24,8 +24,8 @@ class SidePot:
         self.players = players  # names
         self.carry_in = carry_in
         self.pot = pot
-        self.winners = []
-        self.cards = []
+        self.winners: list[str] = []
+        self.cards: list[str] = []  # the winning claim's cards, by name
         self.carry_out = 0
 
 
@@ -128,7 +128,7 @@ def side_pots(setup, state, announcements):
     for game, stake, seats in games:
         cents, carry_in = at_stake[game]
         pot = SidePot(game, stake, [setup.players[s] for s in sorted(seats)], carry_in, cents)
-        best = {}  # seat -> (strength, cards)
+        best: dict = {}  # seat -> (strength, cards)
         for ann in announcements:
             if ann.game != game:
                 continue

@@ -5,7 +5,10 @@ record each part works on, and the methods one part calls on another.
 Nothing here runs: the attributes are annotations only (set by `Referee.__init__` and
 `Referee.fork`; quoted, so that the types are imported for the type checker alone), and the
 methods are declared for the type checker alone, each implemented by the part named beside
-it. The referee's hot path (`check`) pays nothing for this class.
+it. mypy checks them in CI (.ci/run; pyproject.toml's [tool.mypy]): a part that calls another
+with the wrong arguments, or implements one with another arity, fails it. The types named
+come from modules below every part (engine/found.py, state.py, setup.py), so the engine has
+no import cycle. The referee's hot path (`check`) pays nothing for this class.
 """
 
 from typing import TYPE_CHECKING

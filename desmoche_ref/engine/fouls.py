@@ -81,6 +81,7 @@ class Fouls(RefereeParts):
         if self.same_foul_written(seat, kind):
             # N4.8: the foul the referee found on the line before, written by the table: one foul.
             last = self.last_fouls
+            assert last is not None  # same_foul_written: the line before had fouls
             self.last_fouls = FoulLine(self.index, last.fouls, last.before, True)
             return
         if kind == "misdeal" and g.phase == DEAL:

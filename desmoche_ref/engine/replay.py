@@ -140,6 +140,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
                 self.do_foul(ev, seat)  # N4.8: the foul that ended the hand, written: one foul
                 return
             self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
+            assert g.outcome is not None  # the hand is over
             fail(ev.line, "N4.4", M("the hand is over (line {line}): only show and end may follow",
                                     line=g.outcome.line))
         if phase == DEAL:

@@ -144,7 +144,7 @@ def read_setup(hand):
 
 def _first_tags(hand, errors) -> dict:
     """Tag name -> its first Tag; a tag given twice that may be given once is an error (N3)."""
-    first = {}
+    first: dict = {}
     for tag in hand.tags:
         if tag.name in first:
             if tag.name in SINGLE_TAGS:

@@ -48,10 +48,10 @@ class HandRecord:
     def __init__(self, line: int, lead=None):
         self.line = line  # the hand's first line (its first tag, or first event if it has no tags)
         self.lead = lead if lead is not None else []  # comment lines above the hand's first line
-        self.tags = []
-        self.events = []
-        self.trailing = []    # comment lines after the last event
-        self.tag_errors = []  # malformed tag lines (N1.4)
+        self.tags: list[Tag] = []
+        self.events: list[Event] = []
+        self.trailing: list[str] = []    # comment lines after the last event
+        self.tag_errors: list = []  # malformed tag lines (N1.4): Findings
 
     def tag(self, name: str):
         for t in self.tags:

@@ -428,7 +428,7 @@ class Lines:
         return Undecodable(raw.decode("utf-8", "replace"))
 
     def _decoded(self, head, blocks):
-        decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
+        decoder = codecs.getincrementaldecoder(self.encoding or "utf-8")(errors="replace")
         rest = ""
         skipping = None
         for source in (head, blocks):
@@ -474,8 +474,8 @@ def iter_hands(source, encoding=None):
     is an error, and the reader holds no more of that hand (its lines are read past until a
     tag line after events starts the next hand), so memory stays bounded whatever the file."""
     lines = source if isinstance(source, Lines) else Lines(source, encoding)
-    hand = None
-    pending = []  # comment lines waiting for the next tag or event
+    hand: HandRecord | None = None
+    pending: list[str] = []  # comment lines waiting for the next tag or event
     unreadable = []  # N1.1/N1.5 of comment lines that could not be read: they go where `pending` goes
     tags = events = comments = 0  # lines of the hand being read (comments: with those pending)
     full = False  # the hand went past N1.5's bounds: its lines are read past, not held
@@ -517,6 +517,7 @@ def iter_hands(source, encoding=None):
                 pending.append(stripped[1:].rstrip())
             continue
         if first == "[":
+            assert hand is not None  # a tag line starts a hand when none is open (above)
             tags += 1
             if unreadable:
                 hand.tag_errors += unreadable
