@@ -56,7 +56,7 @@ def choose(option=None, environ=None) -> str:
 def translations(lang: str):
     """The gettext translations for `lang`: the packaged catalog for Spanish, none (every
     message as written) for English."""
-    import gettext
+    import gettext  # here: a command that shows no words never loads it
 
     if lang == "en":
         return gettext.NullTranslations()

@@ -32,7 +32,7 @@ def nfc(text: str) -> str:
     """`text` in Unicode NFC (N3.1); ASCII text, nearly every line, as it is."""
     if text.isascii():
         return text
-    import unicodedata
+    import unicodedata  # here: nearly every line is ASCII, and a move's start-up counts
 
     return unicodedata.normalize("NFC", text)
 
@@ -101,7 +101,7 @@ def closest(name: str, names):
     folded = {nfc(n).casefold(): n for n in names}
     if key in folded:
         return folded[key]
-    import difflib
+    import difflib  # here: only a mistyped name or verb needs it
 
     close = difflib.get_close_matches(key, folded, n=1, cutoff=0.6)
     return folded[close[0]] if close else None

@@ -3,6 +3,7 @@
 import re
 from functools import lru_cache
 
+from .findings import M
 from .limits import AMOUNT_DIGITS
 
 _AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]{1,2}))?")
@@ -28,8 +29,6 @@ def too_large(text: str) -> bool:
 
 def amount_problem(text: str):
     """Why `text` is not an amount (N3.2), as one message."""
-    from .findings import M
-
     word = text.strip()
     shown = word if len(word) <= 24 else word[:23] + "…"
     if too_large(word):

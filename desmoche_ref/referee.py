@@ -129,7 +129,7 @@ class FileReport:
             self.error = NO_HAND
 
     def as_json(self) -> dict:
-        import json
+        import json  # here: `check` without --json never needs it
 
         chunks = n8_chunks([FileReport(self.path, self.hands, self.error)], json.dumps)
         return json.loads("".join(chunks))["files"][0]

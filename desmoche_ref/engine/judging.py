@@ -7,6 +7,7 @@ that an invalid hand's report shows the table just before the error (N5.1).
 
 from ..cards import name
 from ..findings import M, error, warning
+from ..limits import unknown
 from .base import RefereeParts
 from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 
@@ -26,8 +27,6 @@ class Judging(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):
-        from ..limits import unknown
-
         fail(ev.line, "N3.1", unknown(M("{actor!r} is not a player at this table ({items}); names are "
                                         "matched exactly",
                                         actor=ev.actor[:24], items=' '.join(self.setup.players)),

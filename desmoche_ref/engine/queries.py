@@ -10,7 +10,7 @@ from typing import NamedTuple
 from ..melds import could_meld, fits, meld_kind
 from .base import RefereeParts
 from .sides import pending_claims
-from .state import DEAL, FREE, OVER, PRE
+from .state import DEAL, FREE, OVER, PRE, PlayerState
 
 
 class Offer(NamedTuple):
@@ -116,8 +116,6 @@ class Queries(RefereeParts):
     def same_table(self, other) -> bool:
         """Whether `other` (a fork of this referee, a line further) holds the table exactly as
         this one does: that line changed nothing at the table."""
-        from .state import PlayerState
-
         a, b = self.g, other.g
         if {k: v for k, v in vars(a).items() if k != "players"} != \
                 {k: v for k, v in vars(b).items() if k != "players"}:

@@ -6,6 +6,7 @@ from functools import lru_cache
 from ..findings import M, error
 from ..limits import name_problem
 from ..money import amount_problem, fmt, parse_amount
+from ..notation.model import HandRecord, Tag
 from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
 
@@ -64,8 +65,6 @@ class Setup:
         tags += [("SideCarry", f"{game} {fmt(cents)}") for game, cents in (side_carry or {}).items()]
         if result is not None:
             tags.append(("Result", " ".join(result) or "none"))
-        from ..notation.model import HandRecord, Tag
-
         record = HandRecord(1)
         record.tags = [Tag(name, value, n) for n, (name, value) in enumerate(tags, 1)]
         setup, errors = read_setup(record)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from ..findings import M, error
 from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
+from ..notation.model import Event
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import with_comment, write_event
 
@@ -116,8 +117,6 @@ def read_move(text: str, line: int) -> Move:
 
 
 def _unreadable(line: int, code: str, message) -> Move:
-    from ..notation.model import Event
-
     return Move(Event("", None, line, error=error(line, code, message)), None, None)
 
 

@@ -12,6 +12,7 @@ from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
 from ..words import outcome_words, status_word, turn_text
+from .lines import SPANISH_OF
 
 
 def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
@@ -41,8 +42,6 @@ def foul_text(f):
 def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, spanish: bool = False) -> list:
     """The full view of the table (the `state` command). `grid(rows, headers)` draws a table
     (its cells may be messages); in Spanish the moves possible next are named by the Spanish verbs."""
-    from .lines import SPANISH_OF
-
     s = ref.setup
     names = s.players
     values = dict(table=table, number=number, dealer=names[s.dealer], bet=fmt(s.bet), carry=fmt(s.carry),
