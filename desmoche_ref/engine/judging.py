@@ -23,7 +23,7 @@ def fail(line, code, message):
     raise Stop(error(line, code, message))
 
 
-class Judging(RefereeParts):
+class LineChecks(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev):

@@ -21,7 +21,7 @@ from .end import Ending
 from .forcing import Forcing
 from .found import COMPLETE, INCOMPLETE, INVALID, Replay  # noqa: F401 (the referee's verdicts)
 from .fouls import Fouls
-from .judging import Judging, Stop, fail
+from .judging import LineChecks, Stop, fail
 from .lay import Laying
 from .offer import OnOffer
 from .passing import Passing
@@ -33,7 +33,7 @@ DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
 
 
 class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passing, Fouls, Ending,
-              Judging, Queries):
+              LineChecks, Queries):
     """The referee of one hand: `apply` judges and applies a line, `verify` judges one without
     changing anything, and the queries (engine/queries.py) say what the table looks like and
     what may come next. Feeding a hand line by line is judging it whole (`run`)."""
