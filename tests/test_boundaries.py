@@ -295,3 +295,22 @@ def test_the_import_graph_read_fast_is_the_whole_parse():
         return [node for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
     assert module_graph(every_import) == graph()
+
+
+SHELL_LIBRARIES = FORBIDDEN | {"psycopg", "jinja2", "markupsafe", "prompt_toolkit", "platformdirs"} | BOARD_LIBRARIES
+
+
+def test_the_layers_below_the_store_import_no_shell_library():
+    """Layers 0-4 (cards ... laws) are pure: no command line, database, template or terminal
+    library, imports inside functions included."""
+    store = [name for name, _tops in LAYERS].index("store")
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[0] in ("__init__", "__main__") or layer_of(parts[0]) >= store:
+            continue
+        for node in import_statements(path.read_text()):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if not node.level else []
+            found += [(str(path.relative_to(PACKAGE)), n) for n in names if n.split(".")[0] in SHELL_LIBRARIES]
+    assert found == []
