@@ -4,7 +4,8 @@ NamedTuples rather than dataclasses: every command imports these, and a dataclas
 millisecond or more of start-up each (bench/bench_startup.py); `typing` is loaded by click
 already."""
 
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 
 class Message(str):
@@ -20,7 +21,7 @@ class Message(str):
     plural: str | None
     n: int | None
 
-    def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None):
+    def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None) -> "Message":
         english = template if plural is None or n == 1 else plural
         self = super().__new__(cls, english.format_map(args))
         self.__dict__.update(template=template, args=args, plural=plural, n=n)
@@ -32,14 +33,14 @@ class Message(str):
     def __reduce__(self):
         return Message, (self.template, self.args, self.plural, self.n)
 
-    def words(self, gettext, ngettext=None) -> str:
+    def words(self, gettext: Callable[[str], str], ngettext: Callable | None = None) -> str:
         """The template in the language of `gettext`; a message that counts takes its form
         for `n` from `ngettext` (by default the catalog's of `gettext`, see `render`)."""
         if self.plural is None:
             return gettext(self.template)
         return (ngettext or _ngettext_of(gettext))(self.template, self.plural, self.n)
 
-    def render(self, gettext, ngettext=None) -> str:
+    def render(self, gettext: Callable[[str], str], ngettext: Callable | None = None) -> str:
         """The message in the language of `gettext` (a catalog's gettext function) and
         `ngettext` (its ngettext)."""
         return self.words(gettext, ngettext).format_map(
@@ -51,18 +52,18 @@ class Verbatim(str):
     to type (`show Beto Qd` keeps its `Qd`; cli/render.Style writes other cards with suits)."""
 
 
-def M(template: str, **args) -> Message:
+def M(template: str, **args: Any) -> Message:
     """The message `template` with its values; the English text is `template.format(**args)`."""
     return Message(template, args)
 
 
-def MN(one: str, many: str, n: int, **args) -> Message:
+def MN(one: str, many: str, n: int, **args: Any) -> Message:
     """A message that counts, as `ngettext` takes it: `one` when `n` is 1, else `many` (in
     Spanish, the catalog's form for `n`): MN("{count} card", "{count} cards", k, count=k)."""
     return Message(one, args, many, n)
 
 
-def listed(names) -> str:
+def listed(names: Iterable[str]) -> str:
     """Names in a sentence, as one Message: `Ana`, `Ana and Beto`, `Ana, Beto and Carla`
     (`y` in Spanish); "" for none (`listed(names) or M("nobody")`)."""
     names = list(names)

@@ -1,8 +1,9 @@
 """Table options and presets (R15)."""
 
 from functools import lru_cache
+from typing import Any
 
-from .findings import M
+from .findings import M, Message
 
 SWITCHES = ("todo", "strict", "forcing", "auto", "hand-melds")
 CHOICES = {
@@ -40,7 +41,7 @@ class RuleOptions:
     def __setattr__(self, name, value):
         raise AttributeError("RuleOptions are immutable: use replace()")
 
-    def replace(self, **changes) -> "RuleOptions":
+    def replace(self, **changes: Any) -> "RuleOptions":
         values = {name: getattr(self, name) for name in self.__slots__}
         values.update(changes)
         return RuleOptions(**values)
@@ -83,7 +84,7 @@ def preset(name: str) -> RuleOptions:
 
 
 @lru_cache(maxsize=256)
-def parse_options(preset_name: str, text: str):
+def parse_options(preset_name: str, text: str) -> tuple[RuleOptions | None, Message | None]:
     """(RuleOptions, None) or (None, reason) for an `Options` tag value over a preset."""
     opts = preset(preset_name)
     changes: dict[str, bool | str] = {}

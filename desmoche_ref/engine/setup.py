@@ -189,6 +189,7 @@ def _read_rules(s, first, errors):
     options = first.get("Options")
     opts, why = parse_options(s.rules, options.value if options else "")
     if opts is None:
+        assert why is not None  # parse_options says why it read no options
         errors.append(error(options.line, "N3", why))
     else:
         s.options = opts

@@ -482,7 +482,9 @@ def iter_hands(source, encoding=None):
 
     def problem(number, text):
         if type(text) is TooLong:
-            return error(number, "N1.5", too_long(LINE + 1))
+            message = too_long(LINE + 1)
+            assert message is not None  # LINE + 1 characters are too many
+            return error(number, "N1.5", message)
         return error(number, "N1.1", lines.reason)
 
     for number, text in enumerate(lines, 1):
