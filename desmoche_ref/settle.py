@@ -4,11 +4,14 @@ Pure: a replayed hand in, a Settlement out. Money is integer cents; every settle
 checked to balance to zero before it is returned (N8's conservation law).
 """
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import SUIT, names
+from .engine.found import Replay
+from .engine.setup import Setup
 from .engine.sides import claim_void
-from .engine.state import AUTO_WIN, DISQUALIFIED, NO_WINNER
+from .engine.state import AUTO_WIN, DISQUALIFIED, NO_WINNER, GameState, Outcome
 from .findings import M, warning
 from .melds import has_a23
 from .money import split
@@ -64,11 +67,11 @@ class Unbalanced(AssertionError):
     """A settlement that does not balance: a bug, never a player's error."""
 
 
-def _shares(amount: int, winners: list) -> list:
+def _shares(amount: int, winners: Sequence[int]) -> list:
     return list(zip(winners, split(amount, len(winners))))
 
 
-def pots_at_stake(setup) -> dict:
+def pots_at_stake(setup: Setup) -> dict:
     """{pot: (cents at stake, cents carried in)} of a hand, the main pot (MAIN_POT) first: this
     hand's antes and the pot carried in (R11.1, R2.3); each side game's stakes and what its pot
     carries in (R4.6), a game carried in that nobody entered this hand included."""
@@ -90,7 +93,7 @@ def main_pot(setup, outcome):
     return pot, 0, dict(_shares(pot, winners))
 
 
-def bonuses(setup, state, outcome) -> list:
+def bonuses(setup: Setup, state: GameState, outcome: Outcome) -> list:
     """R12 (and R6.6 for automatic wins): (kind, payer seat, winner seat, cents) entries."""
     opts = setup.options
     kind, winners = outcome.kind, outcome.winners
@@ -160,7 +163,7 @@ def side_pots(setup, state, announcements):
     return pots, warnings
 
 
-def settle(setup, replay) -> Settlement:
+def settle(setup: Setup, replay: Replay) -> Settlement:
     """Money for a complete hand (R11.4): every player's net, balanced to the cent.
 
     Every movement is a Transfer; the nets are what the transfers leave each player with."""

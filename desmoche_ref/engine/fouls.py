@@ -117,7 +117,7 @@ class Fouls(RefereeParts):
         g.owner[c] = seat
         self.record_foul(ev, seat, code, M("put {card} into the hand", card=name(c)), before=before)
 
-    def same_foul_written(self, seat, kind) -> bool:
+    def same_foul_written(self, seat: int, kind: str) -> bool:
         """A `foul` line that writes the foul the referee found on the line before (N4.8)."""
         last = self.last_fouls
         code = FOUL_CODES.get(kind)

@@ -5,6 +5,11 @@ Below every part of the referee (engine/base.py names these types; engine/replay
 engine/fouls.py make them), so that no part imports the referee that mixes it in.
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import GameState
+
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 
 
@@ -38,7 +43,7 @@ class FoulLine:
 
     __slots__ = ("index", "fouls", "before", "found")
 
-    def __init__(self, index: int, fouls: list, before, found: bool):
+    def __init__(self, index: int, fouls: list, before: "GameState | None", found: bool):
         self.index = index    # the event's index in the hand
         self.fouls = fouls    # [(seat, index of the Foul in Replay.fouls)]
         self.before = before  # the table as if they had not happened (None: a misdeal)

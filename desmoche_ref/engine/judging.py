@@ -5,9 +5,12 @@ Each handler checks first and changes the table only once the line is known to b
 that an invalid hand's report shows the table just before the error (N5.1).
 """
 
+from typing import NoReturn
+
 from ..cards import name
 from ..findings import M, error, warning
 from ..limits import unknown
+from ..notation.model import Event
 from .base import RefereeParts
 from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 
@@ -19,20 +22,20 @@ class Stop(Exception):
         self.finding = finding
 
 
-def fail(line, code, message):
+def fail(line: int, code: str, message: str) -> NoReturn:
     raise Stop(error(line, code, message))
 
 
 class LineChecks(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
-    def unknown_player(self, ev):
+    def unknown_player(self, ev: Event) -> NoReturn:
         fail(ev.line, "N3.1", unknown(M("{actor!r} is not a player at this table ({items}); names are "
                                         "matched exactly",
                                         actor=ev.actor[:24], items=' '.join(self.setup.players)),
                                       ev.actor, self.setup.players))
 
-    def pname(self, seat) -> str:
+    def pname(self, seat: int) -> str:
         return self.setup.players[seat]
 
     def warn(self, line, code, message):

@@ -5,6 +5,7 @@ the table session, the simulator), so that what they say never disagrees with th
 `Queries` is mixed into `Referee`; each query reads the table as `apply` left it.
 """
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..melds import could_meld, fits, meld_kind
@@ -113,7 +114,7 @@ class Queries(RefereeParts):
             return [m for m in moves if m.verb in DEAL_MOVES]
         return moves
 
-    def same_table(self, other) -> bool:
+    def same_table(self, other: "Queries") -> bool:
         """Whether `other` (a fork of this referee, a line further) holds the table exactly as
         this one does: that line changed nothing at the table."""
         a, b = self.g, other.g
@@ -233,7 +234,7 @@ class Queries(RefereeParts):
         moves += [Move("return", p.name) for p in g.players if p.hand_count > 9]
         return moves
 
-    def _moves_before_play(self, active) -> list:
+    def _moves_before_play(self, active: list[int]) -> list:
         g = self.g
         names = self.setup.players
         moves = []
@@ -248,7 +249,7 @@ class Queries(RefereeParts):
                 moves.append(Move("draw", names[seat]))
         return moves
 
-    def _moves_in_play(self, active) -> list:
+    def _moves_in_play(self, active: list[int]) -> list:
         g = self.g
         names = self.setup.players
         moves = [Move("pass", names[s]) for s in active if g.players[s].melds and s != g.actor]
@@ -276,12 +277,12 @@ class Queries(RefereeParts):
         return moves
 
 
-def _broken(p) -> bool:
+def _broken(p: PlayerState) -> bool:
     """Whether a desmoche left a meld of the player broken (R8.5): all the `desmoched` flag
     says, since it matters only while a meld is broken (engine/lay.py)."""
     return p.desmoched and any(meld_kind(m) is None for m in p.melds)
 
 
-def _unique(moves) -> list:
+def _unique(moves: Iterable[Move]) -> list:
     return list(dict.fromkeys(moves))
 

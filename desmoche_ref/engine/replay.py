@@ -13,6 +13,7 @@ found (`Replay`, the statuses) is engine/found.py's, below every part.
 
 from typing import Callable
 
+from ..notation.model import HandRecord
 from ..findings import M
 from .cambio import Cambio
 from .deal import Deal
@@ -26,6 +27,7 @@ from .lay import Laying
 from .offer import OnOffer
 from .passing import Passing
 from .queries import Queries
+from .setup import Setup
 from .sides import SideGames
 from .state import DEAL, OVER, PLAY, GameState
 
@@ -169,6 +171,6 @@ PLAY_HANDLERS: dict[str, Callable[..., None]] = {
 }
 
 
-def replay(hand, setup, until=None) -> Replay:
+def replay(hand: HandRecord, setup: Setup, until: int | None = None) -> Replay:
     """Replay a hand's events (up to line `until`, if given) under the setup's rules."""
     return Referee(setup).run(hand.events, until)

@@ -1,9 +1,10 @@
 """The tags of a hand (N3) turned into the table it is played at: players, dealer, options, money."""
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from ..findings import M, error
+from ..findings import Finding, M, Message, error
 from ..limits import name_problem
 from ..money import amount_problem, fmt, parse_amount
 from ..notation.model import HandRecord, Tag
@@ -52,8 +53,9 @@ class Setup:
         self.closed = False   # [Closed "yes"]: the table breaks up after this hand (R11.5)
 
     @classmethod
-    def from_values(cls, players, dealer, bet=0, carry=0, rules="desmoche", options="", sides=(),
-                    side_carry=None, result=None) -> "Setup":
+    def from_values(cls, players: Sequence[str], dealer: str, bet: int = 0, carry: int = 0, rules: str = "desmoche",
+                    options: str = "", sides: Iterable = (), side_carry: dict[str, int] | None = None,
+                    result: Sequence[str] | None = None) -> "Setup":
         """A Setup from plain values (a stored table) rather than tag text: names, the
         dealer's name, amounts in cents, the Options text, sides as (game, stake, names),
         side_carry as {game: cents}, result as the winners' names ([] for none).
@@ -104,7 +106,7 @@ class Setup:
 
 
 @lru_cache(maxsize=1024)
-def read_players(value: str):
+def read_players(value: str) -> tuple[tuple[str, ...], str | None, Message | None]:
     """(names, code, reason): the seats of a Players tag (N3, N3.1, R1.1); cached per value."""
     names = tuple(value.split())
     bad = [n for n in names if not NAME.fullmatch(n)]
@@ -141,7 +143,7 @@ def read_setup(hand):
     return s, errors
 
 
-def _first_tags(hand, errors) -> dict:
+def _first_tags(hand: HandRecord, errors: list[Finding]) -> dict:
     """Tag name -> its first Tag; a tag given twice that may be given once is an error (N3)."""
     first: dict = {}
     for tag in hand.tags:
@@ -163,6 +165,7 @@ def _read_seats(s, hand, first, errors):
     else:
         names, code, why = read_players(players.value)
         if why:
+            assert code is not None  # a reason comes with its rule
             errors.append(error(players.line, code, why))
         else:
             s.players = list(names)

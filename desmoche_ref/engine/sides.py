@@ -2,13 +2,17 @@
 the claims are judged when the hand is settled (`claim_void`, which settle.py's side pots and
 the referee's pending claims ask)."""
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import UNKNOWN, names
 from ..findings import M
 from ..ranking import GAME_NEEDS, claim_strength
 from .base import RefereeParts
-from .state import DISQUALIFIED, FREE, HAND
+from .state import DISQUALIFIED, FREE, HAND, GameState
+
+if TYPE_CHECKING:
+    from .setup import Setup
 
 
 class Announcement(NamedTuple):
@@ -111,14 +115,14 @@ def claim_void(setup, state, ann):
     return None
 
 
-def unshown_cards(state, ann) -> list:
+def unshown_cards(state: GameState, ann: Announcement) -> list[int]:
     """The cards of a claim its player has not shown yet (R4.5): a declaration that laid an
     unknown hand face up shows every card whose place nobody knows."""
     return [c for c in ann.cards if (ann.seat, c) not in state.shown
             and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
 
 
-def pending_claims(setup, state, announcements) -> list:
+def pending_claims(setup: "Setup", state: GameState, announcements: Iterable[Announcement]) -> list:
     """(seat, game, unshown cards) of each claim whose only fault is cards not shown yet: a
     `show` may still make it count (R4.5), so closing the hand without one voids it."""
     out = []

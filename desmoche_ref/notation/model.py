@@ -1,10 +1,13 @@
 """The hand record as read from a `.dsm` file (N1-N4): tags and events, each with its line."""
 
+from collections.abc import Sequence
+
 
 class Tag:
     __slots__ = ("name", "value", "line", "comment", "lead")
 
-    def __init__(self, name: str, value: str, line: int, comment=None, lead=None):
+    def __init__(self, name: str, value: str, line: int, comment: str | None = None,
+                 lead: Sequence[str] | None = None):
         self.name = name
         self.value = value
         self.line = line
@@ -45,7 +48,7 @@ class HandRecord:
 
     __slots__ = ("line", "lead", "tags", "events", "trailing", "tag_errors")
 
-    def __init__(self, line: int, lead=None):
+    def __init__(self, line: int, lead: list[str] | None = None):
         self.line = line  # the hand's first line (its first tag, or first event if it has no tags)
         self.lead = lead if lead is not None else []  # comment lines above the hand's first line
         self.tags: list[Tag] = []
@@ -53,7 +56,7 @@ class HandRecord:
         self.trailing: list[str] = []    # comment lines after the last event
         self.tag_errors: list = []  # malformed tag lines (N1.4): Findings
 
-    def tag(self, name: str):
+    def tag(self, name: str) -> Tag | None:
         for t in self.tags:
             if t.name == name:
                 return t

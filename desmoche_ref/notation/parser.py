@@ -2,9 +2,11 @@
 
 import codecs
 import re
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
-from ..findings import M, error
+from ..findings import Finding, M, error
 from ..limits import COMMENTS, EVENTS, LINE, TAGS, nfc, too_long, too_many
 from .model import Event, HandRecord, RecordFile, Tag
 
@@ -75,7 +77,7 @@ _CARD = _card_lookup()
 _CARD_GET = _CARD.get
 
 
-def _cards(tokens, verb: str, allow_unknown: bool):
+def _cards(tokens: Sequence[str], verb: str, allow_unknown: bool) -> tuple[tuple[int, ...], int]:
     """Parse card tokens: (known cards, unknown count)."""
     known = []
     unknown = 0
@@ -272,11 +274,12 @@ def _split_target(args):
     return args[:-2], target
 
 
-def _missing_cards(verb) -> LineError:
+def _missing_cards(verb: str) -> LineError:
     return LineError("N4", M("missing cards: {usage}", usage=VERBS[verb][0]))
 
 
-def _card_event(verb, actor, line, tokens, word=None, target=None) -> Event:
+def _card_event(verb: str, actor: str, line: int, tokens: Sequence[str], word: str | None = None,
+                target: int | None = None) -> Event:
     """The Event of a line whose last words are cards (none, for a declaration without
     them or a foul without a card)."""
     cards, unknown = _cards(tokens, verb, VERBS[verb][1])
@@ -285,7 +288,7 @@ def _card_event(verb, actor, line, tokens, word=None, target=None) -> Event:
                  tuple(tokens) if unknown else None)
 
 
-def _tag_parts(text: str):
+def _tag_parts(text: str) -> tuple[str, str, str | None] | None:
     """(name, value, comment) of a tag line, or None if malformed."""
     m = _TAG_RE.match(text)
     if not m:
@@ -296,7 +299,7 @@ def _tag_parts(text: str):
     return _TAG_CASE.get(name.lower(), name), value, comment.rstrip() if comment else None
 
 
-def split_comment(text: str):
+def split_comment(text: str) -> tuple[str, str | None]:
     """(the line's body, its comment or None): `#` starts a comment (N1.2), kept as written
     less its trailing spaces."""
     hash_at = text.find("#")
@@ -305,7 +308,7 @@ def split_comment(text: str):
     return text[:hash_at], text[hash_at + 1:].rstrip()
 
 
-def parse_tag(text: str, line: int):
+def parse_tag(text: str, line: int) -> Tag | Finding:
     """A tag line into a Tag, or an error Finding (N1.4)."""
     parts = _tag_parts(text.strip())
     if parts is None:
@@ -460,7 +463,7 @@ def _checked(line: str) -> str:
     return nfc(line)
 
 
-def read_blocks(f, size: int = _BLOCK):
+def read_blocks(f: BinaryIO, size: int = _BLOCK) -> Iterator[bytes]:
     """An open binary file as blocks of bytes, for `Lines`."""
     return iter(lambda: f.read(size), b"")
 
@@ -565,7 +568,7 @@ def iter_hands(source, encoding=None):
         yield hand
 
 
-def _place(hand, problems) -> None:
+def _place(hand: HandRecord, problems: list[Finding]) -> None:
     """N1.1 findings of unreadable comments, in line order: among the events once the hand
     has some, else with its tags' errors."""
     if hand.events:
@@ -577,7 +580,7 @@ def _place(hand, problems) -> None:
 NO_HAND = M("the file holds no hand (no tag or event lines)")
 
 
-def parse_bytes(data, encoding=None) -> RecordFile:
+def parse_bytes(data: "bytes | Lines", encoding: str | None = None) -> RecordFile:
     """Read a whole `.dsm` file (N1): hands in order, each with its tags and events.
 
     `data`: the file's bytes, or `Lines` (to read `looks_like` afterwards)."""

@@ -1,15 +1,17 @@
 """Writing HandRecords in the canonical form (N7). Pure: values in, text out."""
 
+from collections.abc import Iterable
+
 from ..cards import CARD_NAME
 from .model import Event, HandRecord, RecordFile
 from .parser import KNOWN_TAGS, canonical_token
 
 
-def _comment_lines(comments) -> list:
+def _comment_lines(comments: Iterable[str]) -> list[str]:
     return ["#" + c for c in comments]
 
 
-def with_comment(text: str, comment) -> str:
+def with_comment(text: str, comment: str | None) -> str:
     """A line with its comment, as a record and the book write it (N1.2, N7): `text #comment`,
     the comment as it was typed after its `#`; `text` alone when it has none (None)."""
     return text if comment is None else f"{text} #{comment}"
