@@ -298,7 +298,7 @@ def next_dealer(before: Table, players: Sequence[str]) -> str | None:
     at = seats.index(dealt.dealer)
     seated = set(players)
     for k in range(1, len(seats) + 1):
-        name = seats[(at + k) % len(seats)]
+        name: str = seats[(at + k) % len(seats)]
         if name in seated:
             return name
     return None
@@ -352,12 +352,12 @@ def _from_dealers_right(hand: HandFacts) -> list:
     return [seats[(at + k) % len(seats)] for k in range(1, len(seats) + 1)]
 
 
-def _side_put_in(hand, game):
+def _side_put_in(hand: HandFacts, game: str) -> tuple[int, dict[str, int]]:
     """(what the side pot carried in, {player: cents} this hand's stakes left in it): stakes
     returned to their payers (`side-nowin=refund`) stayed in no pot."""
     carried_in = hand.side_carry_in.get(game, 0)
     entry = next((e for e in hand.sides if e[0] == game), None)
-    if entry is None or hand.side_carry_out.get(game, 0) == carried_in:
+    if entry is None or (hand.side_carry_out or {}).get(game, 0) == carried_in:
         return carried_in, {}
     _, stake, names = entry
     return carried_in, {p: stake for p in names}

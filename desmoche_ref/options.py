@@ -32,13 +32,13 @@ class RuleOptions:
     dq_bonus: str    # pay or exempt
     DEFAULTS = (False, False, False, True, True, "color", "a23-high", "carry", "pay")
 
-    def __init__(self, **values):
+    def __init__(self, **values: Any) -> None:
         for name, default in zip(self.__slots__, self.DEFAULTS):
             object.__setattr__(self, name, values.pop(name, default))
         if values:
             raise TypeError(f"unknown options: {', '.join(values)}")
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("RuleOptions are immutable: use replace()")
 
     def replace(self, **changes: Any) -> "RuleOptions":
@@ -46,16 +46,16 @@ class RuleOptions:
         values.update(changes)
         return RuleOptions(**values)
 
-    def _key(self):
+    def _key(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, RuleOptions) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RuleOptions({self.describe()})"
 
     def as_json(self) -> dict:

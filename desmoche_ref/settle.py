@@ -4,13 +4,13 @@ Pure: a replayed hand in, a Settlement out. Money is integer cents; every settle
 checked to balance to zero before it is returned (N8's conservation law).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import SUIT, names
 from .engine.found import Replay
 from .engine.setup import Setup
-from .engine.sides import claim_void
+from .engine.sides import Announcement, claim_void
 from .engine.state import AUTO_WIN, DISQUALIFIED, NO_WINNER, GameState, Outcome
 from .findings import M, warning
 from .melds import has_a23
@@ -53,7 +53,8 @@ def pot_account(name: str) -> str:
 class Settlement:
     __slots__ = ("pot", "carry_out", "bonuses", "side_games", "net", "warnings", "transfers")
 
-    def __init__(self, pot, carry_out, bonuses, side_games, net, warnings, transfers=()):
+    def __init__(self, pot: int, carry_out: int, bonuses: list, side_games: list, net: dict[str, int],
+                 warnings: list, transfers: Sequence = ()) -> None:
         self.pot = pot
         self.carry_out = carry_out
         self.bonuses = bonuses        # (kind, from name, to name, cents)
@@ -84,7 +85,7 @@ def pots_at_stake(setup: Setup) -> dict:
     return pots
 
 
-def main_pot(setup, outcome):
+def main_pot(setup: Setup, outcome: Outcome) -> tuple[int, int, dict[int, int]]:
     """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
     pot = pots_at_stake(setup)[MAIN_POT][0]
     kind, winners = outcome.kind, outcome.winners
@@ -121,7 +122,7 @@ def bonuses(setup: Setup, state: GameState, outcome: Outcome) -> list:
     return entries
 
 
-def side_pots(setup, state, announcements):
+def side_pots(setup: Setup, state: GameState, announcements: Iterable[Announcement]) -> tuple[list, list]:
     """R4.6: the best valid claim wins each side pot; none carries or is refunded."""
     pots, warnings = [], []
     games = [(e.game, e.stake, e.players) for e in setup.sides]
@@ -173,7 +174,7 @@ def settle(setup: Setup, replay: Replay) -> Settlement:
     net = {s: 0 for s in range(len(players))}
     transfers = []
 
-    def move(kind, detail, payer, payee, cents):  # payer/payee: a seat, or a pot's name
+    def move(kind: str, detail: str | None, payer: int | str, payee: int | str, cents: int) -> None:  # a seat or a pot
         if not cents:
             return
         transfers.append(Transfer(kind, detail, players[payer] if isinstance(payer, int) else pot_account(payer),
