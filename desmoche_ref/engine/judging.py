@@ -30,6 +30,7 @@ class LineChecks(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
     def unknown_player(self, ev: Event) -> NoReturn:
+        assert ev.actor is not None  # every verb but `end` names its player
         fail(ev.line, "N3.1", unknown(M("{actor!r} is not a player at this table ({items}); names are "
                                         "matched exactly",
                                         actor=ev.actor[:24], items=' '.join(self.setup.players)),

@@ -1,6 +1,7 @@
 """The hand record as read from a `.dsm` file (N1-N4): tags and events, each with its line."""
 
 from collections.abc import Sequence
+from typing import Any
 
 
 class Tag:
@@ -14,7 +15,7 @@ class Tag:
         self.comment = comment
         self.lead = lead if lead is not None else ()  # comment lines just above it
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Tag({self.name!r}, {self.value!r}, line={self.line})"
 
 
@@ -24,8 +25,10 @@ class Event:
     __slots__ = ("verb", "actor", "line", "cards", "unknown", "word", "target", "text", "args",
                  "comment", "lead", "error")
 
-    def __init__(self, verb, actor, line, cards=(), unknown=0, word=None, target=None, text=None,
-                 args=None, comment=None, lead=(), error=None):
+    def __init__(self, verb: str, actor: str | None, line: int, cards: Sequence[int] = (), unknown: int = 0,
+                 word: str | None = None, target: int | None = None, text: str | None = None,
+                 args: Sequence[str] | None = None, comment: str | None = None, lead: Sequence[str] = (),
+                 error: Any = None) -> None:
         self.verb = verb          # canonical verb
         self.actor = actor        # player name as written
         self.line = line
@@ -39,7 +42,7 @@ class Event:
         self.lead = lead          # comment lines just above it
         self.error = error        # a line that could not be read (N1, N2, N4)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Event({self.verb!r}, {self.actor!r}, line={self.line})"
 
 

@@ -25,6 +25,7 @@ def event_line(ev: Event) -> str:
 def write_event(ev: Event) -> str:
     if ev.verb == "end":
         return "end"
+    assert ev.actor is not None  # every verb but `end` names its player
     parts = [ev.verb, ev.actor]
     if ev.word is not None:
         parts.append(ev.word)
