@@ -170,6 +170,7 @@ def settle(setup: Setup, replay: Replay) -> Settlement:
     Every movement is a Transfer; the nets are what the transfers leave each player with."""
     state = replay.state
     outcome = state.outcome
+    assert outcome is not None  # a complete hand is over
     players = setup.players
     net = {s: 0 for s in range(len(players))}
     transfers = []

@@ -8,6 +8,8 @@ engine/fouls.py make them), so that no part imports the referee that mixes it in
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..findings import Finding, Foul
+    from .setup import Setup
     from .state import GameState
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
@@ -20,17 +22,17 @@ class Replay:
     __slots__ = ("setup", "state", "status", "errors", "warnings", "fouls", "announcements",
                  "last_line")
 
-    def __init__(self, setup, state):
+    def __init__(self, setup: "Setup", state: "GameState") -> None:
         self.setup = setup
         self.state = state
         self.status = INCOMPLETE
-        self.errors = []
-        self.warnings = []
-        self.fouls = []
-        self.announcements = []
+        self.errors: list[Finding] = []
+        self.warnings: list[Finding] = []
+        self.fouls: list[Foul] = []
+        self.announcements: list = []  # engine/sides.Announcement
         self.last_line = 0  # the last line judged
 
-    def copy(self, state):
+    def copy(self, state: "GameState") -> "Replay":
         other = Replay(self.setup, state)
         other.status, other.last_line = self.status, self.last_line
         other.errors, other.warnings = list(self.errors), list(self.warnings)

@@ -11,7 +11,8 @@ from typing import NamedTuple
 from ..melds import could_meld, fits, meld_kind
 from .base import RefereeParts
 from .sides import pending_claims
-from .state import DEAL, FREE, OVER, PRE, PlayerState
+from .found import Replay
+from .state import DEAL, FREE, OVER, PRE, Outcome, PlayerState
 
 
 class Offer(NamedTuple):
@@ -77,12 +78,12 @@ class Queries(RefereeParts):
         return self.out.status
 
     @property
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """The Outcome once the hand is over, else None."""
         return self.g.outcome
 
     @property
-    def report(self):
+    def report(self) -> Replay:
         """The Replay so far: status, errors, warnings, fouls, announcements, the table."""
         return self.out
 
@@ -141,7 +142,7 @@ class Queries(RefereeParts):
         return bool(self.standing_declarations())
 
     # ------------------------------------------------------ the card on offer
-    def offer(self):
+    def offer(self) -> Offer | None:
         """The card on offer and who may and must take it, or None (R7.5, R9.1, N4.3)."""
         g = self.g
         if g.offer < 0:
@@ -167,7 +168,7 @@ class Queries(RefereeParts):
         loc = g.loc
         return could_meld(card, pool, p.unknown, lambda c: loc[c] == FREE)
 
-    def action(self):
+    def action(self) -> Action | None:
         """The action under way (a card taken, not yet paid for), or None."""
         g = self.g
         if g.actor < 0:
@@ -176,7 +177,7 @@ class Queries(RefereeParts):
         broken = p.desmoched and any(meld_kind(m) is None for m in p.melds)
         return Action(g.actor, g.taken, "mend" if broken else "pay")
 
-    def next_drawer(self):
+    def next_drawer(self) -> tuple[int, str] | None:
         """(seat, rule) of the player who draws next if nothing else happens, or None when no
         draw can come next (the deal, an action under way, a declaration, the end)."""
         g = self.g

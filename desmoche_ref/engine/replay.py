@@ -11,10 +11,10 @@ state `Referee.__init__` sets and the methods one part calls on another; what re
 found (`Replay`, the statuses) is engine/found.py's, below every part.
 """
 
-from typing import Callable
+from collections.abc import Callable, Sequence
 
-from ..notation.model import HandRecord
-from ..findings import M
+from ..findings import Finding, M
+from ..notation.model import Event, HandRecord
 from .cambio import Cambio
 from .deal import Deal
 from .draw import Drawing
@@ -40,7 +40,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
     changing anything, and the queries (engine/queries.py) say what the table looks like and
     what may come next. Feeding a hand line by line is judging it whole (`run`)."""
 
-    def __init__(self, setup):
+    def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.opts = setup.options
         self.g = GameState(setup.players)
@@ -58,11 +58,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         other.last_fouls = None if self.last_fouls is None else self.last_fouls.copy()
         return other
 
-    def verify(self, ev):
+    def verify(self, ev: Event) -> Finding | None:
         """The error this line would get now (a Finding), or None; changes nothing."""
         return self.fork().apply(ev)
 
-    def apply(self, ev):
+    def apply(self, ev: Event) -> Finding | None:
         """Judge one line and apply it. Returns None, or the error that makes the hand invalid:
         then no later line is judged (N5.1) and every later call returns that error."""
         out = self.out
@@ -82,7 +82,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         return None
 
     # ------------------------------------------------------------------ loop
-    def run(self, events, until=None):
+    def run(self, events: Sequence[Event], until: int | None = None) -> Replay:
         """`apply` each event in turn (up to line `until`), stopping at the first error.
 
         The loop is `apply` inlined, with the usual play line dispatched straight from it:
@@ -98,7 +98,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
             self.index += 1
             try:
                 g = self.g  # (a forgiven foul may have put back an earlier table)
-                seat = seats.get(ev.actor)
+                seat = seats.get(ev.actor)  # type: ignore[arg-type]  # `end` has none: no seat
                 if seat is not None and g.phase == PLAY and not g.declarations and ev.error is None:
                     PLAY_HANDLERS[ev.verb](self, ev, seat)  # the common case, kept short
                 else:
@@ -114,11 +114,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         out.status = COMPLETE if self.g.phase == OVER else INCOMPLETE
         return out
 
-    def step(self, ev):
+    def step(self, ev: Event) -> None:
         if ev.error is not None:
             raise Stop(ev.error)
         g = self.g
-        seat = self.seats.get(ev.actor)
+        seat = self.seats.get(ev.actor)  # type: ignore[arg-type]  # `end` has none: no seat
         verb = ev.verb
         if verb == "end":
             if g.phase == DEAL:

@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import UNKNOWN, names
-from ..findings import M
+from ..findings import M, Message
 from ..ranking import GAME_NEEDS, claim_strength
+from ..notation.model import Event
 from .base import RefereeParts
 from .state import DISQUALIFIED, FREE, HAND, GameState
 
@@ -27,18 +28,21 @@ class Announcement(NamedTuple):
 
 
 class SideGames(RefereeParts):
-    def do_announce(self, ev, seat):
+    def do_announce(self, ev: Event, seat: int) -> None:
         self.no_duplicates(ev, ev.cards)
         void, code = self.void_announcement(ev, seat)
+        assert ev.word is not None  # the reader names the game of every announce line
         self.out.announcements.append(Announcement(seat, ev.word, tuple(ev.cards), ev.line, void, code))
         if void:
+            assert code is not None  # a claim void as announced says by which rule
             self.warn(ev.line, code, M("{player}'s {word} claim is void: {void}",
                                        player=self.pname(seat), word=ev.word, void=void))
 
-    def void_announcement(self, ev, seat):
+    def void_announcement(self, ev: Event, seat: int) -> tuple[Message | None, str | None]:
         """(reason, rule) if the claim is void as announced (R4.1, R4.2, R4.5), else (None, None)."""
         g = self.g
         game = ev.word
+        assert game is not None  # the reader names the game of every announce line
         entered = [e for e in self.setup.sides if e.game == game]
         if g.cambio_started or g.started:
             return M("announced after the cambio began"), "R4.5"
@@ -51,7 +55,7 @@ class SideGames(RefereeParts):
                       needs=GAME_NEEDS[game]), "R4.2")
         return None, None
 
-    def do_show(self, ev, seat):
+    def do_show(self, ev: Event, seat: int) -> None:
         g = self.g
         sources = self.own_cards(ev, seat, list(ev.cards), melds_ok=True, out_ok=True)
         for c, src in zip(ev.cards, sources):
@@ -70,11 +74,12 @@ class ClaimVerdict(NamedTuple):
     void: bool
 
 
-def claim_void(setup, state, ann):
+def claim_void(setup: "Setup", state: GameState, ann: Announcement) -> ClaimVerdict | None:
     """None for a valid claim, else its ClaimVerdict."""
     player = state.players[ann.seat]
     who = player.name
     if ann.void:
+        assert ann.void_code is not None  # a claim void as announced says by which rule
         return ClaimVerdict(ann.void_code, ann.void, True)
     if player.status == DISQUALIFIED:
         return ClaimVerdict("R4.7", M("{player} was disqualified", player=who), True)
