@@ -64,7 +64,8 @@ def import_times(cmd: list, top: int, env: dict) -> None:
     for line in proc.stderr.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
             continue
-        self_us, cum_us, name = [p.strip() if i < 2 else p.rstrip() for i, p in enumerate(line.split(":", 1)[1].split("|", 2))]
+        fields = line.split(":", 1)[1].split("|", 2)
+        self_us, cum_us, name = [p.strip() if i < 2 else p.rstrip() for i, p in enumerate(fields)]
         rows.append((int(self_us), int(cum_us), name))
     total = sum(r[0] for r in rows)
     print(f"  imports of `desmoche-ref {cmd[-2]}`: "

@@ -4,6 +4,8 @@ Ranks are 1..13 in run order (A=1 .. K=13, R1.3); suits 0..3 are s h d c.
 For comparisons (R1.2) the Ace is high: see `value`.
 """
 
+from collections.abc import Iterable, Mapping
+
 SUITS = "shdc"
 SUIT_SYMBOLS = "♠♥♦♣"
 RANKS = "A23456789TJQK"  # index + 1 = rank in run order
@@ -43,7 +45,7 @@ def card_lookup() -> dict:
     return table
 
 
-def parse_card(token: str):
+def parse_card(token: str) -> int | None:
     """The card a token names (any case, `10`/`T`, unicode suits), or None."""
     found = _LOOKUP.get(token)
     if found is None:
@@ -51,7 +53,7 @@ def parse_card(token: str):
     return found
 
 
-def parse_unknown(token: str):
+def parse_unknown(token: str) -> int | None:
     """How many unknown cards `?` / `?xN` stands for (N 1..13), or None."""
     if token == "?":
         return 1
@@ -66,17 +68,17 @@ def name(c: int) -> str:
     return CARD_NAME[c] if c >= 0 else "?"
 
 
-def names(cards) -> str:
+def names(cards: Iterable[int]) -> str:
     return " ".join(CARD_NAME[c] for c in cards)
 
 
-def colour_wanted(environ, is_terminal: bool) -> bool:
+def colour_wanted(environ: Mapping[str, str], is_terminal: bool) -> bool:
     """Suits in colour only on a terminal that can show it: not with NO_COLOR set (any
     value, no-color.org), not with TERM=dumb, not into a file or a pipe."""
     return is_terminal and "NO_COLOR" not in environ and environ.get("TERM") != "dumb"
 
 
-def pretty_cards(cards, colour: bool = False) -> str:
+def pretty_cards(cards: Iterable[int], colour: bool = False) -> str:
     return " ".join(pretty(c, colour) for c in cards)
 
 

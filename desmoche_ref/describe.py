@@ -4,6 +4,7 @@ the book's closed hands (`live`), `view`'s turn and the play prompt all print.
 Pure: it returns a findings.Message (English, with its template and values), which the shell
 shows in the run's language (cli/render.py `say`); no click, no I/O."""
 
+from .cards import names
 from .engine.state import AUTO_WIN, WIN
 from .findings import COMMAND_LINE, M, MN, Verbatim, listed
 
@@ -67,7 +68,5 @@ def claims_shown_as(pending, cards_text):
 def show_commands(pending):
     """The `show` line each claim still to be shown needs, as typed (`desmoche-ref show Beto
     Qd`; its `{prog}` is reworded by the table session)."""
-    from .cards import names
-
     return listed(M("`{prog}{command}`", prog=COMMAND_LINE["prog"],
                     command=Verbatim(f"show {p.player} {names(p.cards)}")) for p in pending)

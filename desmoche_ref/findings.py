@@ -4,7 +4,10 @@ NamedTuples rather than dataclasses: every command imports these, and a dataclas
 millisecond or more of start-up each (bench/bench_startup.py); `typing` is loaded by click
 already."""
 
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+NGettext = Callable[[str, str, int], str]  # a catalog's ngettext: (one, many, n) -> the form for n
 
 
 class Message(str):
@@ -15,26 +18,32 @@ class Message(str):
     be a Message itself (a reason inside a reason). Made only when a finding is, which is
     rare: no cost per event."""
 
-    def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None):
+    template: str
+    args: dict
+    plural: str | None
+    n: int | None
+
+    def __new__(cls, template: str, args: dict, plural: str | None = None, n: int | None = None) -> "Message":
         english = template if plural is None or n == 1 else plural
         self = super().__new__(cls, english.format_map(args))
         self.__dict__.update(template=template, args=args, plural=plural, n=n)
         return self
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Message is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple:
         return Message, (self.template, self.args, self.plural, self.n)
 
-    def words(self, gettext, ngettext=None) -> str:
+    def words(self, gettext: Callable[[str], str], ngettext: NGettext | None = None) -> str:
         """The template in the language of `gettext`; a message that counts takes its form
         for `n` from `ngettext` (by default the catalog's of `gettext`, see `render`)."""
         if self.plural is None:
             return gettext(self.template)
+        assert self.n is not None  # a message that counts (MN) has its count
         return (ngettext or _ngettext_of(gettext))(self.template, self.plural, self.n)
 
-    def render(self, gettext, ngettext=None) -> str:
+    def render(self, gettext: Callable[[str], str], ngettext: NGettext | None = None) -> str:
         """The message in the language of `gettext` (a catalog's gettext function) and
         `ngettext` (its ngettext)."""
         return self.words(gettext, ngettext).format_map(
@@ -46,18 +55,18 @@ class Verbatim(str):
     to type (`show Beto Qd` keeps its `Qd`; cli/render.Style writes other cards with suits)."""
 
 
-def M(template: str, **args) -> Message:
+def M(template: str, **args: Any) -> Message:
     """The message `template` with its values; the English text is `template.format(**args)`."""
     return Message(template, args)
 
 
-def MN(one: str, many: str, n: int, **args) -> Message:
+def MN(one: str, many: str, n: int, **args: Any) -> Message:
     """A message that counts, as `ngettext` takes it: `one` when `n` is 1, else `many` (in
     Spanish, the catalog's form for `n`): MN("{count} card", "{count} cards", k, count=k)."""
     return Message(one, args, many, n)
 
 
-def listed(names) -> str:
+def listed(names: Iterable[str]) -> str:
     """Names in a sentence, as one Message: `Ana`, `Ana and Beto`, `Ana, Beto and Carla`
     (`y` in Spanish); "" for none (`listed(names) or M("nobody")`)."""
     names = list(names)
@@ -66,7 +75,7 @@ def listed(names) -> str:
     return M("{names} and {name}", names=", ".join(names[:-1]), name=names[-1])
 
 
-def joined(messages):
+def joined(messages: Sequence[str]) -> str:
     """Messages one after the other, `; ` between them, as one Message (each shown in the
     language of the run)."""
     out = messages[-1] if messages else ""
@@ -75,13 +84,13 @@ def joined(messages):
     return out
 
 
-def render(text, gettext, ngettext=None):
+def render(text: Any, gettext: Callable[[str], str], ngettext: NGettext | None = None) -> Any:
     """`text` in the language of `gettext` (and of `ngettext`, for a message that counts) if
     it is a Message; any other value as it is."""
     return text.render(gettext, ngettext) if isinstance(text, Message) else text
 
 
-def reworded(text, **values):
+def reworded(text: Any, **values: Any) -> Any:
     """`text` with these values wherever it (or a message inside it) takes them: the words a
     front end says its own way — a message of the book names the command line's commands
     (`{prog}end`: `desmoche-ref end`), the table session its own (`end`)."""
@@ -97,12 +106,12 @@ COMMAND_LINE = {"prog": "desmoche-ref ", "new": "desmoche-ref hand new", "look":
 IN_SESSION = {"prog": "", "new": "new", "look": "state"}
 
 
-def _ngettext_of(gettext):
+def _ngettext_of(gettext: Callable[[str], str]) -> NGettext:
     """The ngettext of the catalog whose gettext is `gettext` (i18n.translations(lang).gettext);
     for another function, the English form for n, looked up with `gettext`."""
-    catalog = getattr(gettext, "__self__", None)
-    if hasattr(catalog, "ngettext"):
-        return catalog.ngettext
+    ngettext: NGettext | None = getattr(getattr(gettext, "__self__", None), "ngettext", None)
+    if ngettext is not None:
+        return ngettext
     return lambda one, many, n: gettext(one if n == 1 else many)
 
 ERROR = "error"

@@ -11,7 +11,12 @@ and the compiled .mo with `python tools/catalog.py` (see that file).
 """
 
 import os
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import gettext
 
 LANGS = ("en", "es")
 DOMAIN = "desmoche_ref"
@@ -27,7 +32,7 @@ def N_(message: str, plural: str | None = None) -> str:
     return message
 
 
-def language_of(value) -> str | None:
+def language_of(value: str | None) -> str | None:
     """'es' or 'en' for a language or locale name (es, es_NI.UTF-8, en_US), else None."""
     value = (value or "").strip().lower()
     for lang in LANGS:
@@ -36,7 +41,7 @@ def language_of(value) -> str | None:
     return None
 
 
-def choose(option=None, environ=None) -> str:
+def choose(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The language: `option` (--lang) if given, else DESMOCHE_LANG if it names es or en,
     else the locale (LC_ALL, LC_MESSAGES, LANG: the first set; es… is Spanish), else English."""
     if option:
@@ -53,10 +58,10 @@ def choose(option=None, environ=None) -> str:
 
 
 @lru_cache(maxsize=None)
-def translations(lang: str):
+def translations(lang: str) -> "gettext.NullTranslations":
     """The gettext translations for `lang`: the packaged catalog for Spanish, none (every
     message as written) for English."""
-    import gettext
+    import gettext  # here: a command that shows no words never loads it
 
     if lang == "en":
         return gettext.NullTranslations()

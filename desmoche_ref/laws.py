@@ -28,12 +28,16 @@ the deal passes on from the last hand dealt.
 """
 
 import json
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .engine.replay import COMPLETE
+from .engine.found import COMPLETE
 from .findings import ERROR, WARNING, Finding, M
 from .money import fmt
 from .settle import MAIN_POT
+
+if TYPE_CHECKING:
+    from .referee import HandReport
 
 VOID, OPEN = "void", "open"  # the book's own statuses: never dealt; still being recorded
 
@@ -56,7 +60,7 @@ class HandFacts(NamedTuple):
     closes: bool = False    # the table broke up after it ([Closed "yes"], `table close`)
 
     @classmethod
-    def of_report(cls, report, number: int) -> "HandFacts":
+    def of_report(cls, report: "HandReport", number: int) -> "HandFacts":
         """A hand as `check` judged it (referee.HandReport), the `number`th of its session."""
         s = report.setup
         readable = report.setup_error is None and bool(s.players)
@@ -73,7 +77,7 @@ class HandFacts(NamedTuple):
                    s.closed)
 
     @classmethod
-    def of_row(cls, row, closes: bool = False) -> "HandFacts":
+    def of_row(cls, row: Any, closes: bool = False) -> "HandFacts":
         """A stored hand: any object with the book's hand columns (the ORM's Hand, a row of
         the hand table, the importer's values); `closes` when its table broke up after it."""
         complete = row.status == COMPLETE
@@ -120,7 +124,7 @@ class Breach(NamedTuple):
         return Finding(self.line, self.code, self.message, self.severity)
 
 
-def _error(hand, code, message) -> Breach:
+def _error(hand: HandFacts, code: str, message: str) -> Breach:
     return Breach(hand.number, hand.line, code, message, ERROR)
 
 
@@ -131,7 +135,7 @@ def follow(before: Table, hand: HandFacts) -> Table:
         return before._replace(number=hand.number)
     pots, pots_from, tail = before.pots, before.pots_from, before.tail
     if hand.status == COMPLETE:
-        pots = (hand.carry_out, {g: c for g, c in hand.side_carry_out.items() if c})
+        pots = (hand.carry_out, {g: c for g, c in (hand.side_carry_out or {}).items() if c})
         pots_from = hand.number
         carried_in = hand.carry_in or hand.side_carry_in
         tail = tail + (hand,) if carried_in and tail else (hand,)
@@ -141,7 +145,7 @@ def follow(before: Table, hand: HandFacts) -> Table:
                  tail, before.closed or hand.closes, hand.status == OPEN)
 
 
-def table_after(newest_first, closed: bool = False) -> Table:
+def table_after(newest_first: Iterable[HandFacts], closed: bool = False) -> Table:
     """The table as its hands left it, from its hands given newest first (an iterator: it is
     read only back to the last complete hand that carried nothing in, before which nothing
     the laws ask counts); `closed` when the table broke up after its last hand."""
@@ -167,12 +171,13 @@ def follow_on(before: Table, hand: HandFacts, options: Options = SESSION) -> lis
     return [b for law in LAWS for b in law.of_hand(before, hand, options)]
 
 
-def judge_hands(hands, options: Options = SESSION, start: Table = Table()) -> list:
+def judge_hands(hands: Iterable[HandFacts], options: Options = SESSION, start: Table = Table()) -> list:
     """Every law's Breach over a table's hands in order (after `start`), hand by hand."""
     return [b for before, hand in following(hands, options, start) for b in follow_on(before, hand, options)]
 
 
-def following(hands, options: Options = SESSION, start: Table = Table()):
+def following(hands: Iterable[HandFacts], options: Options = SESSION,
+              start: Table = Table()) -> Iterator[tuple[Table, HandFacts]]:
     """(the table as the hands before left it, the hand) for each hand in order."""
     before = start
     for hand in hands:
@@ -180,23 +185,30 @@ def following(hands, options: Options = SESSION, start: Table = Table()):
         before = next_night(follow(before, hand), options)
 
 
-LAWS = []
+class Law:
+    """A law of one hand (`of_hand(before, hand, options)`), called as a law of a table's
+    hands: `law(hands, options, start)` is every Breach of each hand in order."""
+
+    def __init__(self, of_hand: Callable[[Table, HandFacts, Options], list]):
+        self.of_hand = of_hand
+        self.__name__, self.__doc__ = of_hand.__name__, of_hand.__doc__
+
+    def __call__(self, hands: Iterable[HandFacts], options: Options = SESSION, start: Table = Table()) -> list:
+        return [b for before, hand in following(hands, options, start) for b in self.of_hand(before, hand, options)]
 
 
-def law(of_hand):
-    """A law of one hand (`of_hand(before, hand, options)`) as a law of a table's hands."""
-    def over_hands(hands, options: Options = SESSION, start: Table = Table()) -> list:
-        return [b for before, hand in following(hands, options, start) for b in of_hand(before, hand, options)]
+LAWS: list[Law] = []
 
-    over_hands.of_hand = of_hand
-    over_hands.__name__, over_hands.__doc__ = of_hand.__name__, of_hand.__doc__
-    LAWS.append(over_hands)
-    return over_hands
+
+def law(of_hand: Callable[[Table, HandFacts, Options], list]) -> Law:
+    """`of_hand` as a Law, listed among the LAWS."""
+    LAWS.append(Law(of_hand))
+    return LAWS[-1]
 
 
 # ------------------------------------------------------------------ the laws
 @law
-def numbers(before, hand, options) -> list:
+def numbers(before: Table, hand: HandFacts, options: Options) -> list:
     """A book's hands are numbered 1, 2, … at their table, without a gap (N9)."""
     if options.book and hand.number != before.number + 1:
         return [_error(hand, "N9", M("hand {number} is missing: the hands jump to {jump}",
@@ -205,7 +217,7 @@ def numbers(before, hand, options) -> list:
 
 
 @law
-def after_close(before, hand, options) -> list:
+def after_close(before: Table, hand: HandFacts, options: Options) -> list:
     """No hand follows a table's close in a book (N3: the Closed tag, `table close`)."""
     if options.book and before.closed:
         return [_error(hand, "N3", M("the table broke up after hand {number} (its Closed tag or `table "
@@ -214,7 +226,7 @@ def after_close(before, hand, options) -> list:
 
 
 @law
-def after_open(before, hand, options) -> list:
+def after_open(before: Table, hand: HandFacts, options: Options) -> list:
     """No hand is dealt while the one before is still being recorded (N5.4)."""
     if options.book and before.open:
         return [_error(hand, "N5.4", M("hand {number} was still being recorded when this hand was dealt",
@@ -223,7 +235,7 @@ def after_open(before, hand, options) -> list:
 
 
 @law
-def carries(before, hand, options) -> list:
+def carries(before: Table, hand: HandFacts, options: Options) -> list:
     """N9.1: a hand carries in the main pot (R2.3) and each side pot (R4.6) the table's pots
     hold after the hand before; a table's first hand brings its carries in."""
     if not hand.players or before.pots is None:
@@ -250,7 +262,7 @@ def carries(before, hand, options) -> list:
 
 
 @law
-def bet(before, hand, options) -> list:
+def bet(before: Table, hand: HandFacts, options: Options) -> list:
     """N9.2: the bet changes from the hand before only when no main pot is carried (R2.3)."""
     last = before.last
     if not hand.players or last is None or hand.bet == last.bet:
@@ -263,7 +275,7 @@ def bet(before, hand, options) -> list:
 
 
 @law
-def dealer(before, hand, options) -> list:
+def dealer(before: Table, hand: HandFacts, options: Options) -> list:
     """N9.3: the deal passes to the right of the last hand's dealer (R3.1), counting only the
     players seated in both hands — a warning: the hand was played and its money stands."""
     if not hand.players or hand.dealer is None or hand.status == VOID:
@@ -276,7 +288,7 @@ def dealer(before, hand, options) -> list:
                    WARNING)]
 
 
-def next_dealer(before: Table, players) -> str | None:
+def next_dealer(before: Table, players: Sequence[str]) -> str | None:
     """Who deals next (R3.1) at a table seating `players`: the first to the right of the last
     hand dealt's dealer, in its seating, who sits in both hands; None at a table's first hand."""
     dealt = before.dealt
@@ -286,7 +298,7 @@ def next_dealer(before: Table, players) -> str | None:
     at = seats.index(dealt.dealer)
     seated = set(players)
     for k in range(1, len(seats) + 1):
-        name = seats[(at + k) % len(seats)]
+        name: str = seats[(at + k) % len(seats)]
         if name in seated:
             return name
     return None
@@ -334,28 +346,29 @@ def returns(table: Table) -> dict:
     return refund
 
 
-def _from_dealers_right(hand) -> list:
+def _from_dealers_right(hand: HandFacts) -> list:
     seats = hand.players
     at = seats.index(hand.dealer) if hand.dealer in seats else -1
     return [seats[(at + k) % len(seats)] for k in range(1, len(seats) + 1)]
 
 
-def _side_put_in(hand, game):
+def _side_put_in(hand: HandFacts, game: str) -> tuple[int, dict[str, int]]:
     """(what the side pot carried in, {player: cents} this hand's stakes left in it): stakes
     returned to their payers (`side-nowin=refund`) stayed in no pot."""
     carried_in = hand.side_carry_in.get(game, 0)
     entry = next((e for e in hand.sides if e[0] == game), None)
-    if entry is None or hand.side_carry_out.get(game, 0) == carried_in:
+    if entry is None or (hand.side_carry_out or {}).get(game, 0) == carried_in:
         return carried_in, {}
     _, stake, names = entry
     return carried_in, {p: stake for p in names}
 
 
-def _shares(hands, carried_out, put_in) -> dict:
+def _shares(hands: Sequence[HandFacts], carried_out: Callable[..., int | None],
+            put_in: Callable[..., tuple[int, dict[str, int]]]) -> dict:
     """What each player put into a pot the last hand carried out, walking back the hands it
     carried through: `carried_out(hand)` is the pot a hand carried out, `put_in(hand)` its
     carry in and {name: cents} put in during the hand."""
-    shares = {}
+    shares: dict[str, int] = {}
     for hand in reversed(hands):
         if not carried_out(hand):
             break
@@ -367,7 +380,7 @@ def _shares(hands, carried_out, put_in) -> dict:
     return shares
 
 
-def _in_proportion(amount, shares, order) -> dict:
+def _in_proportion(amount: int, shares: dict[str, int], order: Sequence[str]) -> dict:
     """Split `amount` in proportion to `shares` (R11.5), exactly: leftover cents one each in `order`."""
     total = sum(shares.values())
     if not total:

@@ -16,7 +16,9 @@ the same things, in the same words).
 Pure and light: the reader imports it (no database, no click).
 """
 
-from .findings import M
+from collections.abc import Iterable
+
+from .findings import M, Message
 
 LINE = 4096           # characters of a line, its comment included (N1.5)
 TAGS = 64             # tag lines of a hand (N1.5)
@@ -32,19 +34,19 @@ def nfc(text: str) -> str:
     """`text` in Unicode NFC (N3.1); ASCII text, nearly every line, as it is."""
     if text.isascii():
         return text
-    import unicodedata
+    import unicodedata  # here: nearly every line is ASCII, and a move's start-up counts
 
     return unicodedata.normalize("NFC", text)
 
 
-def too_long(count: int):
+def too_long(count: int) -> Message | None:
     """The N1.5 message for a line of `count` characters or more (None when it fits)."""
     if count <= LINE:
         return None
     return M("this line is longer than {most} characters", most=LINE)
 
 
-def too_many(what: str, most: int):
+def too_many(what: str, most: int) -> Message:
     """The N1.5 message for the line that goes past a hand's `most` tags, events or comment
     lines (`what`: "tags", "events" or "comment lines")."""
     if what == "tags":
@@ -57,7 +59,7 @@ def too_many(what: str, most: int):
 EXPORT_ADDS = 3  # the tags an export may add to a hand's own: Table, Date and Closed
 
 
-def too_many_tags(count: int):
+def too_many_tags(count: int) -> Message | None:
     """The N1.5 message when a hand of `count` tags besides Table, Date and Closed would,
     exported with those, hold more than TAGS (None when it fits): the book keeps only what
     its export reads back (docs/rulings.md)."""
@@ -67,14 +69,14 @@ def too_many_tags(count: int):
              "this one would hold {count}", most=TAGS, count=count + EXPORT_ADDS)
 
 
-def name_problem(name: str):
+def name_problem(name: str) -> Message | None:
     """Why a player's name (already NFC) is too long for N3.1, else None."""
     if len(name) > NAME:
         return M("the name {name}… is longer than {most} characters", name=name[:24], most=NAME)
     return None
 
 
-def table_name(name: str):
+def table_name(name: str) -> tuple[str | None, Message | None]:
     """(the table's name as the book keeps it, None) or (None, why it cannot be one)."""
     name = nfc(name).strip()
     if not name:
@@ -87,27 +89,27 @@ def table_name(name: str):
     return name, None
 
 
-def checked_table(name: str, players):
+def checked_table(name: str, players: Iterable[str]) -> tuple[str | None, list[str], Message | None]:
     """(name, players, None) as the book keeps a new table's (NFC), or (…, why not): the
     players' names are judged with the table's other values, as a Players tag's are."""
-    name, problem = table_name(name)
-    return name, [nfc(p) for p in players], problem
+    kept, problem = table_name(name)
+    return kept, [nfc(p) for p in players], problem
 
 
-def closest(name: str, names):
+def closest(name: str, names: Iterable[str]) -> str | None:
     """The one of `names` that `name` was most likely meant to be: the same but for case or
     accents' encoding, else the closest spelling (difflib), else None."""
     key = nfc(name).strip().casefold()
     folded = {nfc(n).casefold(): n for n in names}
     if key in folded:
         return folded[key]
-    import difflib
+    import difflib  # here: only a mistyped name or verb needs it
 
     close = difflib.get_close_matches(key, folded, n=1, cutoff=0.6)
     return folded[close[0]] if close else None
 
 
-def unknown(message, name: str, names):
+def unknown(message: str, name: str, names: Iterable[str]) -> str:
     """`message` (about an unknown `name`), with "did you mean …?" when one of `names` is close."""
     match = closest(name, names)
     if match is None:

@@ -1,5 +1,7 @@
 """Melds (R8): runs and sets, what a card extends, strict order, a run split by a desmoche."""
 
+from collections.abc import Callable, Collection, Sequence
+
 from .cards import RANK, RED, SUIT
 from .findings import M, Message
 
@@ -7,7 +9,7 @@ RUN = "run"
 SET = "set"
 
 
-def meld_kind(cards) -> str | None:
+def meld_kind(cards: Sequence[int]) -> str | None:
     """RUN, SET, or None if `cards` is not a valid meld (R8.1, R1.3)."""
     n = len(cards)
     if n < 3:
@@ -25,7 +27,7 @@ def meld_kind(cards) -> str | None:
     return None
 
 
-def why_not_meld(cards) -> Message:
+def why_not_meld(cards: Sequence[int]) -> Message:
     """A player-readable reason why `cards` is not a meld (for R8.1 messages)."""
     if len(cards) < 3:
         return M("a meld has at least three cards")
@@ -40,7 +42,7 @@ def why_not_meld(cards) -> Message:
     return M("a run is consecutive ranks, Ace low only (Q-K-A and K-A-2 are not runs)")
 
 
-def fitting_cards(meld) -> list:
+def fitting_cards(meld: Sequence[int]) -> list[int]:
     """Every card that fits a valid meld directly (R9.1, R13.1): a run's ends, a set's fourth."""
     first = meld[0]
     rank = RANK[first]
@@ -60,7 +62,7 @@ def fitting_cards(meld) -> list:
     return out
 
 
-def fits(card: int, meld) -> bool:
+def fits(card: int, meld: Sequence[int]) -> bool:
     """Whether `card` can be added directly to `meld` (R9.1, R13.1): a run end or a set's fourth."""
     first = meld[0]
     rank = RANK[first]
@@ -72,21 +74,21 @@ def fits(card: int, meld) -> bool:
     return (card == low - 1 and RANK[low] > 1) or (card == high + 1 and RANK[high] < 13)
 
 
-def in_order(cards) -> bool:
+def in_order(cards: Sequence[int]) -> bool:
     """Strict arrangement (R8.4): runs ascending, sets alternating colours, as written."""
     if meld_kind(cards) == SET:
         return all(RED[a] != RED[b] for a, b in zip(cards, cards[1:]))
     return all(RANK[a] < RANK[b] for a, b in zip(cards, cards[1:]))
 
 
-def arranged(cards) -> list:
+def arranged(cards: Sequence[int]) -> list[int]:
     """A meld as it lies on the table: a run by rank; a set as laid."""
     if len(cards) >= 2 and RANK[cards[0]] == RANK[cards[1]]:
         return list(cards)
     return sorted(cards, key=RANK.__getitem__)
 
 
-def remove_card(meld, card) -> list:
+def remove_card(meld: Sequence[int], card: int) -> list:
     """What is left of `meld` without `card`: a run taken from its middle leaves two runs (R8.5)."""
     rest = [c for c in meld if c != card]
     if meld_kind(meld) != RUN:
@@ -97,13 +99,13 @@ def remove_card(meld, card) -> list:
     return [part for part in (below, above) if part]
 
 
-def has_a23(meld) -> bool:
+def has_a23(meld: Sequence[int]) -> bool:
     """A run holding A-2-3 of one suit (Mico, R12.2; escalera, R4.3)."""
     ranks = {RANK[c] for c in meld}
     return meld_kind(meld) == RUN and {1, 2, 3} <= ranks
 
 
-def could_meld(card: int, pool, wild: int, hidden) -> bool:
+def could_meld(card: int, pool: Collection[int], wild: int, hidden: Callable[[int], bool]) -> bool:
     """Whether `card` could go into a meld made with cards of `pool` (a player's hand and own
     melds, R7.2, R8.5) and up to `wild` unseen cards of theirs, each of which may be any card
     for which `hidden(c)` is true. Whether the melds left behind stay valid is not asked: that

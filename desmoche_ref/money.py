@@ -3,13 +3,14 @@
 import re
 from functools import lru_cache
 
+from .findings import M, Message
 from .limits import AMOUNT_DIGITS
 
 _AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]{1,2}))?")
 
 
 @lru_cache(maxsize=1024)
-def parse_amount(text: str):
+def parse_amount(text: str) -> int | None:
     """Cents for a non-negative decimal with at most two decimals and at most nine digits
     before the point (N3.2: below 1,000,000,000), else None (`amount_problem` says why)."""
     m = _AMOUNT.fullmatch(text.strip())
@@ -26,10 +27,8 @@ def too_large(text: str) -> bool:
     return _AMOUNT.fullmatch(text.strip()) is not None and parse_amount(text) is None
 
 
-def amount_problem(text: str):
+def amount_problem(text: str) -> Message:
     """Why `text` is not an amount (N3.2), as one message."""
-    from .findings import M
-
     word = text.strip()
     shown = word if len(word) <= 24 else word[:23] + "…"
     if too_large(word):

@@ -1,8 +1,9 @@
 """Table options and presets (R15)."""
 
 from functools import lru_cache
+from typing import Any
 
-from .findings import M
+from .findings import M, Message
 
 SWITCHES = ("todo", "strict", "forcing", "auto", "hand-melds")
 CHOICES = {
@@ -31,30 +32,30 @@ class RuleOptions:
     dq_bonus: str    # pay or exempt
     DEFAULTS = (False, False, False, True, True, "color", "a23-high", "carry", "pay")
 
-    def __init__(self, **values):
+    def __init__(self, **values: Any) -> None:
         for name, default in zip(self.__slots__, self.DEFAULTS):
             object.__setattr__(self, name, values.pop(name, default))
         if values:
             raise TypeError(f"unknown options: {', '.join(values)}")
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("RuleOptions are immutable: use replace()")
 
-    def replace(self, **changes) -> "RuleOptions":
+    def replace(self, **changes: Any) -> "RuleOptions":
         values = {name: getattr(self, name) for name in self.__slots__}
         values.update(changes)
         return RuleOptions(**values)
 
-    def _key(self):
+    def _key(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, RuleOptions) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RuleOptions({self.describe()})"
 
     def as_json(self) -> dict:
@@ -83,10 +84,10 @@ def preset(name: str) -> RuleOptions:
 
 
 @lru_cache(maxsize=256)
-def parse_options(preset_name: str, text: str):
+def parse_options(preset_name: str, text: str) -> tuple[RuleOptions | None, Message | None]:
     """(RuleOptions, None) or (None, reason) for an `Options` tag value over a preset."""
     opts = preset(preset_name)
-    changes = {}
+    changes: dict[str, bool | str] = {}
     for word in text.split():
         key, _, value = word.lower().partition("=")
         attr = key.replace("-", "_")

@@ -26,6 +26,7 @@ from .cards import CARD_NAME, parse_card
 from .engine.replay import Referee
 from .engine.state import ACTIVE, DEAL, OVER, PRE
 from .money import fmt
+from .settle import MAIN_POT, pots_at_stake, settle
 
 SHOWS = ("draw", "pay", "meld", "add", "show")  # the verbs whose cards every player sees
 FINDINGS = 6      # the latest findings the view keeps
@@ -143,8 +144,6 @@ def _view(ref, setup, seen: _Seen, last) -> dict:
 def pots(setup) -> list:
     """Each pot at stake in the hand: the main pot (this hand's antes and the pot carried in,
     R11.1) and each side game's (R4.6), as the settlement counts them (settle.py)."""
-    from .settle import MAIN_POT, pots_at_stake
-
     out = []
     for name, (pot, carried) in pots_at_stake(setup).items():
         entry = {"game": name, "pot": fmt(pot), "carried": fmt(carried)}
@@ -159,8 +158,6 @@ def pots(setup) -> list:
 def _result(ref, setup, seen: _Seen) -> dict:
     """How the finished hand settles (settle.py): the pot, the bonuses, each side game's pot
     and winners, with the winning claim's cards that are public; the nets."""
-    from .settle import settle
-
     s = settle(setup, ref.report)
     return {"pot": fmt(s.pot), "carry_out": fmt(s.carry_out),
             "bonuses": [{"kind": k, "from": a, "to": b, "amount": fmt(c)} for k, a, b, c in s.bonuses],

@@ -3,6 +3,7 @@
 Every strength is a tuple; a bigger tuple is a better hand. None means "does not qualify".
 """
 
+from collections.abc import Collection, Sequence
 from collections import Counter
 
 from .cards import RANK, RED, SUIT, VALUE
@@ -15,7 +16,7 @@ PELADILLA, CUATRO, COLOR_COLOUR, COLOR_SUIT = 1, 2, 3, 4
 KIND_RANK = {"peladilla": PELADILLA, "cuatro-cuerpos": CUATRO, "color": COLOR_COLOUR}
 
 
-def is_peladilla(cards) -> bool:
+def is_peladilla(cards: Collection[int]) -> bool:
     """No pair, and no two cards of one suit adjacent in run order (K-A are not adjacent)."""
     ranks = [RANK[c] for c in cards]
     if len(set(ranks)) != len(ranks):
@@ -25,7 +26,7 @@ def is_peladilla(cards) -> bool:
     return not any(RANK[c] != 13 and c + 1 in held for c in cards)
 
 
-def auto_strength(kind: str, cards, color_option: str):
+def auto_strength(kind: str, cards: Collection[int], color_option: str) -> tuple[int, ...] | None:
     """Strength of nine cards declared as `kind` (R6.1, R6.5), or None if they do not qualify."""
     if kind == "peladilla":
         return (PELADILLA, *sorted((VALUE[c] for c in cards), reverse=True)) if is_peladilla(cards) else None
@@ -44,7 +45,7 @@ def auto_strength(kind: str, cards, color_option: str):
     raise ValueError(kind)
 
 
-def could_qualify(kind: str, known, unknown: int, color_option: str) -> bool:
+def could_qualify(kind: str, known: Collection[int], unknown: int, color_option: str) -> bool:
     """Whether a hand with these known cards and `unknown` hidden ones may still be `kind`
     (N6.2: what the known cards already rule out is void, not unverifiable)."""
     if kind == "peladilla":
@@ -81,14 +82,14 @@ GAME_NEEDS = {
 }
 
 
-def _pair_rank(cards, red: bool):
+def _pair_rank(cards: Sequence[int], red: bool) -> int | None:
     if len(cards) == 2 and RANK[cards[0]] == RANK[cards[1]] and RED[cards[0]] == red \
             and RED[cards[1]] == red:
         return VALUE[cards[0]]
     return None
 
 
-def claim_strength(game: str, cards, escalera_option: str = "a23-high"):
+def claim_strength(game: str, cards: Sequence[int], escalera_option: str = "a23-high") -> tuple[int, ...] | None:
     """Strength of a side-game claim (R4.2, R4.3), or None if the cards are not such a claim."""
     n = len(cards)
     if game in GAME_SUIT:
@@ -100,13 +101,13 @@ def claim_strength(game: str, cards, escalera_option: str = "a23-high"):
         if n != 4:
             return None
         red = game == "dos-par-rojo"
-        by_rank = {}
+        by_rank: dict[int, list[int]] = {}
         for c in cards:
             by_rank.setdefault(RANK[c], []).append(c)
         values = [_pair_rank(pair, red) for pair in by_rank.values()]
         if len(values) != 2 or None in values:
             return None
-        return tuple(sorted(values, reverse=True))
+        return tuple(sorted((v for v in values if v is not None), reverse=True))
     if game == "tres-cuerpos":
         return (VALUE[cards[0]],) if n == 3 and len({RANK[c] for c in cards}) == 1 else None
     if game == "escalera":

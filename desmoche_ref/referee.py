@@ -106,7 +106,7 @@ class FileReport:
 
     `hands` is a list, or an iterator judged as it is read (`check`, hand by hand): then
     iterate the report itself, once; it counts as it goes, sets `error` to NO_HAND at the
-    end if it saw no hand, and feeds `session` (a `session.Night`) if one is given."""
+    end if it saw no hand, and feeds `session` (a `session.SessionNight`) if one is given."""
 
     __slots__ = ("path", "hands", "error", "session", "seen", "any_invalid")
 
@@ -129,7 +129,7 @@ class FileReport:
             self.error = NO_HAND
 
     def as_json(self) -> dict:
-        import json
+        import json  # here: `check` without --json never needs it
 
         chunks = n8_chunks([FileReport(self.path, self.hands, self.error)], json.dumps)
         return json.loads("".join(chunks))["files"][0]

@@ -111,7 +111,7 @@ class _AtTable:
         self.carried_line = None    # the first line of that hand
 
 
-class Night:
+class SessionNight:
     """A file's sessions built hand by hand, in order (`add`), then `finish`ed: it keeps the
     rows and, for each table, what the laws and the ledger need of its hands so far — not
     every hand's report."""
@@ -210,7 +210,7 @@ def _table_tag(record):
 
 
 def check_session(report) -> Session:
-    night = Night()
+    night = SessionNight()
     for hand in report.hands:
         night.add(hand)
     return night.finish()

@@ -4,10 +4,14 @@ Pure: a replayed hand in, a Settlement out. Money is integer cents; every settle
 checked to balance to zero before it is returned (N8's conservation law).
 """
 
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .cards import SUIT, UNKNOWN, names
-from .engine.state import AUTO_WIN, DISQUALIFIED, FREE, NO_WINNER
+from .cards import SUIT, names
+from .engine.found import Replay
+from .engine.setup import Setup
+from .engine.sides import Announcement, claim_void
+from .engine.state import AUTO_WIN, DISQUALIFIED, NO_WINNER, GameState, Outcome
 from .findings import M, warning
 from .melds import has_a23
 from .money import split
@@ -23,8 +27,8 @@ class SidePot:
         self.players = players  # names
         self.carry_in = carry_in
         self.pot = pot
-        self.winners = []
-        self.cards = []
+        self.winners: list[str] = []
+        self.cards: list[str] = []  # the winning claim's cards, by name
         self.carry_out = 0
 
 
@@ -49,7 +53,8 @@ def pot_account(name: str) -> str:
 class Settlement:
     __slots__ = ("pot", "carry_out", "bonuses", "side_games", "net", "warnings", "transfers")
 
-    def __init__(self, pot, carry_out, bonuses, side_games, net, warnings, transfers=()):
+    def __init__(self, pot: int, carry_out: int, bonuses: list, side_games: list, net: dict[str, int],
+                 warnings: list, transfers: Sequence = ()) -> None:
         self.pot = pot
         self.carry_out = carry_out
         self.bonuses = bonuses        # (kind, from name, to name, cents)
@@ -63,11 +68,11 @@ class Unbalanced(AssertionError):
     """A settlement that does not balance: a bug, never a player's error."""
 
 
-def _shares(amount: int, winners: list) -> list:
+def _shares(amount: int, winners: Sequence[int]) -> list:
     return list(zip(winners, split(amount, len(winners))))
 
 
-def pots_at_stake(setup) -> dict:
+def pots_at_stake(setup: Setup) -> dict:
     """{pot: (cents at stake, cents carried in)} of a hand, the main pot (MAIN_POT) first: this
     hand's antes and the pot carried in (R11.1, R2.3); each side game's stakes and what its pot
     carries in (R4.6), a game carried in that nobody entered this hand included."""
@@ -80,7 +85,7 @@ def pots_at_stake(setup) -> dict:
     return pots
 
 
-def main_pot(setup, outcome):
+def main_pot(setup: Setup, outcome: Outcome) -> tuple[int, int, dict[int, int]]:
     """(pot, carry_out, {seat: cents won}) for R11.1, R11.6, R2.3."""
     pot = pots_at_stake(setup)[MAIN_POT][0]
     kind, winners = outcome.kind, outcome.winners
@@ -89,7 +94,7 @@ def main_pot(setup, outcome):
     return pot, 0, dict(_shares(pot, winners))
 
 
-def bonuses(setup, state, outcome) -> list:
+def bonuses(setup: Setup, state: GameState, outcome: Outcome) -> list:
     """R12 (and R6.6 for automatic wins): (kind, payer seat, winner seat, cents) entries."""
     opts = setup.options
     kind, winners = outcome.kind, outcome.winners
@@ -117,79 +122,7 @@ def bonuses(setup, state, outcome) -> list:
     return entries
 
 
-class ClaimVerdict(NamedTuple):
-    """What is wrong with a side-game claim: `void` claims are dropped, the others count with
-    a warning that the record cannot verify them (N6.2)."""
-
-    code: str
-    reason: str
-    void: bool
-
-
-def claim_void(setup, state, ann):
-    """None for a valid claim, else its ClaimVerdict."""
-    player = state.players[ann.seat]
-    who = player.name
-    if ann.void:
-        return ClaimVerdict(ann.void_code, ann.void, True)
-    if player.status == DISQUALIFIED:
-        return ClaimVerdict("R4.7", M("{player} was disqualified", player=who), True)
-    dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
-    doubt = None
-    for c in ann.cards:
-        if c == player.passed_card:
-            return ClaimVerdict("R4.4", M("{card} was passed in the cambio", card=names([c])), True)
-        if c in dealt_known:
-            continue
-        if c == player.received_card:
-            return ClaimVerdict("R4.4", M("{card} was received in the cambio, not dealt",
-                                          card=names([c])), True)
-        if state.revealed.get(c) == ann.seat and dealt_unknown:
-            if player.received_card == UNKNOWN:
-                doubt = M("{card} may be the card {player} received in the cambio",
-                          card=names([c]), player=who)
-            elif player.passed_card == UNKNOWN and state.loc[c] == FREE:
-                doubt = M("{card} may be the card {player} passed in the cambio",
-                          card=names([c]), player=who)
-            continue
-        if ann.seat in state.declared_blind and state.loc[c] == FREE:
-            doubt = M("{player}'s declaration showed the hand, but the record does not list its "
-                      "cards", player=who)
-            continue
-        if dealt_unknown and state.loc[c] == FREE and c not in state.revealed:
-            # never seen anywhere (a closed record): it may be one of the unknown cards dealt to
-            # the player, so what voids the claim is that it was never shown (R4.5, below), as
-            # in an open record — not a deal the record cannot know
-            continue
-        return ClaimVerdict("R4.4", M("{card} was not dealt to {player}",
-                                      card=names([c]), player=who), True)
-    unshown = unshown_cards(state, ann)
-    if unshown:
-        return ClaimVerdict("R4.5", M("{cards} was never shown", cards=names(unshown)), True)
-    if doubt:
-        return ClaimVerdict("R4.4", doubt, False)
-    return None
-
-
-def unshown_cards(state, ann) -> list:
-    """The cards of a claim its player has not shown yet (R4.5): a declaration that laid an
-    unknown hand face up shows every card whose place nobody knows."""
-    return [c for c in ann.cards if (ann.seat, c) not in state.shown
-            and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
-
-
-def pending_claims(setup, state, announcements) -> list:
-    """(seat, game, unshown cards) of each claim whose only fault is cards not shown yet: a
-    `show` may still make it count (R4.5), so closing the hand without one voids it."""
-    out = []
-    for ann in announcements:
-        verdict = None if ann.void else claim_void(setup, state, ann)
-        if verdict is not None and verdict.void and verdict.code == "R4.5":
-            out.append((ann.seat, ann.game, tuple(unshown_cards(state, ann))))
-    return out
-
-
-def side_pots(setup, state, announcements):
+def side_pots(setup: Setup, state: GameState, announcements: Iterable[Announcement]) -> tuple[list, list]:
     """R4.6: the best valid claim wins each side pot; none carries or is refunded."""
     pots, warnings = [], []
     games = [(e.game, e.stake, e.players) for e in setup.sides]
@@ -199,7 +132,7 @@ def side_pots(setup, state, announcements):
     for game, stake, seats in games:
         cents, carry_in = at_stake[game]
         pot = SidePot(game, stake, [setup.players[s] for s in sorted(seats)], carry_in, cents)
-        best = {}  # seat -> (strength, cards)
+        best: dict = {}  # seat -> (strength, cards)
         for ann in announcements:
             if ann.game != game:
                 continue
@@ -231,17 +164,18 @@ def side_pots(setup, state, announcements):
     return pots, warnings
 
 
-def settle(setup, replay) -> Settlement:
+def settle(setup: Setup, replay: Replay) -> Settlement:
     """Money for a complete hand (R11.4): every player's net, balanced to the cent.
 
     Every movement is a Transfer; the nets are what the transfers leave each player with."""
     state = replay.state
     outcome = state.outcome
+    assert outcome is not None  # a complete hand is over
     players = setup.players
     net = {s: 0 for s in range(len(players))}
     transfers = []
 
-    def move(kind, detail, payer, payee, cents):  # payer/payee: a seat, or a pot's name
+    def move(kind: str, detail: str | None, payer: int | str, payee: int | str, cents: int) -> None:  # a seat or a pot
         if not cents:
             return
         transfers.append(Transfer(kind, detail, players[payer] if isinstance(payer, int) else pot_account(payer),

@@ -31,7 +31,8 @@ class BoardServer:
 
         sock = serve.listen("127.0.0.1", self.port)
         self.port = sock.getsockname()[1]
-        self.hub = Hub(self.db, self.tables, Renderer(self.lang, "test", refresh=self.refresh, cycle=self.cycle), tell=self.told.append, poll=0.005)
+        renderer = Renderer(self.lang, "test", refresh=self.refresh, cycle=self.cycle)
+        self.hub = Hub(self.db, self.tables, renderer, tell=self.told.append, poll=0.005)
         app = make_app(self.hub, self.limit, "busy: come back later\n")
         config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=1, ws="none")

@@ -208,7 +208,9 @@ def assert_ok(text: str, status: str = "incomplete", index: int = 0) -> dict:
 
 def balance(j: dict) -> int:
     """N8 conservation: sum of nets + carry_out - carry_in of every pot, in cents (0 if balanced)."""
-    cents = lambda s: int(round(float(s) * 100))
+    def cents(s):
+        return int(round(float(s) * 100))
+
     total = sum(cents(v) for v in j["net"].values())
     total += cents(j["carry_out"]) - cents(j["carry_in"])
     for g in j["side_games"]:

@@ -18,7 +18,7 @@ import pytest
 from psycopg.rows import namedtuple_row
 from sqlalchemy.engine import make_url
 
-from conftest import Live, _pg_conninfo, _pg_server, fresh_pg_book, template_book, verified
+from conftest import Live, _pg_conninfo, _pg_server, template_book, verified
 from desmoche_ref.store import journal as J
 from desmoche_ref.store import locks
 from desmoche_ref.store.records import chain_hash

@@ -5,7 +5,6 @@ is seen once drawn, paid, laid in a meld, shown, or laid face up by a declaratio
 neither the view's JSON nor the board drawn from it (in English and in Spanish) holds a card
 not yet seen, in the form the board writes cards (Q♦) or the notation's (Qd)."""
 
-import json
 import pathlib
 import re
 

@@ -29,7 +29,8 @@ def friday_book(url, moves=10, name="friday"):
     """A book with table `name` (friday.dsm's players, bet and side game) and its hand 1 at
     friday's first `moves` moves."""
     book = open_book(url)
-    create_table(book, name, ["Ana", "Beto", "Carla"], 1000, options="todo", sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+    create_table(book, name, ["Ana", "Beto", "Carla"], 1000, options="todo",
+                 sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
     table = TableBook(book, name)
     table.new_hand(dealer="Ana")
     for line in FRIDAY[:moves]:

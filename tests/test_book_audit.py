@@ -133,7 +133,8 @@ def test_an_exported_night_imported_into_a_fresh_book_is_the_same_book(live, oth
     assert returned == [["returned", "carried", "pot", "(R11.5)", "6.00", "6.00", "5.00", "5.00"],
                         ["final", "0.00", "0.00", "0.00", "0.00"]]
     copy = Live(other_book)
-    assert copy("import", out).stdout == f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table club, friday)\n"
+    assert copy("import", out).stdout == (f"{out}: 2 hands stored, 0 already in the book, 0 rejected "
+                                          "(table club, friday)\n")
     # 55: the `end` that `hand new` wrote closing friday's hand 1 (docs/rulings.md N4.4) is one of them
     assert verified(copy("verify").stdout) == "2 hands, 55 moves, 44 postings: all in order\n"
     for args in (["standings", "--json"], ["settle-up", "--json"]):
@@ -143,7 +144,8 @@ def test_an_exported_night_imported_into_a_fresh_book_is_the_same_book(live, oth
     assert all(t["closed"] for t in tables(copy))
     assert copy("export").stdout == live("export").stdout
     # and the export is the book's own: imported into the same book it stores nothing
-    assert live("import", out).stdout == f"{out}: 0 hands stored, 2 already in the book, 0 rejected (table club, friday)\n"
+    assert live("import", out).stdout == (f"{out}: 0 hands stored, 2 already in the book, 0 rejected "
+                                          "(table club, friday)\n")
 
 
 def test_the_closed_tag_returns_the_pots_in_check_and_import(live, tmp_path):
@@ -283,7 +285,8 @@ def test_a_hand_deleted_in_the_middle_with_and_without_renumbering(book):
     assert "table north hand 3: N9 hand 2 is missing: the hands jump to 3" in found
     assert "table north hand 3: R2.3 Carry is 30.00 but the hand before carried out 0.00" in found
     assert "table north hand 2: the journal holds this hand but the book does not: it was deleted" in found
-    sql(url, "UPDATE hand SET number = 2 WHERE number = 3 AND table_id = (SELECT id FROM card_table WHERE name = 'north')")
+    sql(url, "UPDATE hand SET number = 2 WHERE number = 3 "
+             "AND table_id = (SELECT id FROM card_table WHERE name = 'north')")
     found = problems(book)
     assert not any("is missing" in line for line in found)
     assert found[0] == "table north hand 2: its row or its moves are not what the journal says was imported"
@@ -470,7 +473,8 @@ def test_a_hand_begun_and_not_played_is_not_exported_and_the_export_imports_whol
     assert live("export", "-o", out).stderr.splitlines()[0] == f"{out}: 2 hands"
     assert live("export", "--table", "club", "--hand", "2", status=1).stderr == "error: no hand in the book matches\n"
     copy = Live(other_book)
-    assert copy("import", out).stdout == f"{out}: 2 hands stored, 0 already in the book, 0 rejected (table club, friday)\n"
+    assert copy("import", out).stdout == (f"{out}: 2 hands stored, 0 already in the book, 0 rejected "
+                                          "(table club, friday)\n")
     for args in (["standings", "--json"], ["settle-up", "--json"]):
         assert copy.json(*args) == live.json(*args), args
     assert ledger_totals(copy) == ledger_totals(live)

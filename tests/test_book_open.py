@@ -414,7 +414,7 @@ def test_no_error_shows_a_password(pg_server):
     got = run("standings", "--db", base + "?password=hunter3")
     assert one_line(got) == (f"error: cannot open postgresql+psycopg://{url.username}:***@{url.host}:{url.port}"
                              f"/no_such_book?password=***: database \"no_such_book\" does not exist\n")
-    down = run("import", FRIDAY, "--db", f"postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
+    down = run("import", FRIDAY, "--db", "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
     assert one_line(down).startswith("error: cannot reach the database server for "
                                      "postgresql+psycopg://u:***@127.0.0.1:1/db?password=***: is it running?")
     assert "hunter" not in down.stderr

@@ -136,7 +136,8 @@ def test_check_judges_each_record_as_the_guide_says(judged, number):
         segments = verdict.split(" · ")
         assert segments[0] in ("complete", "incomplete", "invalid")
         assert any(s == "no findings" or s.startswith("findings ") for s in segments)
-        said = lambda start: any(s.startswith(start) for s in segments)  # noqa: E731
+        def said(start, segments=segments):
+            return any(s.startswith(start) for s in segments)
         if hand["status"] == "complete":  # the guide says all of the money, and the outcome
             assert said("nets ") and said("pot ") and (said("winner") or said("no winner")), where
             assert said("bonuses ") == bool(hand["bonuses"]), where

@@ -58,12 +58,14 @@ def test_a_cambio_not_complete_names_the_players_with_and_and_agrees_with_them()
     code, out = run("--lang", "es", "check", "-", input=TAGS + DEALS + "draw Beto 2d\n")
     assert code == 1 and out.splitlines()[1] == (
         "-:8: R5.2 el cambio no está completo: Ana, Beto y Carla no han pasado carta")
-    code, out = run("--lang", "es", "check", "-", input=TAGS + DEALS + "cambio Beto Ks\ncambio Carla Qh\ndraw Beto 2d\n")
+    code, out = run("--lang", "es", "check", "-",
+                    input=TAGS + DEALS + "cambio Beto Ks\ncambio Carla Qh\ndraw Beto 2d\n")
     assert out.splitlines()[1] == "-:10: R5.2 el cambio no está completo: Ana no ha pasado carta"
 
 
 def test_a_short_hand_of_one_card_is_one_card():
-    text = TAGS + "deal Beto 2s\ndeal Carla As 2h 3h 9s 9c 5d 6d Kc Qh\ndeal Ana 4s 5s 6s 8h 8c Jd Jh 2c Ac\ncambio Beto 2s\n"
+    text = TAGS + ("deal Beto 2s\ndeal Carla As 2h 3h 9s 9c 5d 6d Kc Qh\ndeal Ana 4s 5s 6s 8h 8c Jd Jh 2c Ac\n"
+                   "cambio Beto 2s\n")
     assert first_error(text)["message"].startswith("Beto holds 1 card when play starts: every player holds nine")
     code, out = run("--lang", "es", "check", "-", input=text)
     assert out.splitlines()[1].startswith("-:8: R3.5 Beto tiene 1 carta al empezar el juego: cada jugador")

@@ -35,7 +35,8 @@ def attacker(request, tmp_path):
         owner, (clerk,) = granted_book(base, request.getfixturevalue("roles"), "--recorder")
         url = as_role(base, clerk)
         recorder = Live(url)
-    assert recorder("import", NORTH).stdout.endswith("2 hands stored, 0 already in the book, 0 rejected (table north)\n")
+    stored = recorder("import", NORTH).stdout
+    assert stored.endswith("2 hands stored, 0 already in the book, 0 rejected (table north)\n")
     return owner, recorder, url
 
 

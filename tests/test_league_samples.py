@@ -27,7 +27,7 @@ def run(*args):
 
 def referee_totals():
     """Each player's nets summed over the valid complete hands, as `check` judges them."""
-    totals, pots = {}, 0
+    totals = {}
     for path in SAMPLES:
         for hand in judge_text(path.read_text()).hands:
             if hand.status == COMPLETE:

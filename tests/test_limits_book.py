@@ -173,7 +173,8 @@ def test_a_name_typed_decomposed_is_the_name_at_the_table(live, tmp_path):
     record.write_text(FRIDAY.replace("Ana", JOSE), encoding="utf-8")
     live("import", str(record), "--table", "other")
     rows = live.json("standings", "--player", JOSE, "--json")["players"]
-    assert [(r["player"], r["hands"], r["net"]) for r in rows] == [("José", 2, "-45.00")]  # -20.00 live (no side game), -25.00 imported
+    # -20.00 live (no side game), -25.00 imported
+    assert [(r["player"], r["hands"], r["net"]) for r in rows] == [("José", 2, "-45.00")]
     assert {e["account"] for e in live.json("ledger", "--player", JOSE, "--json")["postings"]} == {"José"}
 
 

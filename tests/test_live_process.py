@@ -153,7 +153,8 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     assert out["problems"] == [
         {"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
          f"does not match its hash: it was changed after it was recorded (entered by {who})"},
-        {"table": "friday", "hand": 1, "seq": 6, "message": f"it is not what the journal says was written (entered by {who})"}]
+        {"table": "friday", "hand": 1, "seq": 6,
+         "message": f"it is not what the journal says was written (entered by {who})"}]
     assert (out["hands"], out["moves"], out["postings"], out["journal"], len(out["head"])) == (1, 7, 0, 9, 64)
 
 

@@ -143,7 +143,9 @@ def test_n8_foul_items_have_line_player_code_enforced():
 
 def test_n8_money_is_conserved_across_pots():
     j = verdict(EXAMPLE)
-    cents = lambda s: round(float(s) * 100)
+    def cents(s):
+        return round(float(s) * 100)
+
     total = sum(cents(v) for v in j["net"].values()) + cents(j["carry_out"]) - cents(j["carry_in"])
     total += sum(cents(g["carry_out"]) - cents(g["carry_in"]) for g in j["side_games"])
     assert total == 0

@@ -1,7 +1,8 @@
 """The report's pages in a real browser (issue 18): Debian's Chromium, headless, driven by
 Playwright for Python through its executable path (no browser is downloaded). One browser
-for the test process (conftest.chromium, shared with the board's tests); the reports are built once, from the sample logs and the league's records
-and from a simulated season of 24 hands over 3 nights, in English and in Spanish.
+for the test process (conftest.chromium, shared with the board's tests); the reports are built
+once, from the sample logs and the league's records and from a simulated season of 24 hands
+over 3 nights, in English and in Spanish.
 
 Skipped, saying why, where Chromium or Playwright is missing; `.ci/run` installs Chromium.
 """
@@ -47,8 +48,8 @@ def run(*args, db, status=0):
 class Built:
     def __init__(self, folder):
         self.book = folder / "book.db"
-        run("import", *sorted((ROOT / "sample_logs").glob("*.dsm")), *sorted((ROOT / "tests" / "league_data").glob("*.dsm")),
-            db=self.book, status=1)
+        run("import", *sorted((ROOT / "sample_logs").glob("*.dsm")),
+            *sorted((ROOT / "tests" / "league_data").glob("*.dsm")), db=self.book, status=1)
         simulated = folder / "season.dsm"
         text = run("simulate", "--hands", "24", "--players", "4", "--seed", "3", db=self.book)
         simulated.write_text(benchkit.dated(text, 8), encoding="utf-8")
@@ -177,7 +178,8 @@ def _visible_step(page):
         return steps.map(s => ({move: +s.dataset.move, line: +s.dataset.line,
             players: Object.fromEntries([...s.querySelectorAll('tr[data-player]')].map(r => [r.dataset.player, {
                 hand: [...r.querySelectorAll('td.held b')].map(b => b.textContent),
-                melds: [...r.querySelectorAll('td.melds .meld')].map(m => [...m.querySelectorAll('b')].map(b => b.textContent))
+                melds: [...r.querySelectorAll('td.melds .meld')]
+                  .map(m => [...m.querySelectorAll('b')].map(b => b.textContent))
             }])),
             stock: s.querySelector('.stock').textContent, turn: s.querySelector('.turn').textContent}));
     }""")
@@ -297,7 +299,8 @@ def test_every_player_page_shows_the_record_and_fits_a_phone(built, tab, lang):
         games = page.eval_on_selector_all("table.sides tbody tr", """rows => rows.map(r =>
             [r.dataset.game, ...[...r.querySelectorAll('td')].map(c => c.textContent.trim())])""")
         assert games == [[g, str(s["played"]), str(s["won"]), s["net"]] for g, s in record["side_games"].items()]
-        codes = page.eval_on_selector_all("ul.foul-codes li", "items => items.map(i => [i.dataset.code, i.textContent])")
+        codes = page.eval_on_selector_all("ul.foul-codes li",
+                                          "items => items.map(i => [i.dataset.code, i.textContent])")
         assert [c for c, _text in codes] == list(record["fouls"])
         for code, text in codes:
             assert words.get(code).title in text
@@ -314,8 +317,10 @@ def test_every_player_page_shows_the_record_and_fits_a_phone(built, tab, lang):
 # box cut at the right edge, a chart label under 11 px, markdown shown as it is written
 AT_390 = """() => {
   const out = [], width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > width) out.push('the page scrolls: ' + document.documentElement.scrollWidth);
-  for (const el of document.querySelectorAll('.wide, pre.record, table, figure, svg.chart, section, li, p, dl, h1, h2, nav')) {
+  if (document.documentElement.scrollWidth > width)
+    out.push('the page scrolls: ' + document.documentElement.scrollWidth);
+  const boxes = '.wide, pre.record, table, figure, svg.chart, section, li, p, dl, h1, h2, nav';
+  for (const el of document.querySelectorAll(boxes)) {
     const box = el.getBoundingClientRect();
     if (box.width === 0) continue;  // not shown (the wide chart on a phone)
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')

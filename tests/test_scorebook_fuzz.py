@@ -1,5 +1,5 @@
-"""2,000 random lines through the scorebook on SQLite, 800 on PostgreSQL (issue 16): random verbs with real and wrong cards
-and players, the simulator's legal moves among them, `end`, `undo` and new hands, typed at one
+"""2,000 random lines through the scorebook on SQLite, 800 on PostgreSQL (issue 16): random verbs
+with real and wrong cards and players, the simulator's legal moves among them, `end`, `undo` and new hands, typed at one
 table through the service every front end uses (store/tablebook.py). Whatever is refused
 changes nothing; afterwards `verify` finds nothing, the money audit finds nothing, and each
 stored hand's verdict is `check`'s on its exported record."""

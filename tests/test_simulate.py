@@ -11,6 +11,7 @@ from decimal import Decimal
 import pytest
 from click.testing import CliRunner
 
+from desmoche_ref import referee
 from desmoche_ref.cli import main
 from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.notation.writer import write_file
@@ -143,9 +144,6 @@ def test_cli_usage_errors(args):
 
 
 # ---------------------------------------------------------------- judged by the referee
-
-referee = pytest.importorskip("desmoche_ref.referee")
-
 
 def judged(players, hands, seed):
     text = simulate_session(hands, players=players, seed=seed)

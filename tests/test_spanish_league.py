@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from desmoche_ref import i18n
 from desmoche_ref.cli import main
 from desmoche_ref.findings import render
-from test_spanish_check import ES, cli, neutral, process
+from test_spanish_check import ES, neutral, process
 
 ROOT = pathlib.Path(__file__).parent.parent
 SAMPLES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sample_logs").glob("*.dsm"))

@@ -134,7 +134,8 @@ def test_no_spanish_line_is_its_english_twin_and_lang_chooses(tmp_path):
     assert play(urls["lang-es"], text, "--lang", "es").stdout == spanish.stdout
     assert play(urls["lang-en"], text, "--lang", "en", **ES).stdout == english.stdout
     en, es_lines = english.stdout.splitlines(), spanish.stdout.splitlines()
-    assert "13: refused: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana (nothing stored)" in en
+    assert ("13: refused: R7.6 the next draw is by the player to the right of Beto: Carla, not Ana "
+            "(nothing stored)") in en
     assert [line for line in es_lines if line in set(en) and not neutral(line)] == []
     assert len(es_lines) == len(en) + 1  # the Spanish help shows `robar Beto 2d` among its examples
 
@@ -277,7 +278,8 @@ def test_the_prompt_and_the_view_render_in_spanish():
     lines = state_lines(7, friday_referee(29), "Friday", True, False, lambda rows, headers: "", spanish=True)
     assert say(lines[0]).startswith("mesa Friday, mano 7 (cerrada) · reparte Ana · apuesta 10.00")
     assert say(lines[-2]) == "turno: cerrada: `deshacer` la reabre, `nueva` reparte la siguiente"
-    assert help_text(say, spanish=True).splitlines()[4] == "Jugadas (verbo y argumentos; el verbo en español; formas cortas):"
+    assert help_text(say, spanish=True).splitlines()[4] == \
+        "Jugadas (verbo y argumentos; el verbo en español; formas cortas):"
 
 
 # ------------------------------------------------------------ at a terminal

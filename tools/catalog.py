@@ -5,8 +5,8 @@
                                       # or the shipped .mo is not the .po compiled
 
 A message is what desmoche_ref/cli/lang.py says it is: a `_("…")`, `N_("…")`, `M("…", …)`, `MN(…)` or
-`ngettext(…)` call anywhere in desmoche_ref/ (the report's templates included), and the docstring of a click command or group
-declared with `cls=` (the help page, as `inspect.cleandoc` leaves it). After a refresh,
+`ngettext(…)` call anywhere in desmoche_ref/ (the report's templates included), and the docstring of a
+click command or group declared with `cls=` (the help page, as `inspect.cleandoc` leaves it). After a refresh,
 translate the new entries of the .po (an empty msgstr, or one marked fuzzy) and run it again.
 Needs Babel (pip install babel); the program itself reads the .mo with the standard library.
 """

@@ -1,6 +1,7 @@
 """Fill translations into the Spanish catalog from a JSON file of {msgid: msgstr} (a plural's
-msgstr a list of its plural forms, as many as the catalog has), then compile it: `python tools/translate.py FILE.json`. For a batch of new
-messages after `python tools/catalog.py` listed them; `catalog.py --check` still has the last word."""
+msgstr a list of its plural forms, as many as the catalog has), then compile it:
+`python tools/translate.py FILE.json`. For a batch of new messages after `python tools/catalog.py`
+listed them; `catalog.py --check` still has the last word."""
 
 import json
 import sys

@@ -1,9 +1,7 @@
 """Serving the board: the listening socket, what the terminal says (the address, a QR code for
 phones, who can watch), uvicorn, and a clean stop on Ctrl-C."""
 
-import os
 import socket
-import sys
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERYWHERE = ("0.0.0.0", "::", "")

@@ -2,8 +2,8 @@
 as HTML (markupsafe: every name and message is escaped, a card is `<b>Q♦</b>`).
 
 Where `view` and the table session say the same thing, the board says it with the same
-message (cli/view.py's turn, offer, stock), so the catalog translates it once; the outcome
-is describe.py's sentence.
+sentence (words.py's turn, offer, stock, status), so it is written and translated once; the
+outcome is describe.py's sentence.
 """
 
 import re
@@ -12,11 +12,11 @@ from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
 from ..describe import MOVE, outcome_text
-from ..findings import listed, render
-from ..i18n import N_, translations
+from ..i18n import N_
+from ..words import STATUS, Words as Sentences
 
-STATUS = {"in": N_("in"), "passed": N_("passed"), "out": N_("out")}
 AUTO = {"peladilla": N_("peladilla"), "cuatro-cuerpos": N_("cuatro-cuerpos"), "color": N_("color")}
+
 # the latest move, as the room saw it (public.py's `last`: never a dealt or passed card)
 MOVES = {
     "draw": N_("{player} drew {cards}"),
@@ -48,74 +48,29 @@ def cards_html(names) -> Markup:
     return Markup(" ").join(card_html(n) for n in names)
 
 
-class Words:
-    """The sentences of one language (`lang`: en or es)."""
+def _html(text: str) -> Markup:
+    return Markup(escape(text))
+
+
+class Words(Sentences):
+    """The sentences of one language (`lang`: en or es), as HTML."""
 
     def __init__(self, lang: str):
-        words = translations(lang)
-        self.lang, self._, self.ngettext = lang, words.gettext, words.ngettext
-
-    def say(self, message) -> str:
-        """An engine message (findings.Message) in this language."""
-        return render(message, self._, self.ngettext)
-
-    def names(self, names) -> str:
-        return self.say(listed(names))
-
-    def _m(self, template: str, **values) -> Markup:
-        """`template` translated, its values escaped (cards and other Markup kept)."""
-        return Markup(escape(self._(template))).format(**values)
+        super().__init__(lang, card_html, _html)
 
     # ------------------------------------------------------------ the table now
     def turn(self, hand: dict) -> Markup:
         """Whose turn it is, from the referee's answers (as `view` says it)."""
-        _m = self._m
+        over = None
         if hand.get("outcome"):
             pot = hand["result"]["pot"] if hand.get("result") else None
-            return _m(N_("over: {outcome}"), outcome=self.say(outcome_text(hand["outcome"], pot, MOVE)))
-        if hand["phase"] == "deal":
-            return _m(N_("the deal"))
-        action = hand["action"]
-        if action:
-            card = card_html(action["taken"])
-            if action["owes"] == "mend":
-                return _m(N_("{player} took {card}: mends the melds a desmoche broke, then pays"),
-                          player=action["player"], card=card)
-            return _m(N_("{player} took {card}: lays more, then pays (or wins)"), player=action["player"], card=card)
-        if any(d["stands"] for d in hand["declarations"]):
-            return _m(N_("an automatic win is declared: declarations close with `end`"))
-        draw = hand["next_draw"]
-        if draw is None:
-            return _m(N_("no player is left"))
-        if hand["phase"] == "pre-play":
-            if hand["cambio"]:
-                return _m(N_("the cambio: waiting for {players}; then {player} draws first"),
-                          players=self.names(hand["cambio"]), player=draw["player"])
-            return _m(N_("{player} draws the first card"), player=draw["player"])
-        offer = hand["offer"]
-        if offer:
-            card = card_html(offer["card"])
-            if offer["must_take"]:
-                return _m(N_("{player} must take {card}: it fits a meld on the table (R9.1)"),
-                          player=offer["must_take"], card=card)
-            if hand["stock"] == 0:
-                return _m(N_("if nobody takes {card}, the hand ends (the stock is empty)"), card=card)
-            return _m(N_("if nobody takes {card}, {player} draws next"), card=card, player=draw["player"])
-        return _m(N_("{player} draws next"), player=draw["player"])
+            over = self.say(outcome_text(hand["outcome"], pot, MOVE))
+        return self.turn_words(over=over, phase=hand["phase"], action=hand["action"],
+                               declared=any(d["stands"] for d in hand["declarations"]), draw=hand["next_draw"],
+                               waiting=hand["cambio"], offer=hand["offer"], stock=hand["stock"])
 
     def offer(self, hand: dict) -> Markup:
-        offer = hand["offer"]
-        if not offer:
-            return self._m(N_("on offer: nothing"))
-        how = self._("drawn by {player}") if offer["how"] == "drawn" else self._("paid by {player}")
-        text = Markup(escape(self.ngettext("on offer: {card} ({how}); may take: {players}",
-                                           "on offer: {card} ({how}); may take: {players}",
-                                           max(1, len(offer["may_take"]))))).format(
-            card=card_html(offer["card"]), how=how.format(player=offer["by"]),
-            players=self.names(offer["may_take"]) or self._("nobody"))
-        if offer["must_take"]:
-            text += self._m(N_("; must take: {player} (R9.1)"), player=offer["must_take"])
-        return text
+        return self.offer_words(hand["offer"])
 
     def pile(self, hand: dict) -> Markup:
         top, count = hand["discard"]["top"], hand["discard"]["count"]
@@ -126,7 +81,7 @@ class Words:
             card=card_html(top), count=count)
 
     def stock(self, hand: dict) -> str:
-        return self.ngettext("stock: {count} card", "stock: {count} cards", hand["stock"]).format(count=hand["stock"])
+        return self.stock_words(hand["stock"])
 
     def last(self, hand: dict) -> Markup:
         """The latest move as the room saw it."""

@@ -54,9 +54,9 @@ def _open(path, session, encoding):
     lines, problem = open_lines(path, encoding)
     night = None
     if session and not problem:
-        from ..session import Night
+        from ..session import SessionNight
 
-        night = Night()
+        night = SessionNight()
     report = FileReport(path, judge_stream(lines) if lines is not None else (),
                         M("cannot read {path}: {problem}", path=path, problem=problem) if problem else None, night)
     return report, lines, problem

@@ -195,7 +195,7 @@ def print_table(shown) -> None:
     from .moves import next_state
     from ..cards import pretty_cards as cards_text
     from .render import Style, simple_table, use_colour
-    from .view import STATUS
+    from ..words import STATUS
 
     ref = shown.ref
     colour = use_colour()
@@ -205,7 +205,7 @@ def print_table(shown) -> None:
     else:
         state = "{}, {}".format(_("closed") if shown.closed else _("open"), _(shown.report.status))
     dealer = ref.setup.players[ref.setup.dealer]
-    header = _("table {table} hand {number} ({state}), move {seq}: {dealer} dealt") if ref.g.deal_started \
+    header = _("table {table} hand {number} ({state}), move {seq}: {dealer} dealt") if ref.deal_started \
         else _("table {table} hand {number} ({state}), move {seq}: {dealer} deals")
     click.echo(header.format(table=shown.table, number=shown.number, state=state, seq=shown.seq, dealer=dealer))
     seats = [[s.name, _(STATUS[s.status]), " ".join(filter(None, [cards_text(s.hand, colour),

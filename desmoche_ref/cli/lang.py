@@ -14,8 +14,9 @@ How a command speaks Spanish (the pattern every command follows):
 `python tools/catalog.py` finds every such message for the catalog.
 
 The language of a run is chosen as it starts (`Translated.main`), from `--lang` anywhere
-among its arguments, else DESMOCHE_LANG or the locale (desmoche_ref/i18n.py); the click
-context keeps it too (ctx.meta, shared by a group and its command). Click's own words
+among its arguments, else DESMOCHE_LANG or the locale (desmoche_ref/i18n.py), and kept in
+words.RUN, where every front end's words (`_`, `ngettext`, `say`: words.py) read it; the
+click context keeps it too (ctx.meta, shared by a group and its command). Click's own words
 (its errors, "Usage:", "[default: 3]") are looked up in the same catalog: click asks the
 standard gettext module, whose default text domain a run that chooses Spanish binds to our
 catalog for as long as it runs (`_click_speaks`), so an error click raises before `--lang`
@@ -24,7 +25,6 @@ changed. An English run binds nothing and never opens the catalog.
 """
 
 import contextlib
-import contextvars
 import copy
 import inspect
 import os
@@ -32,12 +32,11 @@ import sys
 
 import click
 
-from .. import i18n
+from .. import i18n, words
 from ..i18n import N_
+from ..words import RUN, _, ngettext  # noqa: F401 (the shell's names for the run's words)
 
-KEY = "desmoche_ref.lang"
-# the language of the run in progress (Translated.main); None outside a run
-RUN = contextvars.ContextVar(KEY, default=None)
+KEY = RUN.name  # the language in the click context's meta (a group's and its command's)
 
 # Click's own words, in our catalog: the msgids click (8.1 to 8.5) looks up with gettext,
 # exactly as click writes them; where versions differ, each version's. Only those this
@@ -103,23 +102,15 @@ LANG_HELP = N_("The language of the output: es (español) or en (English). "
 
 
 def language(ctx=None) -> str:
-    """The language of this run: the context's, else the run's, else the environment's."""
+    """The language of this run: the context's, else the run's (words.language: the one
+    `Translated.main` chose as the run started, else the environment's)."""
     ctx = ctx or click.get_current_context(silent=True)
     lang = ctx.meta.get(KEY) if ctx is not None else None
     if lang is None:
-        lang = RUN.get() or i18n.choose(None, os.environ)
+        lang = words.language()
         if ctx is not None:
             ctx.meta[KEY] = lang
     return lang
-
-
-def _(message: str) -> str:
-    """`message` in the language of this run."""
-    return i18n.translations(language()).gettext(message)
-
-
-def ngettext(one: str, many: str, n: int) -> str:
-    return i18n.translations(language()).ngettext(one, many, n)
 
 
 def _lang_in(args) -> str | None:

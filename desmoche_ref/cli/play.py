@@ -19,6 +19,7 @@ import click
 
 from ..findings import M
 from ..i18n import N_
+from ..notation.writer import with_comment
 from .book import db_option
 from .lang import Command, _, lang_option, language, ngettext
 from .render import Style, say
@@ -55,7 +56,7 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
         hand_or_fail(recorder)
         if item.event.error is not None:
             raise Refused(item.event.error)
-        stored = recorder.record(item.text if item.comment is None else f"{item.text} #{item.comment}")
+        stored = recorder.record(with_comment(item.text, item.comment))
     except Refused as e:
         click.echo(where + _("refused: {code} {message} (nothing stored)").format(
             code=e.finding.code, message=say(e.finding.message)))
@@ -212,7 +213,7 @@ def run_log(recorder, args):
     if not rows:
         click.echo(_("hand {number}: no move yet").format(number=recorder.number))
     for r in rows:
-        text = r.line if r.comment is None else f"{r.line} #{r.comment}"
+        text = with_comment(r.line, r.comment)
         if r.supersedes is not None:
             text += "  (" + _("takes back move {seq}").format(seq=r.supersedes) + ")"
         elif r.superseded is not None:

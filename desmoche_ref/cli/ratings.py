@@ -150,7 +150,8 @@ def record_text(record) -> str:
     from .lang import language
 
     r = record
-    lines = [ngettext("{player}: {count} hand", "{player}: {count} hands", r.hands).format(player=r.player, count=r.hands)]
+    lines = [ngettext("{player}: {count} hand", "{player}: {count} hands", r.hands).format(player=r.player,
+                                                                                          count=r.hands)]
     kinds = [(N_("ten cards down"), r.wins)] + list(r.auto_wins.items())
     lines.append(_("wins: {wins} ({rate} of the hands): {kinds}").format(
         wins=r.all_wins, rate=f"{100 * r.win_rate:.1f}%", kinds=_counted(kinds)))
@@ -159,8 +160,8 @@ def record_text(record) -> str:
     for label, n in ((N_("best night: {table} {day}, {net} ({hands})"), r.best_night),
                      (N_("worst night: {table} {day}, {net} ({hands})"), r.worst_night)):
         if n is not None:
-            lines.append(_(label).format(table=n.table, day=n.day.isoformat(), net=fmt(n.net),
-                                         hands=ngettext("{count} hand", "{count} hands", n.hands).format(count=n.hands)))
+            hands = ngettext("{count} hand", "{count} hands", n.hands).format(count=n.hands)
+            lines.append(_(label).format(table=n.table, day=n.day.isoformat(), net=fmt(n.net), hands=hands))
     lines.append(ngettext("longest run without a win: {count} hand", "longest run without a win: {count} hands",
                           r.dry_run).format(count=r.dry_run))
     if r.rating is None:

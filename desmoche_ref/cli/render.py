@@ -1,25 +1,20 @@
 """Human output: findings one a line (PATH:LINE: CODE message), tables of outcomes and nets,
-in the language of the run (cli/lang.py): an engine message (findings.Message) is shown by
+in the language of the run (words.py): an engine message (findings.Message) is shown by
 `say`, which renders its template and values in Spanish when Spanish is chosen.
 
-Cards are written for a person here, not in the engine: the engine's messages name cards
-in ASCII (`7d`), which `Style.text` turns into suit symbols (7♦), red and black on a
+Cards are written for a person by words.py, not in the engine: the engine's messages name
+cards in ASCII (`7d`), which `Style.text` turns into suit symbols (7♦), red and black on a
 terminal; `--ascii`, or an output that cannot show the symbols, keeps the letters."""
 
-import os
 import re
-import sys
 import unicodedata
-from string import Formatter
 
 import click
 
-from ..cards import CARD_NAME, colour_wanted, parse_card, pretty
-from ..describe import LINE, MOVE, outcome_text
-from ..findings import Message, Verbatim, listed, render
+from ..findings import listed
 from ..i18n import N_
 from ..money import fmt
-from .lang import _, language, ngettext
+from ..words import Style, _, ngettext, outcome_sentence, say, use_colour  # noqa: F401 (the shell's names)
 
 # The kinds of bonus and automatic win, as a person reads them (N8 writes the codes)
 N_("mico")
@@ -33,8 +28,6 @@ N_("incomplete")
 N_("invalid")
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# A card name standing alone in an engine message: rank letter, lower-case suit letter.
-_CARD_WORD = re.compile(r"(?<![\w'])([2-9TJQKA][shdc])(?![\w'])")
 
 
 def visible_width(text: str) -> int:
@@ -61,77 +54,9 @@ def simple_table(rows, headers, right=()) -> str:
     return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
 
 
-def _stream_shows_suits(stream) -> bool:
-    try:
-        "♠♥♦♣—".encode(getattr(stream, "encoding", None) or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
-def use_colour(stream=None) -> bool:
-    """Colour only for a terminal that wants it: not with NO_COLOR, TERM=dumb, or a pipe."""
-    return colour_wanted(os.environ, (stream or sys.stdout).isatty())
-
-
-class Style:
-    """How cards print: suit symbols (coloured on a terminal) or plain letters."""
-
-    __slots__ = ("symbols", "colour")
-
-    def __init__(self, ascii_only=False, stream=None):
-        stream = stream or sys.stdout
-        self.symbols = not ascii_only and _stream_shows_suits(stream)
-        self.colour = self.symbols and use_colour(stream)
-
-    def card(self, c: int) -> str:
-        return pretty(c, self.colour) if self.symbols else CARD_NAME[c]
-
-    def cards(self, cards) -> str:
-        return " ".join(self.card(c) for c in cards)
-
-    def names(self, names) -> str:
-        """Cards given by their ASCII names (as in the JSON)."""
-        return self.cards(parse_card(n) for n in names)
-
-    def text(self, message: str) -> str:
-        """An engine message in the chosen language, the cards it names written for a person.
-        A Message's cards are its values (`{cards}`): the words of its template stay as
-        written, so an example of what to type (`cards are like As, Td`) reads as typed; so
-        does a value the template quotes (`{word!r}`: what the recorder typed)."""
-        if not self.symbols:
-            return say(message)
-        if isinstance(message, Verbatim):
-            return message
-        if not isinstance(message, Message):
-            return self._suits(message) if isinstance(message, str) else message
-        spoken = (_, ngettext) if language() != "en" else (str, None)
-        words = message.words(*spoken)
-        quoted = {name for _, name, _, conversion in Formatter().parse(words) if conversion}
-        return words.format_map({k: render(v, *spoken) if k in quoted else self.text(v)
-                                 for k, v in message.args.items()})
-
-    def _suits(self, text: str) -> str:
-        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), text)
-
-
-def say(message) -> str:
-    """An engine message (findings.Message) in the chosen language; English as it is."""
-    if language() == "en":
-        return message
-    return render(message, _, ngettext)
-
-
 def _names(names) -> str:
     """Names in a sentence: `Ana, Beto and Carla` (findings.listed)."""
     return say(listed(names))
-
-
-def _outcome(out, errors, live: bool = False) -> str:
-    """The hand's outcome in words (describe.outcome_text), from its verdict `out` (N8) and its
-    errors; `live` cites the move (the book's seq), not the line."""
-    return say(outcome_text(out["outcome"], out["pot"], MOVE if live else LINE, out["status"],
-                            errors[0] if errors else None))
 
 
 def hand_table(hand) -> str:
@@ -179,9 +104,9 @@ def _side_game(g, options, style: Style) -> str:
 def _hand_line(path, number, out, hand, live: bool = False) -> str:
     if live:
         return _("{path} hand {number}: {outcome}").format(
-            path=path, number=number, outcome=_outcome(out, hand.errors, live))
+            path=path, number=number, outcome=outcome_sentence(out, hand.errors, live))
     return _("{path} hand {number} (line {line}): {outcome}").format(
-        path=path, number=number, line=out["line"], outcome=_outcome(out, hand.errors))
+        path=path, number=number, line=out["line"], outcome=outcome_sentence(out, hand.errors))
 
 
 def print_hand(path: str, number: int, hand, style: Style | None = None, live: bool = False) -> None:

@@ -5,27 +5,20 @@ import sys
 
 import click
 
-from ..cards import parse_card, pretty_cards as cards_text
-from ..describe import outcome_text
 from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
-from ..findings import M, listed
+from ..findings import M
 from ..i18n import N_
+from ..words import STATUS, cards_of as _cards, offer_text, pile_text, say, stock_text, turn
 from .files import encoding_hint, encoding_option, read_record
 from .lang import Command, _, lang_option, language, ngettext
-from .render import file_error, say, simple_table, use_colour
+from .render import file_error, simple_table, use_colour
 
-# a player's status as a person reads it (N8 writes the code)
-STATUS = {"in": N_("in"), "passed": N_("passed"), "out": N_("out")}
 TABLE_VERBS = ("foul", "show", "announce", "declare")  # open to the table at any time
 # the order the moves possible next are listed in: the game's own verbs first
 VERB_ORDER = ("cut", "deal", "return", "cambio", "draw", "meld", "add", "pay", "claim", "knock",
               "pass", "forgive", "end")
 # under Spanish the moves are named by the Spanish verbs a record accepts (N4.10)
 SPANISH_NAME = {english: spanish for spanish, english in SPANISH_VERBS.items()}
-
-
-def _cards(names, colour):
-    return cards_text([parse_card(n) for n in names], colour)
 
 
 def _usage_error(message: str):
@@ -134,66 +127,6 @@ def print_table(file, number, line, at_line, t, colour) -> None:
     for w in t["warnings"]:
         click.echo(_("warning line {line}: {code} {message}").format(
             line=w["line"], code=w["code"], message=say(w["message"])))
-
-
-def offer_text(t, colour) -> str:
-    """The card on offer in the table `t`, who may take it and who must, in words."""
-    offer = t["offer"]
-    if not offer:
-        return _("on offer: nothing")
-    how = _("drawn by {player}") if offer["how"] == "drawn" else _("paid by {player}")
-    text = ngettext("on offer: {card} ({how}); may take: {players}",
-                    "on offer: {card} ({how}); may take: {players}", max(1, len(offer["may_take"]))).format(
-        card=_cards([offer["card"]], colour), how=how.format(player=offer["by"]),
-        players=say(listed(offer["may_take"])) or _("nobody"))
-    if offer["must_take"]:
-        text += _("; must take: {player} (R9.1)").format(player=offer["must_take"])
-    return text
-
-
-def pile_text(t, colour) -> str:
-    return _("discard pile: {cards}").format(cards=_cards(t["dead"], colour) or _("(empty)"))
-
-
-def stock_text(t) -> str:
-    return ngettext("stock: {count} card", "stock: {count} cards", t["stock"]).format(count=t["stock"])
-
-
-def turn(t, colour) -> str:
-    """Whose turn it is, in words, from the referee's answers in the table `t`."""
-    if t["outcome"]:  # the sentence check says it in (describe.py), less the pot: no settlement here
-        return _("over: {outcome}").format(outcome=say(outcome_text(t["outcome"])))
-    if t["phase"] == "deal":
-        return _("the deal")
-    action = t["action"]
-    if action:
-        card = _cards([action["taken"]], colour)
-        if action["owes"] == "mend":
-            return _("{player} took {card}: mends the melds a desmoche broke, then pays").format(
-                player=action["player"], card=card)
-        return _("{player} took {card}: lays more, then pays (or wins)").format(player=action["player"], card=card)
-    if t["declared"]:
-        return _("an automatic win is declared: declarations close with `end`")
-    draw = t["next_draw"]
-    if draw is None:
-        return _("no player is left")
-    drawer = draw["player"]
-    if t["phase"] == "pre-play":
-        waiting = [m["player"] for m in t["moves"] if m["verb"] == "cambio"]
-        if waiting:
-            return _("the cambio: waiting for {players}; then {player} draws first").format(
-                players=say(listed(waiting)), player=drawer)
-        return _("{player} draws the first card").format(player=drawer)
-    offer = t["offer"]
-    if offer:
-        card = _cards([offer["card"]], colour)
-        if offer["must_take"]:
-            return _("{player} must take {card}: it fits a meld on the table (R9.1)").format(
-                player=offer["must_take"], card=card)
-        if t["stock"] == 0:
-            return _("if nobody takes {card}, the hand ends (the stock is empty)").format(card=card)
-        return _("if nobody takes {card}, {player} draws next").format(card=card, player=drawer)
-    return _("{player} draws next").format(player=drawer)
 
 
 def moves_text(moves) -> str:

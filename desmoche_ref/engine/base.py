@@ -5,17 +5,22 @@ record each part works on, and the methods one part calls on another.
 Nothing here runs: the attributes are annotations only (set by `Referee.__init__` and
 `Referee.fork`; quoted, so that the types are imported for the type checker alone), and the
 methods are declared for the type checker alone, each implemented by the part named beside
-it. The referee's hot path (`check`) pays nothing for this class.
+it. mypy checks them in CI (.ci/run; pyproject.toml's [tool.mypy]): a part that calls another
+with the wrong arguments, or implements one with another arity, fails it. The types named
+come from modules below every part (engine/found.py, state.py, setup.py), so the engine has
+no import cycle. The referee's hot path (`check`) pays nothing for this class.
 """
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+if TYPE_CHECKING:
     from ..findings import Foul, Message
     from ..notation.model import Event
     from ..options import RuleOptions
-    from .fouls import FoulLine
-    from .replay import Replay
+    from .found import FoulLine, Replay
     from .setup import Setup
     from .state import Declaration, GameState, PlayerState
 
@@ -35,10 +40,10 @@ class RefereeParts:
         # judging.py: a line's players and cards
         def pname(self, seat: int) -> str: ...
         def warn(self, line: int, code: str, message: str) -> None: ...
-        def no_duplicates(self, ev: Event, cards) -> None: ...
-        def own_cards(self, ev: Event, seat: int, cards, melds_ok: bool = False,
+        def no_duplicates(self, ev: Event, cards: Sequence[int]) -> None: ...
+        def own_cards(self, ev: Event, seat: int, cards: Sequence[int], melds_ok: bool = False,
                       offer_ok: bool = False, out_ok: bool = False) -> list[int]: ...
-        def from_stock(self, ev: Event, cards) -> None: ...
+        def from_stock(self, ev: Event, cards: Sequence[int]) -> None: ...
         def take_from_hand(self, seat: int, card: int, source: int, to_loc: int) -> None: ...
         def card_checks(self, ev: Event, seat: int) -> None: ...
 
@@ -66,5 +71,5 @@ class RefereeParts:
         def disqualify(self, seat: int, line: int) -> None: ...
 
         # end.py
-        def finish(self, kind: str, winners, line: int, auto: str | None = None) -> None: ...
+        def finish(self, kind: str, winners: Sequence[int], line: int, auto: str | None = None) -> None: ...
         def check_no_one_left(self, line: int) -> None: ...

@@ -2,8 +2,9 @@
 N4.7), with the best declaration winning when they close (R6.5, R6.6)."""
 
 from ..cards import UNKNOWN, name, names
-from ..findings import M
+from ..findings import M, Message
 from ..ranking import KIND_RANK, auto_strength, could_qualify, why_not_auto
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, AUTO_WIN, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
@@ -11,7 +12,7 @@ from .state import ACTIVE, AUTO_WIN, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
 
 class Cambio(RefereeParts):
     # ------------------------------------------------------------- the cambio
-    def do_cambio(self, ev, seat):
+    def do_cambio(self, ev: Event, seat: int) -> None:
         g = self.g
         p = g.players[seat]
         sources = self.own_cards(ev, seat, ev.cards)
@@ -42,7 +43,7 @@ class Cambio(RefereeParts):
             p.passed_card = UNKNOWN
         self.maybe_complete_cambio()
 
-    def maybe_complete_cambio(self):
+    def maybe_complete_cambio(self) -> None:
         """The passes are simultaneous: cards arrive once every player still in has passed (R5.1)."""
         g = self.g
         active = g.active()
@@ -68,10 +69,11 @@ class Cambio(RefereeParts):
             p.held9 = (frozenset(p.hand), p.unknown)
 
     # ------------------------------------------------------ automatic wins
-    def do_declare(self, ev, seat):
+    def do_declare(self, ev: Event, seat: int) -> None:
         g = self.g
         p = g.players[seat]
         kind = ev.word
+        assert kind is not None  # the reader names the kind of every declare line
         self.no_duplicates(ev, ev.cards)
         named = frozenset(ev.cards)
         hands, unverifiable = self.declared_hands(ev, seat, named)
@@ -97,7 +99,7 @@ class Cambio(RefereeParts):
             return
         g.declarations.append(Declaration(seat, kind, max(strengths), ev.line))
 
-    def declared_hands(self, ev, seat, named):
+    def declared_hands(self, ev: Event, seat: int, named: frozenset[int]) -> tuple[list, bool]:
         """The nine-card hands a declaration may be judged on, and whether an unknown hand
         might qualify: the cards named (which must be the hand as dealt or as held after
         the cambio, N2.4, N2.5), or else whichever of those hands the record knows whole."""
@@ -111,8 +113,10 @@ class Cambio(RefereeParts):
         if not named:
             if p.unknown:
                 g.declared_blind.add(seat)  # shown at the table, not in the record
+            kind = ev.word
+            assert kind is not None  # the reader names the kind of every declare line
             return ([known for known, unknown in candidates if unknown == 0],
-                    any(unknown and could_qualify(ev.word, known, unknown, self.opts.color)
+                    any(unknown and could_qualify(kind, known, unknown, self.opts.color)
                         for known, unknown in candidates))
         for c in named:  # the hand as dealt may include the card passed in the cambio
             if g.loc[c] != FREE and g.owner[c] != seat and c != p.passed_card:
@@ -128,7 +132,7 @@ class Cambio(RefereeParts):
                 g.revealed.setdefault(c, seat)
         return [named], False
 
-    def void_declaration(self, seat):
+    def void_declaration(self, seat: int) -> tuple[str, Message] | None:
         """(rule, warning) for a declaration void whatever the hand (R6.3, R6.7, R6.4), or None."""
         g = self.g
         who = self.pname(seat)
@@ -143,7 +147,7 @@ class Cambio(RefereeParts):
                              player=who)
         return None
 
-    def reveal_declared(self, seat, named):
+    def reveal_declared(self, seat: int, named: frozenset[int]) -> None:
         """A declaration lays the hand face up: its unknown cards become known (N6.2)."""
         g = self.g
         p = g.players[seat]
@@ -157,14 +161,14 @@ class Cambio(RefereeParts):
                 g.loc[c] = HAND
                 g.owner[c] = seat
 
-    def standing_declarations(self):
+    def standing_declarations(self) -> list[Declaration]:
         """The declarations of players still playing: only these close the hand (N4.7)."""
         g = self.g
         if not g.declarations:
             return []
         return [d for d in g.declarations if g.players[d.seat].status == ACTIVE]
 
-    def settle_declarations(self, line):
+    def settle_declarations(self, line: int) -> None:
         """R6.5, R6.6: the best declaration wins; exactly equal ones split."""
         standing = self.standing_declarations()
         best = max(d.strength for d in standing)

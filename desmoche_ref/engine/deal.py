@@ -2,13 +2,14 @@
 (F1) judged by the totals once the deal is over."""
 
 from ..findings import Foul, M, MN
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, DISQUALIFIED, FREE, HAND, OUT, PRE, STOCK
 
 
 class Deal(RefereeParts):
-    def do_cut(self, ev, seat):
+    def do_cut(self, ev: Event, seat: int) -> None:
         g = self.g
         right = (self.setup.dealer + 1) % len(g.players)
         if g.deal_started:
@@ -17,7 +18,7 @@ class Deal(RefereeParts):
             fail(ev.line, "R3.2", M("the player to the dealer's right ({player}) cuts",
                                     player=self.pname(right)))
 
-    def do_deal(self, ev, seat):
+    def do_deal(self, ev: Event, seat: int) -> None:
         g = self.g
         self.from_stock(ev, ev.cards)
         count = len(ev.cards) + ev.unknown
@@ -46,7 +47,7 @@ class Deal(RefereeParts):
         p.dealt_total += count
         g.stock -= count
 
-    def do_return(self, ev, seat):
+    def do_return(self, ev: Event, seat: int) -> None:
         g = self.g
         p = g.players[seat]
         sources = self.own_cards(ev, seat, ev.cards)
@@ -64,11 +65,11 @@ class Deal(RefereeParts):
         p.unknown -= ev.unknown
         g.stock += count
 
-    def deal_is_over(self, ev, seat):
+    def deal_is_over(self, ev: Event, seat: int) -> None:
         fail(ev.line, "N4.6", M("the deal is over: {verb} comes before the first other event",
                                 verb=ev.verb))
 
-    def end_deal(self, ev, seat=None):
+    def end_deal(self, ev: Event, seat: int | None = None) -> None:
         """N4.6: judge the deal by the totals dealt; F1 charged to the dealer; R3.5.
 
         The line that ends the deal has its own card checks (N2.4, N2.5) before R3.5 (N5.1)."""
@@ -95,7 +96,7 @@ class Deal(RefereeParts):
             g.cambio_complete = True  # R14.4: a lone player has no cambio
         self.check_no_one_left(ev.line)
 
-    def misdeal(self, ev):
+    def misdeal(self, ev: Event) -> Foul | None:
         """The F1 of a deal that dealt someone other than nine, or that the table called
         (R3.4); recorded, enforced unless forgiven during the deal. None for a good deal."""
         g = self.g

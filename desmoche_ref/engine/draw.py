@@ -2,15 +2,16 @@
 the card on offer go to the discard pile."""
 
 from ..cards import name
-from ..findings import M, MN, listed
+from ..findings import M, MN, Message, listed
 from ..melds import meld_kind
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, DEAD, FREE, OFFER, PASSED, PLAY, STOCK
 
 
 class Drawing(RefereeParts):
-    def do_draw(self, ev, seat):
+    def do_draw(self, ev: Event, seat: int) -> None:
         """R7.1, R7.6, R7.7: who draws; checks in the order of N5.1's table."""
         g = self.g
         c = ev.cards[0]
@@ -60,7 +61,7 @@ class Drawing(RefereeParts):
         if g.claims:
             g.claims = []
 
-    def expected_drawer(self):
+    def expected_drawer(self) -> tuple[int, str]:
         """(seat, rule) of who draws next: R7.1 first draw, R7.7 redraw, R7.6 otherwise."""
         g = self.g
         if not g.started:
@@ -72,7 +73,7 @@ class Drawing(RefereeParts):
             return g.next_active(drawer), "R7.7"
         return g.next_active(g.offer_by if g.offer >= 0 else g.next_from), "R7.6"
 
-    def wrong_drawer(self, ev, seat, expected, code):
+    def wrong_drawer(self, ev: Event, seat: int, expected: int, code: str) -> None:
         g = self.g
         if g.players[seat].status != ACTIVE:
             state = M("passed") if g.players[seat].status == PASSED else M("out of the hand")
@@ -82,7 +83,7 @@ class Drawing(RefereeParts):
                               why=self.why_drawer(code), player=self.pname(expected),
                               player2=self.pname(seat)))
 
-    def why_drawer(self, code):
+    def why_drawer(self, code: str) -> Message:
         g = self.g
         if code == "R7.1":
             return M("the first card is drawn by the player to the dealer's right")
@@ -92,7 +93,7 @@ class Drawing(RefereeParts):
         return M("the next draw is by the player to the right of {player}",
                  player=g.players[origin].name)
 
-    def unfinished_action(self, ev):
+    def unfinished_action(self, ev: Event) -> None:
         """Nothing is drawn while an action is under way: why it is not over (R10.2, R8.5, R7.4)."""
         g = self.g
         actor = g.players[g.actor]

@@ -1,24 +1,27 @@
 """The end of a hand (RULES §10, R14.4, N4.4): a win, an automatic win when the declarations
 close, or no winner once the stock is empty or nobody is left."""
 
+from collections.abc import Sequence
+
 from ..findings import M, MN
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import DEAD, NO_WINNER, OVER, PLAY, Outcome
 
 
 class Ending(RefereeParts):
-    def finish(self, kind, winners, line, auto=None):
+    def finish(self, kind: str, winners: Sequence[int], line: int, auto: str | None = None) -> None:
         g = self.g
         g.phase = OVER
         g.outcome = Outcome(kind, tuple(winners), auto, line)
 
-    def check_no_one_left(self, line):
+    def check_no_one_left(self, line: int) -> None:
         g = self.g
         if g.phase != OVER and not g.active():
             self.finish(NO_WINNER, [], line)
 
-    def do_end(self, ev):
+    def do_end(self, ev: Event) -> None:
         g = self.g
         if g.phase == OVER:
             return

@@ -4,19 +4,20 @@ taken, by the first obliged player in the R9.1 order; it may not be let go."""
 from ..cards import name
 from ..findings import M
 from ..melds import fits
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE
 
 
 class Forcing(RefereeParts):
-    def fitting_players(self, card):
+    def fitting_players(self, card: int) -> list[int]:
         """Players still playing who own a meld the card fits (R9.1; passed players excluded, R9.4)."""
         g = self.g
         return [i for i, p in enumerate(g.players)
                 if p.status == ACTIVE and any(fits(card, m) for m in p.melds)]
 
-    def forced_owner(self, before_seat=None):
+    def forced_owner(self, before_seat: int | None = None) -> int:
         """Under `forcing`, the first player obliged to take the card on offer, in R9.1 order.
 
         With `before_seat`, only players who come before that taker in the order count."""
@@ -36,7 +37,7 @@ class Forcing(RefereeParts):
                 return seat
         return -1
 
-    def not_forced(self, ev):
+    def not_forced(self, ev: Event) -> None:
         """R9.1: the card on offer is not let go (by a draw, or `end`) while it fits a meld."""
         g = self.g
         owners = self.fitting_players(g.offer)
@@ -44,7 +45,7 @@ class Forcing(RefereeParts):
             fail(ev.line, "R9.1", M("{card} fits {player}'s meld and must be taken (forcing)",
                                     card=name(g.offer), player=self.pname(owners[0])))
 
-    def not_forced_before(self, ev, seat):
+    def not_forced_before(self, ev: Event, seat: int) -> None:
         """R9.1: the taker comes first among the players the card is forced on."""
         obliged = self.forced_owner(before_seat=seat)
         if obliged >= 0:

@@ -4,32 +4,19 @@
 from ..cards import UNKNOWN, name
 from ..findings import Foul, M
 from ..notation.parser import FOUL_CODES
+from ..notation.model import Event
 from .base import RefereeParts
+from .found import FoulLine
 from .judging import fail
-from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN
+from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN, GameState
 
 FOUL_MESSAGES = {"misdeal": M("misdeal (R3.4)"), "peek": M("looked through the discard pile"),
                  "hand": M("put a card into the hand"), "arrangement": M("a meld laid out of order (R8.4)")}
 
 
-class FoulLine:
-    """The fouls of the latest line that had any, for a `forgive` right after it (R14.3)."""
-
-    __slots__ = ("index", "fouls", "before", "found")
-
-    def __init__(self, index: int, fouls: list, before, found: bool):
-        self.index = index    # the event's index in the hand
-        self.fouls = fouls    # [(seat, index of the Foul in Replay.fouls)]
-        self.before = before  # the table as if they had not happened (None: a misdeal)
-        self.found = found    # found by the referee itself (N4.8)
-
-    def copy(self) -> "FoulLine":
-        before = self.before.clone() if self.before is not None else None
-        return FoulLine(self.index, list(self.fouls), before, self.found)
-
-
 class Fouls(RefereeParts):
-    def record_foul(self, ev, seat, code, message, found=False, before=None):
+    def record_foul(self, ev: Event, seat: int, code: str, message: str, found: bool = False,
+                        before: GameState | None = None) -> Foul:
         """A foul disqualifies at once; `forgive` on the next line puts everything back (R14.3).
 
         `before` is the table as if the foul had not happened (default: as it is now)."""
@@ -46,13 +33,13 @@ class Fouls(RefereeParts):
             self.last_fouls = FoulLine(self.index, [(seat, len(fouls) - 1)], before, found)
         return foul
 
-    def record_misdeal(self, foul):
+    def record_misdeal(self, foul: Foul) -> None:
         """The dealer's F1, judged when the deal ends (N4.6): forgiven during the deal or never."""
         fouls = self.out.fouls
         fouls.append(foul)
         self.last_fouls = FoulLine(self.index, [(self.setup.dealer, len(fouls) - 1)], None, True)
 
-    def disqualify(self, seat, line):
+    def disqualify(self, seat: int, line: int) -> None:
         """R14.1, R14.5: the player's cards leave play; they take no further part."""
         g = self.g
         p = g.players[seat]
@@ -86,9 +73,10 @@ class Fouls(RefereeParts):
             self.maybe_complete_cambio()
         self.check_no_one_left(line)
 
-    def do_foul(self, ev, seat):
+    def do_foul(self, ev: Event, seat: int) -> None:
         g = self.g
         kind = ev.word
+        assert kind is not None  # the reader names the kind of every foul line
         code = FOUL_CODES[kind]
         if kind == "misdeal" and seat != self.setup.dealer:
             fail(ev.line, "R14.3", M("a misdeal is the dealer's foul ({player}), not {player2}'s",
@@ -96,6 +84,7 @@ class Fouls(RefereeParts):
         if self.same_foul_written(seat, kind):
             # N4.8: the foul the referee found on the line before, written by the table: one foul.
             last = self.last_fouls
+            assert last is not None  # same_foul_written: the line before had fouls
             self.last_fouls = FoulLine(self.index, last.fouls, last.before, True)
             return
         if kind == "misdeal" and g.phase == DEAL:
@@ -107,7 +96,7 @@ class Fouls(RefereeParts):
             return
         self.record_foul(ev, seat, code, (ev.text or "") if kind == "other" else FOUL_MESSAGES[kind])
 
-    def foul_into_hand(self, ev, seat, code):
+    def foul_into_hand(self, ev: Event, seat: int, code: str) -> None:
         """F3 (R14.2): the card put into the hand leaves play with the player (R14.1)."""
         g = self.g
         c = ev.cards[0]
@@ -131,15 +120,15 @@ class Fouls(RefereeParts):
         g.owner[c] = seat
         self.record_foul(ev, seat, code, M("put {card} into the hand", card=name(c)), before=before)
 
-    def same_foul_written(self, seat, kind) -> bool:
+    def same_foul_written(self, seat: int, kind: str | None) -> bool:
         """A `foul` line that writes the foul the referee found on the line before (N4.8)."""
         last = self.last_fouls
-        code = FOUL_CODES.get(kind)
+        code = FOUL_CODES.get(kind) if kind else None
         fouls = self.out.fouls
         return bool(last and last.index == self.index - 1 and last.found
                     and any(s == seat and fouls[i].code == code for s, i in last.fouls))
 
-    def do_forgive(self, ev, seat):
+    def do_forgive(self, ev: Event, seat: int) -> None:
         g = self.g
         last = self.last_fouls
         if last and last.index == self.index - 1 and last.before is not None:

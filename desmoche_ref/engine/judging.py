@@ -5,8 +5,13 @@ Each handler checks first and changes the table only once the line is known to b
 that an invalid hand's report shows the table just before the error (N5.1).
 """
 
+from collections.abc import Sequence
+from typing import NoReturn
+
 from ..cards import name
-from ..findings import M, error, warning
+from ..findings import Finding, M, error, warning
+from ..limits import unknown
+from ..notation.model import Event
 from .base import RefereeParts
 from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 
@@ -14,32 +19,31 @@ from .state import FREE, HAND, MELD, OFFER, OUT, STOCK
 class Stop(Exception):
     """The line is an error: replay ends here (N5.1)."""
 
-    def __init__(self, finding):
+    def __init__(self, finding: Finding) -> None:
         self.finding = finding
 
 
-def fail(line, code, message):
+def fail(line: int, code: str, message: str) -> NoReturn:
     raise Stop(error(line, code, message))
 
 
-class Judging(RefereeParts):
+class LineChecks(RefereeParts):
     """The checks of a line's players and cards, common to every verb."""
 
-    def unknown_player(self, ev):
-        from ..limits import unknown
-
+    def unknown_player(self, ev: Event) -> NoReturn:
+        assert ev.actor is not None  # every verb but `end` names its player
         fail(ev.line, "N3.1", unknown(M("{actor!r} is not a player at this table ({items}); names are "
                                         "matched exactly",
                                         actor=ev.actor[:24], items=' '.join(self.setup.players)),
                                       ev.actor, self.setup.players))
 
-    def pname(self, seat) -> str:
+    def pname(self, seat: int) -> str:
         return self.setup.players[seat]
 
-    def warn(self, line, code, message):
+    def warn(self, line: int, code: str, message: str) -> None:
         self.out.warnings.append(warning(line, code, message))
 
-    def no_duplicates(self, ev, cards):
+    def no_duplicates(self, ev: Event, cards: Sequence[int]) -> None:
         if len(cards) < 2 or len(set(cards)) == len(cards):
             return
         seen = set()
@@ -48,7 +52,8 @@ class Judging(RefereeParts):
                 fail(ev.line, "N2.4", M("{card} is listed twice on this line", card=name(c)))
             seen.add(c)
 
-    def own_cards(self, ev, seat, cards, melds_ok=False, offer_ok=False, out_ok=False):
+    def own_cards(self, ev: Event, seat: int, cards: Sequence[int], melds_ok: bool = False, offer_ok: bool = False,
+                      out_ok: bool = False) -> list[int]:
         """Where each card a player lays, pays, passes or shows comes from (N4.1, N6.2).
 
         Returns a source per card: HAND, MELD, OFFER, OUT, or FREE (one of the player's
@@ -81,7 +86,7 @@ class Judging(RefereeParts):
                 fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
         return sources
 
-    def from_stock(self, ev, cards):
+    def from_stock(self, ev: Event, cards: Sequence[int]) -> None:
         """N2.4: cards dealt or drawn come from the stock (known there, or unseen)."""
         g = self.g
         self.no_duplicates(ev, cards)
@@ -89,7 +94,7 @@ class Judging(RefereeParts):
             if g.loc[c] not in (FREE, STOCK):
                 fail(ev.line, "N2.4", M("{card} is {where}", card=name(c), where=g.where(c)))
 
-    def take_from_hand(self, seat, card, source, to_loc):
+    def take_from_hand(self, seat: int, card: int, source: int, to_loc: int) -> None:
         g = self.g
         player = g.players[seat]
         if source == HAND:
@@ -100,7 +105,7 @@ class Judging(RefereeParts):
         g.loc[card] = to_loc
         g.owner[card] = seat
 
-    def card_checks(self, ev, seat):
+    def card_checks(self, ev: Event, seat: int) -> None:
         """The N2.4/N2.5 checks of a line, alone (no change to the table)."""
         verb = ev.verb
         if verb in ("draw", "deal"):

@@ -3,15 +3,18 @@ card on offer, new melds and adds, the desmoche that moves cards between melds, 
 order (R8.4, F4), the tenth card that wins, and the pay that ends the action."""
 
 from ..cards import name, names
+from collections.abc import Sequence
+
 from ..findings import M
 from ..melds import arranged, in_order, meld_kind, remove_card, why_not_meld
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
-from .state import FREE, HAND, MELD, OFFER, WIN
+from .state import FREE, HAND, MELD, OFFER, WIN, PlayerState
 
 
 class Laying(RefereeParts):
-    def do_lay(self, ev, seat):
+    def do_lay(self, ev: Event, seat: int) -> None:
         """`meld` and `add` (R7.2, R7.3, R8, N4.1, N4.2)."""
         g = self.g
         p = g.players[seat]
@@ -33,7 +36,7 @@ class Laying(RefereeParts):
             self.record_foul(ev, seat, "F4", M("{cards} laid out of order (R8.4)",
                                                cards=names(cards)), found=True)
 
-    def may_lay(self, ev, seat, cards, sources, is_take):
+    def may_lay(self, ev: Event, seat: int, cards: Sequence[int], sources: list[int], is_take: bool) -> None:
         """Whether the player may lay these cards now: in their own action, or in a take of
         the card on offer that they may take (R7.2, R7.3, R7.5, N4.3)."""
         g = self.g
@@ -65,7 +68,7 @@ class Laying(RefereeParts):
                     fail(ev.line, "R7.5", M("{player} also claimed {card} and comes first in the "
                                             "order", player=self.pname(first), card=name(g.offer)))
 
-    def melds_after(self, ev, p, cards, sources):
+    def melds_after(self, ev: Event, p: PlayerState, cards: list[int], sources: list[int]) -> list:
         """The player's melds once the line is laid, built on a copy (R8.1, R8.2): nothing
         changes unless the line is good."""
         melds = [list(m) for m in p.melds]
@@ -85,7 +88,7 @@ class Laying(RefereeParts):
         melds[i] = arranged(target + cards)
         return melds
 
-    def added_to(self, ev, p, melds, cards):
+    def added_to(self, ev: Event, p: PlayerState, melds: list[list[int]], cards: list[int]) -> list[int]:
         """The meld an `add` goes to: the one holding `to CARD`, else the only one it fits (R8.2)."""
         if ev.target is not None:
             targets = [m for m in melds if ev.target in m]
@@ -106,7 +109,7 @@ class Laying(RefereeParts):
                                     "with `to CARD`", cards=names(cards), player=p.name))
         return targets[0]
 
-    def lay_down(self, seat, cards, sources, melds, is_take):
+    def lay_down(self, seat: int, cards: Sequence[int], sources: list[int], melds: list, is_take: bool) -> None:
         """Apply a good line: the cards leave the hand (or the offer) for the player's melds."""
         g = self.g
         p = g.players[seat]
@@ -130,7 +133,7 @@ class Laying(RefereeParts):
             g.first_card = False
             g.claims = []
 
-    def do_pay(self, ev, seat):
+    def do_pay(self, ev: Event, seat: int) -> None:
         """R7.4: the action ends with one card from the hand put on offer; R8.5: every meld
         is valid by then."""
         g = self.g
@@ -152,5 +155,5 @@ class Laying(RefereeParts):
         if g.claims:
             g.claims = []
 
-    def describe_broken(self, player):
+    def describe_broken(self, player: PlayerState) -> str:
         return "; ".join(names(m) for m in player.melds if meld_kind(m) is None)

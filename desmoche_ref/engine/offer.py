@@ -2,22 +2,23 @@
 claims (`claim`, `knock`), which bind only when several players claim it."""
 
 from ..cards import name
-from ..findings import M
+from ..findings import M, Message
 from ..melds import fits
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import DISQUALIFIED, PASSED
 
 
 class OnOffer(RefereeParts):
-    def priority(self):
+    def priority(self) -> list[int]:
         """R7.5 order for the card on offer: a drawn card's drawer first, then from the right."""
         g = self.g
         n = len(g.players)
         first = [g.offer_by] if g.offer_drawn else []
         return first + [(g.offer_by + k) % n for k in range(1, n)] + ([] if g.offer_drawn else [g.offer_by])
 
-    def may_take(self, seat):
+    def may_take(self, seat: int) -> Message | None:
         """R7.5: None if the player may take the card on offer, else why not (passed and
         disqualified players may not, nor may a player take back the card they paid)."""
         g = self.g
@@ -33,7 +34,7 @@ class OnOffer(RefereeParts):
                      player=p.name, card=name(g.offer))
         return None
 
-    def do_claim(self, ev, seat):
+    def do_claim(self, ev: Event, seat: int) -> None:
         g = self.g
         if g.offer < 0:
             fail(ev.line, "R7.9", M("there is no card on offer to claim"))
@@ -47,7 +48,7 @@ class OnOffer(RefereeParts):
         if seat not in g.claims:
             g.claims.append(seat)
 
-    def first_claimant(self):
+    def first_claimant(self) -> int:
         """Of several claimants, the one first in the R7.5 order, who alone may take it (N4.3)."""
         g = self.g
         return next(s for s in self.priority() if s in g.claims)

@@ -4,13 +4,14 @@ their melds can still come from the stock (R13.2)."""
 from ..cards import name, names
 from ..findings import M
 from ..melds import fitting_cards
+from ..notation.model import Event
 from .base import RefereeParts
 from .judging import fail
 from .state import ACTIVE, FREE, PASSED, STOCK
 
 
 class Passing(RefereeParts):
-    def do_pass(self, ev, seat):
+    def do_pass(self, ev: Event, seat: int) -> None:
         g = self.g
         p = g.players[seat]
         if p.status != ACTIVE:

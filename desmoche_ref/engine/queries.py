@@ -5,11 +5,14 @@ the table session, the simulator), so that what they say never disagrees with th
 `Queries` is mixed into `Referee`; each query reads the table as `apply` left it.
 """
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..melds import could_meld, fits, meld_kind
 from .base import RefereeParts
-from .state import DEAL, FREE, OVER, PRE
+from .sides import pending_claims
+from .found import Replay
+from .state import DEAL, FREE, OVER, PRE, Outcome, PlayerState
 
 
 class Offer(NamedTuple):
@@ -75,12 +78,12 @@ class Queries(RefereeParts):
         return self.out.status
 
     @property
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """The Outcome once the hand is over, else None."""
         return self.g.outcome
 
     @property
-    def report(self):
+    def report(self) -> Replay:
         """The Replay so far: status, errors, warnings, fouls, announcements, the table."""
         return self.out
 
@@ -92,8 +95,6 @@ class Queries(RefereeParts):
     def pending_claims(self) -> list:
         """PendingClaim of each side-game claim that a `show` may still make count (R4.5):
         announced, valid so far, its cards not all shown. Closing the hand voids them."""
-        from ..settle import pending_claims
-
         names = self.setup.players
         return [PendingClaim(names[seat], game, cards)
                 for seat, game, cards in pending_claims(self.setup, self.g, self.out.announcements)]
@@ -114,11 +115,9 @@ class Queries(RefereeParts):
             return [m for m in moves if m.verb in DEAL_MOVES]
         return moves
 
-    def same_table(self, other) -> bool:
+    def same_table(self, other: "Queries") -> bool:
         """Whether `other` (a fork of this referee, a line further) holds the table exactly as
         this one does: that line changed nothing at the table."""
-        from .state import PlayerState
-
         a, b = self.g, other.g
         if {k: v for k, v in vars(a).items() if k != "players"} != \
                 {k: v for k, v in vars(b).items() if k != "players"}:
@@ -127,12 +126,23 @@ class Queries(RefereeParts):
         return all(getattr(p, slot) == getattr(q, slot) and _broken(p) == _broken(q)
                    for p, q in zip(a.players, b.players) for slot in slots)
 
+    @property
+    def deal_started(self) -> bool:
+        """Whether a `deal` line has been written (the cut comes before it, R3.2)."""
+        return self.g.deal_started
+
+    def deal_done(self) -> bool:
+        """Whether the deal is done while it is still on: every player holds nine cards; the
+        deal ends at the next line that is not a deal line (N4.6)."""
+        g = self.g
+        return g.phase == DEAL and g.deal_started and all(p.hand_count == 9 for p in g.players)
+
     def declared(self) -> bool:
         """A valid automatic-win declaration stands: no card is drawn (N4.7)."""
         return bool(self.standing_declarations())
 
     # ------------------------------------------------------ the card on offer
-    def offer(self):
+    def offer(self) -> Offer | None:
         """The card on offer and who may and must take it, or None (R7.5, R9.1, N4.3)."""
         g = self.g
         if g.offer < 0:
@@ -158,7 +168,7 @@ class Queries(RefereeParts):
         loc = g.loc
         return could_meld(card, pool, p.unknown, lambda c: loc[c] == FREE)
 
-    def action(self):
+    def action(self) -> Action | None:
         """The action under way (a card taken, not yet paid for), or None."""
         g = self.g
         if g.actor < 0:
@@ -167,7 +177,7 @@ class Queries(RefereeParts):
         broken = p.desmoched and any(meld_kind(m) is None for m in p.melds)
         return Action(g.actor, g.taken, "mend" if broken else "pay")
 
-    def next_drawer(self):
+    def next_drawer(self) -> tuple[int, str] | None:
         """(seat, rule) of the player who draws next if nothing else happens, or None when no
         draw can come next (the deal, an action under way, a declaration, the end)."""
         g = self.g
@@ -225,7 +235,7 @@ class Queries(RefereeParts):
         moves += [Move("return", p.name) for p in g.players if p.hand_count > 9]
         return moves
 
-    def _moves_before_play(self, active) -> list:
+    def _moves_before_play(self, active: list[int]) -> list:
         g = self.g
         names = self.setup.players
         moves = []
@@ -240,7 +250,7 @@ class Queries(RefereeParts):
                 moves.append(Move("draw", names[seat]))
         return moves
 
-    def _moves_in_play(self, active) -> list:
+    def _moves_in_play(self, active: list[int]) -> list:
         g = self.g
         names = self.setup.players
         moves = [Move("pass", names[s]) for s in active if g.players[s].melds and s != g.actor]
@@ -268,12 +278,12 @@ class Queries(RefereeParts):
         return moves
 
 
-def _broken(p) -> bool:
+def _broken(p: PlayerState) -> bool:
     """Whether a desmoche left a meld of the player broken (R8.5): all the `desmoched` flag
     says, since it matters only while a meld is broken (engine/lay.py)."""
     return p.desmoched and any(meld_kind(m) is None for m in p.melds)
 
 
-def _unique(moves) -> list:
+def _unique(moves: Iterable[Move]) -> list:
     return list(dict.fromkeys(moves))
 

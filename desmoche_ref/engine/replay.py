@@ -7,62 +7,40 @@ The rules live in one module per part of the game, each a mixin over the one tab
 the card on offer, laying, forcing, passing, fouls, the end; what they share (refusing a
 line, where its cards come from) is in engine/judging.py, and the read-only queries in
 engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which declares the
-state `Referee.__init__` sets and the methods one part calls on another.
+state `Referee.__init__` sets and the methods one part calls on another; what replaying
+found (`Replay`, the statuses) is engine/found.py's, below every part.
 """
 
-from typing import Callable
+from collections.abc import Callable, Sequence
 
-from ..findings import M
+from ..findings import Finding, M
+from ..notation.model import Event, HandRecord
 from .cambio import Cambio
 from .deal import Deal
 from .draw import Drawing
 from .end import Ending
 from .forcing import Forcing
+from .found import COMPLETE, INCOMPLETE, INVALID, Replay  # noqa: F401 (the referee's verdicts)
 from .fouls import Fouls
-from .judging import Judging, Stop, fail
+from .judging import LineChecks, Stop, fail
 from .lay import Laying
 from .offer import OnOffer
 from .passing import Passing
 from .queries import Queries
+from .setup import Setup
 from .sides import SideGames
 from .state import DEAL, OVER, PLAY, GameState
 
-COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 DEAL_VERBS = frozenset(("cut", "deal", "return", "foul", "forgive"))
 
 
-class Replay:
-    """What replaying a hand found: the table at the end, the status and the findings
-    (`announcements`: the side-game claims, engine/sides.Announcement)."""
-
-    __slots__ = ("setup", "state", "status", "errors", "warnings", "fouls", "announcements",
-                 "last_line")
-
-    def __init__(self, setup, state):
-        self.setup = setup
-        self.state = state
-        self.status = INCOMPLETE
-        self.errors = []
-        self.warnings = []
-        self.fouls = []
-        self.announcements = []
-        self.last_line = 0  # the last line judged
-
-    def copy(self, state):
-        other = Replay(self.setup, state)
-        other.status, other.last_line = self.status, self.last_line
-        other.errors, other.warnings = list(self.errors), list(self.warnings)
-        other.fouls, other.announcements = list(self.fouls), list(self.announcements)
-        return other
-
-
 class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passing, Fouls, Ending,
-              Judging, Queries):
+              LineChecks, Queries):
     """The referee of one hand: `apply` judges and applies a line, `verify` judges one without
     changing anything, and the queries (engine/queries.py) say what the table looks like and
     what may come next. Feeding a hand line by line is judging it whole (`run`)."""
 
-    def __init__(self, setup):
+    def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.opts = setup.options
         self.g = GameState(setup.players)
@@ -80,11 +58,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         other.last_fouls = None if self.last_fouls is None else self.last_fouls.copy()
         return other
 
-    def verify(self, ev):
+    def verify(self, ev: Event) -> Finding | None:
         """The error this line would get now (a Finding), or None; changes nothing."""
         return self.fork().apply(ev)
 
-    def apply(self, ev):
+    def apply(self, ev: Event) -> Finding | None:
         """Judge one line and apply it. Returns None, or the error that makes the hand invalid:
         then no later line is judged (N5.1) and every later call returns that error."""
         out = self.out
@@ -104,7 +82,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         return None
 
     # ------------------------------------------------------------------ loop
-    def run(self, events, until=None):
+    def run(self, events: Sequence[Event], until: int | None = None) -> Replay:
         """`apply` each event in turn (up to line `until`), stopping at the first error.
 
         The loop is `apply` inlined, with the usual play line dispatched straight from it:
@@ -120,7 +98,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
             self.index += 1
             try:
                 g = self.g  # (a forgiven foul may have put back an earlier table)
-                seat = seats.get(ev.actor)
+                seat = seats.get(ev.actor)  # type: ignore[arg-type]  # `end` has none: no seat
                 if seat is not None and g.phase == PLAY and not g.declarations and ev.error is None:
                     PLAY_HANDLERS[ev.verb](self, ev, seat)  # the common case, kept short
                 else:
@@ -136,11 +114,11 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
         out.status = COMPLETE if self.g.phase == OVER else INCOMPLETE
         return out
 
-    def step(self, ev):
+    def step(self, ev: Event) -> None:
         if ev.error is not None:
             raise Stop(ev.error)
         g = self.g
-        seat = self.seats.get(ev.actor)
+        seat = self.seats.get(ev.actor)  # type: ignore[arg-type]  # `end` has none: no seat
         verb = ev.verb
         if verb == "end":
             if g.phase == DEAL:
@@ -164,6 +142,7 @@ class Referee(Deal, SideGames, Cambio, Drawing, OnOffer, Laying, Forcing, Passin
                 self.do_foul(ev, seat)  # N4.8: the foul that ended the hand, written: one foul
                 return
             self.card_checks(ev, seat)  # N5.1: the card rows come before "play after the end"
+            assert g.outcome is not None  # the hand is over
             fail(ev.line, "N4.4", M("the hand is over (line {line}): only show and end may follow",
                                     line=g.outcome.line))
         if phase == DEAL:
@@ -192,6 +171,6 @@ PLAY_HANDLERS: dict[str, Callable[..., None]] = {
 }
 
 
-def replay(hand, setup, until=None) -> Replay:
+def replay(hand: HandRecord, setup: Setup, until: int | None = None) -> Replay:
     """Replay a hand's events (up to line `until`, if given) under the setup's rules."""
     return Referee(setup).run(hand.events, until)

@@ -1,11 +1,13 @@
 """The tags of a hand (N3) turned into the table it is played at: players, dealer, options, money."""
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from ..findings import M, error
+from ..findings import Finding, M, Message, error
 from ..limits import name_problem
 from ..money import amount_problem, fmt, parse_amount
+from ..notation.model import HandRecord, Tag
 from ..notation.parser import GAMES
 from ..options import PRESETS, RuleOptions, parse_options
 
@@ -27,7 +29,7 @@ class SideEntry:
 class SetupError(ValueError):
     """Values a hand's tags would refuse; `finding` says which rule and why."""
 
-    def __init__(self, finding):
+    def __init__(self, finding: Finding) -> None:
         super().__init__(f"{finding.code} {finding.message}")
         self.finding = finding
 
@@ -38,21 +40,22 @@ class Setup:
     __slots__ = ("players", "dealer", "rules", "options", "bet", "carry", "sides", "side_carry",
                  "result", "closed")
 
-    def __init__(self):
-        self.players = []
+    def __init__(self) -> None:
+        self.players: list[str] = []
         self.dealer = -1
         self.rules = "desmoche"
         self.options = DEFAULT_OPTIONS
         self.bet = 0          # cents
         self.carry = 0        # cents
-        self.sides = []       # SideEntry
-        self.side_carry = {}  # game -> cents
-        self.result = None    # winners' names; [] for `none`
+        self.sides: list[SideEntry] = []
+        self.side_carry: dict[str, int] = {}  # game -> cents
+        self.result: list[str] | None = None  # winners' names; [] for `none`
         self.closed = False   # [Closed "yes"]: the table breaks up after this hand (R11.5)
 
     @classmethod
-    def from_values(cls, players, dealer, bet=0, carry=0, rules="desmoche", options="", sides=(),
-                    side_carry=None, result=None) -> "Setup":
+    def from_values(cls, players: Sequence[str], dealer: str, bet: int = 0, carry: int = 0, rules: str = "desmoche",
+                    options: str = "", sides: Iterable = (), side_carry: dict[str, int] | None = None,
+                    result: Sequence[str] | None = None) -> "Setup":
         """A Setup from plain values (a stored table) rather than tag text: names, the
         dealer's name, amounts in cents, the Options text, sides as (game, stake, names),
         side_carry as {game: cents}, result as the winners' names ([] for none).
@@ -64,8 +67,6 @@ class Setup:
         tags += [("SideCarry", f"{game} {fmt(cents)}") for game, cents in (side_carry or {}).items()]
         if result is not None:
             tags.append(("Result", " ".join(result) or "none"))
-        from ..notation.model import HandRecord, Tag
-
         record = HandRecord(1)
         record.tags = [Tag(name, value, n) for n, (name, value) in enumerate(tags, 1)]
         setup, errors = read_setup(record)
@@ -105,7 +106,7 @@ class Setup:
 
 
 @lru_cache(maxsize=1024)
-def read_players(value: str):
+def read_players(value: str) -> tuple[tuple[str, ...], str | None, Message | None]:
     """(names, code, reason): the seats of a Players tag (N3, N3.1, R1.1); cached per value."""
     names = tuple(value.split())
     bad = [n for n in names if not NAME.fullmatch(n)]
@@ -124,7 +125,7 @@ def read_players(value: str):
     return names, None, None
 
 
-def read_setup(hand):
+def read_setup(hand: HandRecord) -> tuple[Setup, list[Finding]]:
     """(Setup, errors) from a hand's tags; errors are Findings, the first by line is reported."""
     s = Setup()
     errors = list(hand.tag_errors)
@@ -142,9 +143,9 @@ def read_setup(hand):
     return s, errors
 
 
-def _first_tags(hand, errors) -> dict:
+def _first_tags(hand: HandRecord, errors: list[Finding]) -> dict:
     """Tag name -> its first Tag; a tag given twice that may be given once is an error (N3)."""
-    first = {}
+    first: dict = {}
     for tag in hand.tags:
         if tag.name in first:
             if tag.name in SINGLE_TAGS:
@@ -156,7 +157,7 @@ def _first_tags(hand, errors) -> dict:
     return first
 
 
-def _read_seats(s, hand, first, errors):
+def _read_seats(s: Setup, hand: HandRecord, first: dict, errors: list[Finding]) -> None:
     players = first.get("Players")
     if players is None:
         errors.append(error(hand.line, "N3", M('the Players tag is missing: [Players "Ana Beto '
@@ -164,6 +165,7 @@ def _read_seats(s, hand, first, errors):
     else:
         names, code, why = read_players(players.value)
         if why:
+            assert code is not None  # a reason comes with its rule
             errors.append(error(players.line, code, why))
         else:
             s.players = list(names)
@@ -179,7 +181,7 @@ def _read_seats(s, hand, first, errors):
                                                      name=dealer.value.strip()[:24])))
 
 
-def _read_rules(s, first, errors):
+def _read_rules(s: Setup, first: dict, errors: list[Finding]) -> None:
     rules = first.get("Rules")
     if rules is not None:
         s.rules = rules.value.strip().lower()
@@ -190,12 +192,13 @@ def _read_rules(s, first, errors):
     options = first.get("Options")
     opts, why = parse_options(s.rules, options.value if options else "")
     if opts is None:
+        assert why is not None and options is not None  # an Options tag it could not read, and why
         errors.append(error(options.line, "N3", why))
     else:
         s.options = opts
 
 
-def _read_money(s, first, errors):
+def _read_money(s: Setup, first: dict, errors: list[Finding]) -> None:
     for name in ("Bet", "Carry"):
         tag = first.get(name)
         if tag is not None:
@@ -208,7 +211,7 @@ def _read_money(s, first, errors):
                 s.carry = cents
 
 
-def _read_sides(s, tags, errors):
+def _read_sides(s: Setup, tags: list[Tag], errors: list[Finding]) -> None:
     """The side games entered before the deal (R4.1): GAME STAKE PLAYER PLAYER …"""
     for tag in tags:
         parts = tag.value.split()
@@ -240,7 +243,7 @@ def _read_sides(s, tags, errors):
             s.sides.append(SideEntry(game, stake, sorted(s.players.index(p) for p in parts[2:]), tag.line))
 
 
-def _read_side_carry(s, tags, errors):
+def _read_side_carry(s: Setup, tags: list[Tag], errors: list[Finding]) -> None:
     for tag in tags:
         parts = tag.value.split()
         game = GAMES.get(parts[0].lower()) if len(parts) == 2 else None
@@ -255,7 +258,7 @@ def _read_side_carry(s, tags, errors):
         s.side_carry[game] = s.side_carry.get(game, 0) + cents
 
 
-def _read_result(s, result, errors):
+def _read_result(s: Setup, result: Tag | None, errors: list[Finding]) -> None:
     if result is None:
         return
     names = result.value.split()
@@ -272,7 +275,7 @@ def _read_result(s, result, errors):
         s.result = names
 
 
-def _read_closed(s, closed, errors):
+def _read_closed(s: Setup, closed: Tag | None, errors: list[Finding]) -> None:
     if closed is None:
         return
     if closed.value.strip().lower() == "yes":

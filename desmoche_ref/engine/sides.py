@@ -1,13 +1,19 @@
 """Side games at the table (RULES §4): a player announces a claim and shows its cards (R4.5);
-the claims are judged when the hand is settled (settle.claim_void)."""
+the claims are judged when the hand is settled (`claim_void`, which settle.py's side pots and
+the referee's pending claims ask)."""
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..cards import names
-from ..findings import M
+from ..cards import UNKNOWN, names
+from ..findings import M, Message
 from ..ranking import GAME_NEEDS, claim_strength
+from ..notation.model import Event
 from .base import RefereeParts
-from .state import FREE, HAND
+from .state import DISQUALIFIED, FREE, HAND, GameState
+
+if TYPE_CHECKING:
+    from .setup import Setup
 
 
 class Announcement(NamedTuple):
@@ -22,18 +28,21 @@ class Announcement(NamedTuple):
 
 
 class SideGames(RefereeParts):
-    def do_announce(self, ev, seat):
+    def do_announce(self, ev: Event, seat: int) -> None:
         self.no_duplicates(ev, ev.cards)
         void, code = self.void_announcement(ev, seat)
+        assert ev.word is not None  # the reader names the game of every announce line
         self.out.announcements.append(Announcement(seat, ev.word, tuple(ev.cards), ev.line, void, code))
         if void:
+            assert code is not None  # a claim void as announced says by which rule
             self.warn(ev.line, code, M("{player}'s {word} claim is void: {void}",
                                        player=self.pname(seat), word=ev.word, void=void))
 
-    def void_announcement(self, ev, seat):
+    def void_announcement(self, ev: Event, seat: int) -> tuple[Message | None, str | None]:
         """(reason, rule) if the claim is void as announced (R4.1, R4.2, R4.5), else (None, None)."""
         g = self.g
         game = ev.word
+        assert game is not None  # the reader names the game of every announce line
         entered = [e for e in self.setup.sides if e.game == game]
         if g.cambio_started or g.started:
             return M("announced after the cambio began"), "R4.5"
@@ -46,7 +55,7 @@ class SideGames(RefereeParts):
                       needs=GAME_NEEDS[game]), "R4.2")
         return None, None
 
-    def do_show(self, ev, seat):
+    def do_show(self, ev: Event, seat: int) -> None:
         g = self.g
         sources = self.own_cards(ev, seat, list(ev.cards), melds_ok=True, out_ok=True)
         for c, src in zip(ev.cards, sources):
@@ -54,3 +63,76 @@ class SideGames(RefereeParts):
                 self.take_from_hand(seat, c, src, HAND)
                 g.players[seat].hand.add(c)
             g.shown.add((seat, c))
+
+
+class ClaimVerdict(NamedTuple):
+    """What is wrong with a side-game claim: `void` claims are dropped, the others count with
+    a warning that the record cannot verify them (N6.2)."""
+
+    code: str
+    reason: str
+    void: bool
+
+
+def claim_void(setup: "Setup", state: GameState, ann: Announcement) -> ClaimVerdict | None:
+    """None for a valid claim, else its ClaimVerdict."""
+    player = state.players[ann.seat]
+    who = player.name
+    if ann.void:
+        assert ann.void_code is not None  # a claim void as announced says by which rule
+        return ClaimVerdict(ann.void_code, ann.void, True)
+    if player.status == DISQUALIFIED:
+        return ClaimVerdict("R4.7", M("{player} was disqualified", player=who), True)
+    dealt_known, dealt_unknown = player.dealt9 or (frozenset(), 0)
+    doubt = None
+    for c in ann.cards:
+        if c == player.passed_card:
+            return ClaimVerdict("R4.4", M("{card} was passed in the cambio", card=names([c])), True)
+        if c in dealt_known:
+            continue
+        if c == player.received_card:
+            return ClaimVerdict("R4.4", M("{card} was received in the cambio, not dealt",
+                                          card=names([c])), True)
+        if state.revealed.get(c) == ann.seat and dealt_unknown:
+            if player.received_card == UNKNOWN:
+                doubt = M("{card} may be the card {player} received in the cambio",
+                          card=names([c]), player=who)
+            elif player.passed_card == UNKNOWN and state.loc[c] == FREE:
+                doubt = M("{card} may be the card {player} passed in the cambio",
+                          card=names([c]), player=who)
+            continue
+        if ann.seat in state.declared_blind and state.loc[c] == FREE:
+            doubt = M("{player}'s declaration showed the hand, but the record does not list its "
+                      "cards", player=who)
+            continue
+        if dealt_unknown and state.loc[c] == FREE and c not in state.revealed:
+            # never seen anywhere (a closed record): it may be one of the unknown cards dealt to
+            # the player, so what voids the claim is that it was never shown (R4.5, below), as
+            # in an open record — not a deal the record cannot know
+            continue
+        return ClaimVerdict("R4.4", M("{card} was not dealt to {player}",
+                                      card=names([c]), player=who), True)
+    unshown = unshown_cards(state, ann)
+    if unshown:
+        return ClaimVerdict("R4.5", M("{cards} was never shown", cards=names(unshown)), True)
+    if doubt:
+        return ClaimVerdict("R4.4", doubt, False)
+    return None
+
+
+def unshown_cards(state: GameState, ann: Announcement) -> list[int]:
+    """The cards of a claim its player has not shown yet (R4.5): a declaration that laid an
+    unknown hand face up shows every card whose place nobody knows."""
+    return [c for c in ann.cards if (ann.seat, c) not in state.shown
+            and not (ann.seat in state.declared_blind and state.loc[c] == FREE)]
+
+
+def pending_claims(setup: "Setup", state: GameState, announcements: Iterable[Announcement]) -> list:
+    """(seat, game, unshown cards) of each claim whose only fault is cards not shown yet: a
+    `show` may still make it count (R4.5), so closing the hand without one voids it."""
+    out = []
+    for ann in announcements:
+        verdict = None if ann.void else claim_void(setup, state, ann)
+        if verdict is not None and verdict.void and verdict.code == "R4.5":
+            out.append((ann.seat, ann.game, tuple(unshown_cards(state, ann))))
+    return out

@@ -4,6 +4,7 @@ Closed records (N6) are tracked as known cards plus counts of unknown ones: a ca
 FREE when nobody knows where it is (in the stock or in some unknown slot of a hand).
 """
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..findings import M
@@ -58,12 +59,12 @@ class PlayerState:
         self.dealt9: tuple[frozenset, int] | None = None  # (known cards, unknown count) as dealt
         self.held9: tuple[frozenset, int] | None = None   # the same after the cambio
         self.cambio_done = False
-        self.passed_card = None  # card passed in the cambio (-1 = unknown)
-        self.received_card = None
+        self.passed_card: int | None = None  # card passed in the cambio (-1 = unknown)
+        self.received_card: int | None = None
         self.out_unknown = 0     # unknown cards set aside with the player (R14.1)
         self.desmoched = False   # moved cards between melds in this action: melds may be broken
 
-    def clone(self):
+    def clone(self) -> "PlayerState":
         other = PlayerState.__new__(PlayerState)
         for slot in PlayerState.__slots__:
             setattr(other, slot, getattr(self, slot))
@@ -79,7 +80,7 @@ class PlayerState:
 class GameState:
     """Everything a line can change. Copied whole when a foul may be forgiven (R14.3)."""
 
-    def __init__(self, names):
+    def __init__(self, names: Iterable[str]) -> None:
         self.players = [PlayerState(n) for n in names]
         self.loc = [FREE] * 52
         self.owner = [-1] * 52
@@ -100,15 +101,15 @@ class GameState:
         self.next_from = -1      # with nothing on offer: the next draw is by this player's right
         self.actor = -1          # the player in the middle of an action (took, not yet paid)
         self.taken = -1          # the card they took
-        self.claims = []         # claimants of the card on offer, in line order
-        self.dead = []           # the discard pile, oldest first
-        self.declarations = []   # Declaration: the valid automatic-win declarations
-        self.outcome = None      # Outcome, once the hand is over
-        self.shown = set()       # (seat, card): cards a player has shown (R4.5)
-        self.revealed = {}       # card -> seat: known only once it left that seat's unknown cards
-        self.declared_blind = set()  # seats that laid an unknown hand face up (declare, no cards)
+        self.claims: list[int] = []  # claimants of the card on offer, in line order
+        self.dead: list[int] = []    # the discard pile, oldest first
+        self.declarations: list[Declaration] = []  # the valid automatic-win declarations
+        self.outcome: Outcome | None = None  # once the hand is over
+        self.shown: set[tuple[int, int]] = set()  # (seat, card): cards a player has shown (R4.5)
+        self.revealed: dict[int, int] = {}  # card -> seat: known only once it left that seat's unknown cards
+        self.declared_blind: set[int] = set()  # seats that laid an unknown hand face up (declare, no cards)
 
-    def clone(self):
+    def clone(self) -> "GameState":
         """A copy that shares nothing mutable: the table as it was, for a forgiven foul."""
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)

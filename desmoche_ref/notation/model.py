@@ -1,17 +1,21 @@
 """The hand record as read from a `.dsm` file (N1-N4): tags and events, each with its line."""
 
+from collections.abc import Sequence
+from typing import Any
+
 
 class Tag:
     __slots__ = ("name", "value", "line", "comment", "lead")
 
-    def __init__(self, name: str, value: str, line: int, comment=None, lead=None):
+    def __init__(self, name: str, value: str, line: int, comment: str | None = None,
+                 lead: Sequence[str] | None = None):
         self.name = name
         self.value = value
         self.line = line
         self.comment = comment
         self.lead = lead if lead is not None else ()  # comment lines just above it
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Tag({self.name!r}, {self.value!r}, line={self.line})"
 
 
@@ -21,8 +25,10 @@ class Event:
     __slots__ = ("verb", "actor", "line", "cards", "unknown", "word", "target", "text", "args",
                  "comment", "lead", "error")
 
-    def __init__(self, verb, actor, line, cards=(), unknown=0, word=None, target=None, text=None,
-                 args=None, comment=None, lead=(), error=None):
+    def __init__(self, verb: str, actor: str | None, line: int, cards: Sequence[int] = (), unknown: int = 0,
+                 word: str | None = None, target: int | None = None, text: str | None = None,
+                 args: Sequence[str] | None = None, comment: str | None = None, lead: Sequence[str] = (),
+                 error: Any = None) -> None:
         self.verb = verb          # canonical verb
         self.actor = actor        # player name as written
         self.line = line
@@ -36,7 +42,7 @@ class Event:
         self.lead = lead          # comment lines just above it
         self.error = error        # a line that could not be read (N1, N2, N4)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Event({self.verb!r}, {self.actor!r}, line={self.line})"
 
 
@@ -45,15 +51,15 @@ class HandRecord:
 
     __slots__ = ("line", "lead", "tags", "events", "trailing", "tag_errors")
 
-    def __init__(self, line: int, lead=None):
+    def __init__(self, line: int, lead: list[str] | None = None):
         self.line = line  # the hand's first line (its first tag, or first event if it has no tags)
         self.lead = lead if lead is not None else []  # comment lines above the hand's first line
-        self.tags = []
-        self.events = []
-        self.trailing = []    # comment lines after the last event
-        self.tag_errors = []  # malformed tag lines (N1.4)
+        self.tags: list[Tag] = []
+        self.events: list[Event] = []
+        self.trailing: list[str] = []    # comment lines after the last event
+        self.tag_errors: list = []  # malformed tag lines (N1.4): Findings
 
-    def tag(self, name: str):
+    def tag(self, name: str) -> Tag | None:
         for t in self.tags:
             if t.name == name:
                 return t

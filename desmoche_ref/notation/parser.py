@@ -2,9 +2,11 @@
 
 import codecs
 import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import BinaryIO
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
-from ..findings import M, error
+from ..findings import Finding, M, error
 from ..limits import COMMENTS, EVENTS, LINE, TAGS, nfc, too_long, too_many
 from .model import Event, HandRecord, RecordFile, Tag
 
@@ -75,7 +77,7 @@ _CARD = _card_lookup()
 _CARD_GET = _CARD.get
 
 
-def _cards(tokens, verb: str, allow_unknown: bool):
+def _cards(tokens: Sequence[str], verb: str, allow_unknown: bool) -> tuple[tuple[int, ...], int]:
     """Parse card tokens: (known cards, unknown count)."""
     known = []
     unknown = 0
@@ -132,7 +134,7 @@ def parse_event(text: str, line: int) -> Event:
     elif count > 3 and _SIMPLE.get(verb) is False:  # meld, add, deal, show, return
         cards = tuple(map(_CARD_GET, parts[2:]))
         if None not in cards:
-            return Event(verb, parts[1], line, cards)
+            return Event(verb, parts[1], line, cards)  # type: ignore[arg-type]  # no None among them
     try:
         return _READERS.get(verb, _read_unknown_verb)(verb, parts, line)
     except LineError as e:
@@ -144,19 +146,19 @@ def parse_event(text: str, line: int) -> Event:
 # fails: the verb, then the player, then what the reader reads after the player, in its
 # order (which error a bad line gets: tests/test_parse_event.py).
 
-def _read_unknown_verb(verb, parts, line):
+def _read_unknown_verb(verb: str, parts: list[str], line: int) -> Event:
     raise LineError("N4", M("unknown verb {word!r} (verbs: {items})",
                             word=clip(parts[0]), items=', '.join(VERBS)))
 
 
-def _read_end(verb, parts, line):
+def _read_end(verb: str, parts: list[str], line: int) -> Event:
     """`end`: the one verb without a player."""
     if len(parts) != 1:
         raise LineError("N4", M("end takes no arguments"))
     return Event(verb, None, line)
 
 
-def _read_bare(verb, parts, line):
+def _read_bare(verb: str, parts: list[str], line: int) -> Event:
     """cut, claim, knock, pass, forgive: a player, nothing after."""
     actor, args = _player(verb, parts)
     if args:
@@ -164,7 +166,7 @@ def _read_bare(verb, parts, line):
     return Event(verb, actor, line)
 
 
-def _read_one_card(verb, parts, line):
+def _read_one_card(verb: str, parts: list[str], line: int) -> Event:
     """draw, pay, cambio: a player and one card (a `?` in the cambio, which faces down)."""
     actor, args = _player(verb, parts)
     if len(args) != 1:
@@ -173,7 +175,7 @@ def _read_one_card(verb, parts, line):
     return _card_event(verb, actor, line, args)
 
 
-def _read_cards(verb, parts, line):
+def _read_cards(verb: str, parts: list[str], line: int) -> Event:
     """deal, return, meld, show: a player and one card or more."""
     actor, args = _player(verb, parts)
     if not args:
@@ -181,7 +183,7 @@ def _read_cards(verb, parts, line):
     return _card_event(verb, actor, line, args)
 
 
-def _read_add(verb, parts, line):
+def _read_add(verb: str, parts: list[str], line: int) -> Event:
     """add PLAYER CARDS [to CARD]: the cards, and the meld they go on if named (N4.2a)."""
     actor, args = _player(verb, parts)
     cards, target = _split_target(args)
@@ -190,7 +192,7 @@ def _read_add(verb, parts, line):
     return _card_event(verb, actor, line, cards, target=target)
 
 
-def _read_announce(verb, parts, line):
+def _read_announce(verb: str, parts: list[str], line: int) -> Event:
     """announce PLAYER GAME CARDS (R4.5): the side game by any of its names, and its cards."""
     actor, args = _player(verb, parts)
     game, cards = _kind(verb, args)
@@ -202,7 +204,7 @@ def _read_announce(verb, parts, line):
     return _card_event(verb, actor, line, cards, word=GAMES[game])
 
 
-def _read_declare(verb, parts, line):
+def _read_declare(verb: str, parts: list[str], line: int) -> Event:
     """declare PLAYER KIND [CARDS] (R6): the automatic win, and the nine cards if shown."""
     actor, args = _player(verb, parts)
     kind, cards = _kind(verb, args)
@@ -215,7 +217,7 @@ def _read_declare(verb, parts, line):
     return _card_event(verb, actor, line, cards, word=kind)
 
 
-def _read_foul(verb, parts, line):
+def _read_foul(verb: str, parts: list[str], line: int) -> Event:
     """foul PLAYER KIND [CARD or WORDS] (R14): the kind by name or F-code; `hand` names the
     card put in hand, `other` is told in words, the others take nothing more."""
     actor, args = _player(verb, parts)
@@ -246,14 +248,14 @@ _READERS = {
 }
 
 
-def _player(verb, parts):
+def _player(verb: str, parts: list[str]) -> tuple[str, list[str]]:
     """(the player, the words after them): every verb but `end` names its player first."""
     if len(parts) < 2:
         raise LineError("N4", M("missing player: {usage}", usage=VERBS[verb][0]))
     return parts[1], parts[2:]
 
 
-def _kind(verb, args):
+def _kind(verb: str, args: list[str]) -> tuple[str, list[str]]:
     """(the word after the player, in lower case; the words after it): which side game,
     automatic win or foul the line is about."""
     if not args:
@@ -261,7 +263,7 @@ def _kind(verb, args):
     return args[0].lower(), args[1:]
 
 
-def _split_target(args):
+def _split_target(args: list[str]) -> tuple[list[str], int | None]:
     """`CARDS to CARD` as (the cards, the target card); without `to` (or `a`, N4.10) the
     target is None. The target is a card on the table, so `?` is not a card there."""
     if len(args) < 2 or args[-2].lower() not in TO_WORDS:
@@ -272,11 +274,12 @@ def _split_target(args):
     return args[:-2], target
 
 
-def _missing_cards(verb) -> LineError:
+def _missing_cards(verb: str) -> LineError:
     return LineError("N4", M("missing cards: {usage}", usage=VERBS[verb][0]))
 
 
-def _card_event(verb, actor, line, tokens, word=None, target=None) -> Event:
+def _card_event(verb: str, actor: str, line: int, tokens: Sequence[str], word: str | None = None,
+                target: int | None = None) -> Event:
     """The Event of a line whose last words are cards (none, for a declaration without
     them or a foul without a card)."""
     cards, unknown = _cards(tokens, verb, VERBS[verb][1])
@@ -285,7 +288,7 @@ def _card_event(verb, actor, line, tokens, word=None, target=None) -> Event:
                  tuple(tokens) if unknown else None)
 
 
-def _tag_parts(text: str):
+def _tag_parts(text: str) -> tuple[str, str, str | None] | None:
     """(name, value, comment) of a tag line, or None if malformed."""
     m = _TAG_RE.match(text)
     if not m:
@@ -296,7 +299,7 @@ def _tag_parts(text: str):
     return _TAG_CASE.get(name.lower(), name), value, comment.rstrip() if comment else None
 
 
-def split_comment(text: str):
+def split_comment(text: str) -> tuple[str, str | None]:
     """(the line's body, its comment or None): `#` starts a comment (N1.2), kept as written
     less its trailing spaces."""
     hash_at = text.find("#")
@@ -305,7 +308,7 @@ def split_comment(text: str):
     return text[:hash_at], text[hash_at + 1:].rstrip()
 
 
-def parse_tag(text: str, line: int):
+def parse_tag(text: str, line: int) -> Tag | Finding:
     """A tag line into a Tag, or an error Finding (N1.4)."""
     parts = _tag_parts(text.strip())
     if parts is None:
@@ -347,14 +350,14 @@ class Lines:
     text: the usual cause, and what `--encoding` should say. One object per reading:
     nothing outlives it."""
 
-    def __init__(self, blocks, encoding=None):
+    def __init__(self, blocks: "bytes | Iterable[bytes]", encoding: str | None = None) -> None:
         if isinstance(blocks, (bytes, bytearray, memoryview)):  # read as a file is: block by block
             whole = memoryview(blocks)
             blocks = (bytes(whole[at:at + _BLOCK]) for at in range(0, len(whole), _BLOCK))
         self.blocks = blocks
         name = codecs.lookup(encoding).name if encoding is not None else "utf-8"
         self.encoding = None if name == "utf-8" else name  # None: the fast UTF-8 path
-        self.looks_like = None
+        self.looks_like: str | None = None  # cp1252, when the bad lines read as Windows-1252 text
         self._others = False  # a bad line that is not Windows-1252 text either
 
     @property
@@ -362,7 +365,7 @@ class Lines:
         name = {None: "UTF-8", "utf-16": "UTF-16"}.get(self.encoding, self.encoding)
         return M("this line is not valid {encoding} text", encoding=name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         blocks = iter(self.blocks)
         first = b""
         for block in blocks:  # enough of the start to see a byte-order mark
@@ -377,7 +380,7 @@ class Lines:
             return self._utf8((first,), blocks)
         return self._decoded((first,), blocks)
 
-    def _utf8(self, head, blocks):
+    def _utf8(self, head: Iterable[bytes], blocks: Iterable[bytes]) -> Iterator[str]:
         rest = b""
         skipping = None  # the start of a line too long, while the rest of it is read past
         for source in (head, blocks):
@@ -427,8 +430,8 @@ class Lines:
             self._others = not readable
         return Undecodable(raw.decode("utf-8", "replace"))
 
-    def _decoded(self, head, blocks):
-        decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
+    def _decoded(self, head: Iterable[bytes], blocks: Iterable[bytes]) -> Iterator[str]:
+        decoder = codecs.getincrementaldecoder(self.encoding or "utf-8")(errors="replace")
         rest = ""
         skipping = None
         for source in (head, blocks):
@@ -460,12 +463,12 @@ def _checked(line: str) -> str:
     return nfc(line)
 
 
-def read_blocks(f, size: int = _BLOCK):
+def read_blocks(f: BinaryIO, size: int = _BLOCK) -> Iterator[bytes]:
     """An open binary file as blocks of bytes, for `Lines`."""
     return iter(lambda: f.read(size), b"")
 
 
-def iter_hands(source, encoding=None):
+def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None = None) -> Iterator[HandRecord]:
     """The hands of a `.dsm` file (N1), each yielded once its last line has been read.
 
     `source` is the file's bytes, an iterable of blocks of bytes, or `Lines`. A generator,
@@ -474,15 +477,17 @@ def iter_hands(source, encoding=None):
     is an error, and the reader holds no more of that hand (its lines are read past until a
     tag line after events starts the next hand), so memory stays bounded whatever the file."""
     lines = source if isinstance(source, Lines) else Lines(source, encoding)
-    hand = None
-    pending = []  # comment lines waiting for the next tag or event
+    hand: HandRecord | None = None
+    pending: list[str] = []  # comment lines waiting for the next tag or event
     unreadable = []  # N1.1/N1.5 of comment lines that could not be read: they go where `pending` goes
     tags = events = comments = 0  # lines of the hand being read (comments: with those pending)
     full = False  # the hand went past N1.5's bounds: its lines are read past, not held
 
-    def problem(number, text):
+    def problem(number: int, text: str) -> Finding:
         if type(text) is TooLong:
-            return error(number, "N1.5", too_long(LINE + 1))
+            message = too_long(LINE + 1)
+            assert message is not None  # LINE + 1 characters are too many
+            return error(number, "N1.5", message)
         return error(number, "N1.1", lines.reason)
 
     for number, text in enumerate(lines, 1):
@@ -517,6 +522,7 @@ def iter_hands(source, encoding=None):
                 pending.append(stripped[1:].rstrip())
             continue
         if first == "[":
+            assert hand is not None  # a tag line starts a hand when none is open (above)
             tags += 1
             if unreadable:
                 hand.tag_errors += unreadable
@@ -562,7 +568,7 @@ def iter_hands(source, encoding=None):
         yield hand
 
 
-def _place(hand, problems) -> None:
+def _place(hand: HandRecord, problems: list[Finding]) -> None:
     """N1.1 findings of unreadable comments, in line order: among the events once the hand
     has some, else with its tags' errors."""
     if hand.events:
@@ -574,7 +580,7 @@ def _place(hand, problems) -> None:
 NO_HAND = M("the file holds no hand (no tag or event lines)")
 
 
-def parse_bytes(data, encoding=None) -> RecordFile:
+def parse_bytes(data: "bytes | Lines", encoding: str | None = None) -> RecordFile:
     """Read a whole `.dsm` file (N1): hands in order, each with its tags and events.
 
     `data`: the file's bytes, or `Lines` (to read `looks_like` afterwards)."""

@@ -1,21 +1,31 @@
 """Writing HandRecords in the canonical form (N7). Pure: values in, text out."""
 
+from collections.abc import Iterable
+
 from ..cards import CARD_NAME
 from .model import Event, HandRecord, RecordFile
 from .parser import KNOWN_TAGS, canonical_token
 
 
-def _comment_lines(comments) -> list:
+def _comment_lines(comments: Iterable[str]) -> list[str]:
     return ["#" + c for c in comments]
 
 
-def _with_comment(text: str, comment) -> str:
+def with_comment(text: str, comment: str | None) -> str:
+    """A line with its comment, as a record and the book write it (N1.2, N7): `text #comment`,
+    the comment as it was typed after its `#`; `text` alone when it has none (None)."""
     return text if comment is None else f"{text} #{comment}"
+
+
+def event_line(ev: Event) -> str:
+    """An event's line in the canonical form, its comment kept."""
+    return with_comment(write_event(ev), ev.comment)
 
 
 def write_event(ev: Event) -> str:
     if ev.verb == "end":
         return "end"
+    assert ev.actor is not None  # every verb but `end` names its player
     parts = [ev.verb, ev.actor]
     if ev.word is not None:
         parts.append(ev.word)
@@ -40,12 +50,12 @@ def write_hand(hand: HandRecord) -> str:
     out = _comment_lines(hand.lead)
     for tag in tags:
         out += _comment_lines(tag.lead)
-        out.append(_with_comment(f"[{tag.name} {_quote(tag.value)}]", tag.comment))
+        out.append(with_comment(f"[{tag.name} {_quote(tag.value)}]", tag.comment))
     if tags and (hand.events or hand.trailing):
         out.append("")
     for ev in hand.events:
         out += _comment_lines(ev.lead)
-        out.append(_with_comment(write_event(ev), ev.comment))
+        out.append(event_line(ev))
     out += _comment_lines(hand.trailing)
     return "\n".join(out) + "\n"
 

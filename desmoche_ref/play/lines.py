@@ -9,8 +9,9 @@ from typing import NamedTuple
 from ..findings import M, error
 from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
+from ..notation.model import Event
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
-from ..notation.writer import write_event
+from ..notation.writer import with_comment, write_event
 
 # N4.5: short forms typed at the table; the book always stores the verb itself.
 SHORT = {
@@ -109,15 +110,13 @@ def read_move(text: str, line: int) -> Move:
     ev = parse_event(" ".join([verb] + parts[1:]), line)
     ev.comment = comment
     written = None if ev.error else write_event(ev)
-    kept = written and too_long(len(written) + (len(comment) + 2 if comment is not None else 0))
+    kept = written and too_long(len(with_comment(written, comment)))
     if kept:  # and as the book keeps it: canonical (N7), ` #` before the comment
         return _unreadable(line, "N1.5", kept)
     return Move(ev, written, comment)
 
 
 def _unreadable(line: int, code: str, message) -> Move:
-    from ..notation.model import Event
-
     return Move(Event("", None, line, error=error(line, code, message)), None, None)
 
 

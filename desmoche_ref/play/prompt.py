@@ -2,76 +2,17 @@
 
 Everything is asked of the hand's referee (engine/queries.py): whose turn, the card on
 offer and who may or must take it, the action under way, the seats. Nothing is worked out
-again, so the prompt never disagrees with the verdict.
+again, so the prompt never disagrees with the verdict. Whose turn it is is words.py's
+`turn_text`, the sentence the prompt and the verbs' echo share.
 """
 
 from ..cards import pretty as card_text, pretty_cards as cards_text
-from ..engine.replay import INVALID
-from ..describe import claims_shown_as, outcome_text, show_commands
-from ..engine.state import ACTIVE, DEAL, DISQUALIFIED, OVER, PASSED, PRE
+from ..describe import claims_shown_as, show_commands
+from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
-
-# a seat's status, as a person reads it (N8 writes the code)
-STATUS = {ACTIVE: M("in"), PASSED: M("passed"), DISQUALIFIED: M("out")}
-
-
-def outcome_words(ref):
-    """How the hand of `ref` ended, in the sentence check says it in (describe.py), citing
-    no line: at the table, it ended with the move just made."""
-    o = ref.outcome
-    names = ref.setup.players
-    return outcome_text({"kind": o.kind, "winners": [names[s] for s in o.winners], "auto": o.auto,
-                         "line": o.line}, cite=None)
-
-
-def turn_text(ref, colour: bool = False):
-    """Whose turn it is and what is on the table, e.g. `Carla to act · on offer 7♣ from Beto`."""
-    names = ref.setup.players
-    if ref.status == INVALID:
-        e = ref.report.errors[0]
-        return M("invalid at line {line} ({code}): `undo` takes the move back", line=e.line, code=e.code)
-    phase = ref.phase
-    if phase == OVER:
-        pending = ref.pending_claims()
-        if pending:
-            return M("over: {outcome} · to show: {claims} · `end` closes the hand", outcome=outcome_words(ref),
-                     claims=claims_shown_as(pending, lambda cards: cards_text(cards, colour)))
-        return M("over: {outcome} · `end` closes the hand", outcome=outcome_words(ref))
-    if phase == DEAL:
-        if ref.g.deal_started and all(p.hand_count == 9 for p in ref.g.players):
-            # N4.6: the deal ends at the next line that is not a deal line; nine each is done
-            return M("dealt: the cambio next, {players} to pass a card",
-                     players=listed(names[s] for s in ref.setup.order_from_dealer()))
-        return M("the deal: {dealer} deals", dealer=names[ref.setup.dealer])
-    if ref.declared():
-        return M("an automatic win is declared: `end` closes the declarations")
-    action = ref.action()
-    if action is not None:
-        card = card_text(action.taken, colour)
-        if action.owes == "pay":
-            return M("{player} to act · took {card}, pays next", player=names[action.seat], card=card)
-        return M("{player} to act · took {card}, mends the broken melds, then pays",
-                 player=names[action.seat], card=card)
-    seats = ref.seats_view()
-    if phase == PRE:
-        waiting = [seats[i].name for i in ref.setup.order_from_dealer()
-                   if seats[i].status == ACTIVE and not seats[i].cambio_done]
-        if waiting and any(m.verb == "cambio" for m in ref.moves()):
-            return M("the cambio: {players} to pass a card", players=listed(waiting))
-    drawer = ref.next_drawer()
-    drawer = names[drawer[0]] if drawer is not None and drawer[0] >= 0 else None
-    offer = ref.offer()
-    if offer is None:
-        return M("{player} to draw", player=drawer) if drawer else M("nobody left to play")
-    on_offer = M("on offer {card} from {player}", card=card_text(offer.card, colour), player=names[offer.by])
-    if offer.must_take >= 0:
-        return M("{player} must take it (R9.1) · {offer}", player=names[offer.must_take], offer=on_offer)
-    if offer.may_take:
-        return M("{player} to act · {offer}", player=names[offer.may_take[0]], offer=on_offer)
-    if drawer is None:
-        return M("the stock is out: `end` · {offer}", offer=on_offer)
-    return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
+from ..words import outcome_words, status_word, turn_text
+from .lines import SPANISH_OF
 
 
 def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
@@ -101,8 +42,6 @@ def foul_text(f):
 def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, spanish: bool = False) -> list:
     """The full view of the table (the `state` command). `grid(rows, headers)` draws a table
     (its cells may be messages); in Spanish the moves possible next are named by the Spanish verbs."""
-    from .lines import SPANISH_OF
-
     s = ref.setup
     names = s.players
     values = dict(table=table, number=number, dealer=names[s.dealer], bet=fmt(s.bet), carry=fmt(s.carry),
@@ -115,7 +54,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
         held = " ".join(filter(None, [cards_text(seat.hand, colour),
                                       f"+{seat.unknown}?" if seat.unknown else ""]))
         melds = "  ".join(cards_text(m, colour) for m in seat.melds)
-        rows.append([seat.name, STATUS.get(seat.status, seat.status), held,
+        rows.append([seat.name, status_word(seat.status), held,
                      melds or ("" if seat.laid else M("(up the tree)"))])
     out.append(grid(rows, [M("player"), M("status"), M("hand"), M("table")]))
     offer = ref.offer()

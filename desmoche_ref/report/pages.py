@@ -11,10 +11,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
-from ..cli.lang import _
 from ..i18n import N_, translations
-from ..cli.render import Style, _outcome, say
-from ..cli.view import STATUS, offer_text, pile_text, stock_text, turn
+from ..words import STATUS, Style, _, offer_text, outcome_sentence, pile_text, say, stock_text, turn
 from ..money import fmt
 from ..rating import figure
 from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
@@ -142,7 +140,7 @@ def summary(hand, judged, out=None) -> dict:
     report = judged.report
     out = out or report.as_json()
     return {"table": hand.table, "number": hand.number, "day": hand.day, "status": out["status"],
-            "outcome": _outcome(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
+            "outcome": outcome_sentence(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
             "winners": (out["outcome"] or {}).get("winners") or [], "auto": (out["outcome"] or {}).get("auto"),
             "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
             "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],

@@ -132,7 +132,7 @@ def build(season, root: str, lang: str, progress=None, inline_file=None) -> dict
 
 # ------------------------------------------------------------- the pages
 def _season_values(season, summaries, paths) -> dict:
-    from ..cli.lang import _
+    from ..words import _
 
     series = []
     for name in season.players:
@@ -177,7 +177,7 @@ def _player_values(name, season, summaries, paths) -> dict:
     the course of their rating, each side game and bonus summed (not a line a posting), each
     foul with its rule's words, their nights and, folded, their hands."""
     from .. import rulebook
-    from ..cli.lang import _, language
+    from ..words import _, language
 
     record = season.records.get(name)
     rows, total = [], 0

@@ -65,7 +65,7 @@ class Verdict(NamedTuple):
     net: dict        # name -> cents
 
 
-class Session:
+class SimulatedTable:
     """The table between hands: who deals, the bet, and what the pots carry."""
 
     def __init__(self, rng, players: int, options, vary: bool, skill=None):
@@ -172,10 +172,10 @@ def check_arguments(hands: int, players: int, options, skill=None) -> None:
             raise ValueError(f"a bot's level is from 0 to 1, not {level}")
 
 
-def played(hands, players, seed, options, vary, progress, skill=None) -> Session:
+def played(hands, players, seed, options, vary, progress, skill=None) -> SimulatedTable:
     """The session after `hands` hands: its texts' makers' record (notes, verdicts)."""
     check_arguments(hands, players, options, skill)
-    table = Session(random.Random(seed), players, options, vary, skill)
+    table = SimulatedTable(random.Random(seed), players, options, vary, skill)
     table.texts = []
     for number in range(1, hands + 1):
         table.texts.append(table.hand(number))

@@ -10,6 +10,7 @@ only when it is drawn, so the order of the deck is not the referee's to know.
 from ..engine.replay import Referee
 from ..engine.state import ACTIVE, DEAL
 from ..notation.parser import parse_event
+from ..notation.writer import with_comment
 
 
 class SimulatorBug(AssertionError):
@@ -58,7 +59,7 @@ class Table:
             if ref is self.record:
                 written = line
         if comment and self.vary and self.rng.random() < self.comment_rate:
-            written += " # " + comment
+            written = with_comment(written, " " + comment)
         self.lines.append(written)
         self._seats = self._active = None
 

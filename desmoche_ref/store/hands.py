@@ -423,9 +423,9 @@ def settle_again(session, hand: Hand):
 def undo(session, hand: Hand, seq: int) -> Event:
     """Supersede the hand's last standing row with an undo row. A closed hand reopens (its
     postings reversed; a voided one, its `void` row taken back), unless the move taken back
-    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed and is settled again if what it
-    settles changed. The caller holds the table's lock (lock_table) and knows the hand is
-    at `seq`."""
+    came after its `end` (a card shown, N4.4): the `end` still stands, so the hand stays closed
+    and is settled again if what it settles changed. The caller holds the table's lock
+    (lock_table) and knows the hand is at `seq`."""
     rows = events(session, hand)
     standing = standing_rows(rows)  # a `void` row too: its undo reopens the hand
     if not standing:

@@ -319,7 +319,8 @@ class _Hand:
         targets = Counter()
         for r in rows:
             if r.table_id != hand.table_id:
-                found.append((None, M("posting {id} ({posting}) is of another table's hand", id=r.id, posting=_say(_key(r)))))
+                found.append((None, M("posting {id} ({posting}) is of another table's hand", id=r.id,
+                                      posting=_say(_key(r)))))
             if r.player_id != (self.ids.get(r.account) if r.account in seated else None):
                 found.append((None, M("posting {id} ({posting}) is not on its account's player", id=r.id,
                                       posting=_say(_key(r)))))
