@@ -37,11 +37,11 @@ from .journal import append as journal_append, import_text, table_text
 from .judging import Rejected
 from .lawbook import follow_on_laws, table_now
 from .locks import bounded, lock_row
-from .models import BookTable, Event, Hand, Player, Posting
+from .models import BookTable, Event, Hand, Player, Posting, core
 from .records import brought_in_moves, pot_map, posting_rows
 from .terms import FOLLOW, IMPORT, IMPORT_LOCK, TABLE, StoreError
 
-card_table, hands, players_t = BookTable.__table__, Hand.__table__, Player.__table__
+card_table, hands, players_t = core(BookTable), core(Hand), core(Player)
 
 
 class HandBatch:
@@ -250,8 +250,8 @@ def _columns(table, *left_out) -> tuple:
 
 
 HAND_COLUMNS = _columns(hands)
-EVENT_COLUMNS = _columns(Event.__table__, "id", "supersedes")   # records.Prepared.event_rows' order
-POSTING_COLUMNS = _columns(Posting.__table__, "id", "reverses")  # records.POSTING_FIELDS, then created
+EVENT_COLUMNS = _columns(core(Event), "id", "supersedes")   # records.Prepared.event_rows' order
+POSTING_COLUMNS = _columns(core(Posting), "id", "reverses")  # records.POSTING_FIELDS, then created
 
 
 def _insert(conn, keep: list, players: dict, stamp) -> None:

@@ -1,7 +1,8 @@
 """A hand's course at its table beyond its moves: which hand the table is at, `hand new` (a
 hand dealt, or dealt again), the close that `hand new` and `table close` make, a table closed,
-a hand voided, and the undo of a `hand new`. Above store/hands.py (the rows of one hand). Every function works inside the caller's transaction (`Book.write()`), its table
-locked (hands.lock_table); docs/rulings.md lists each decision.
+a hand voided, and the undo of a `hand new`. Above store/hands.py (the rows of one hand).
+Every function works inside the caller's transaction (`Book.write()`), its table locked
+(hands.lock_table); docs/rulings.md lists each decision.
 
 - The table is at its earliest open hand, else its latest: an `undo` right after `hand new`
   reopens the hand before while the hand it had dealt waits, untouched, to be dealt again.
@@ -234,7 +235,7 @@ def close_if_over(session, table: BookTable, hand: Hand | None):
     return close_over(session, table, hand, report, ref)
 
 
-def close_table(session, table: BookTable) -> dict:
+def close_table(session, table: BookTable) -> tuple:
     """The table breaks up: its last hand is closed (it must be over) and the pots still
     carried are returned as R11.5 says, by postings of kind `refund`. Returns
     (closed: (number, HandReport) of the hand it closed, or None;

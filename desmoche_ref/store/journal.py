@@ -51,11 +51,11 @@ from ..findings import M
 from .changes import announce
 from .identity import recorder
 from .locks import lock_row
-from .models import BookTable, Event, Hand, Journal, Posting
+from .models import BookTable, Event, Hand, Journal, Posting, core
 from .terms import (BET, CLOSE, EVENT, FOLLOW, FORM_1, FORM_2, HAND, IMPORT, KINDS, LOCK_KEY,  # noqa: F401
                     ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, VERDICT)  # (journal.KINDS, …)
 
-journal = Journal.__table__
+journal = core(Journal)
 
 
 def chain(previous: str, kind: str, subject: int, text: str, writer: str | None = None) -> str:
@@ -232,7 +232,7 @@ def backfill(conn) -> int:
     its journal) would write. The head then pins the book as it was. Returns the rows written.
     (Every column of the tables it reads was there by schema 0004; the journal's writer came
     with 0006.)"""
-    card_table, hands, ev = BookTable.__table__, Hand.__table__, Event.__table__
+    card_table, hands, ev = core(BookTable), core(Hand), core(Event)
     timed = "writer" in {c["name"] for c in inspect(conn).get_columns("journal")}
     out = []
     for t in conn.execute(select(card_table).order_by(card_table.c.id)).all():
@@ -252,7 +252,7 @@ def backfill(conn) -> int:
 
 
 def _postings_and_verdict(conn, h) -> list:
-    p = Posting.__table__
+    p = core(Posting)
     out = [(POSTING, r.id, posting_text(r))
            for r in conn.execute(select(p).where(p.c.hand_id == h.id).order_by(p.c.id)).all()]
     if h.closed is not None:

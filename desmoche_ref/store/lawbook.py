@@ -4,7 +4,7 @@ them, on a Core connection or a Session alike (a Core statement on the model's t
 from sqlalchemy import select
 
 from .. import laws
-from .models import Hand
+from .models import Hand, core
 
 FIRST_PAGE = 4  # hands read at first, newest first: the last complete one is nearly always among them
 
@@ -28,7 +28,7 @@ def follow_on_laws(before, facts) -> list:
 def newest_first(db, table_id: int, below: int | None = None):
     """The table's hand rows (their laws.HandFacts columns), newest first, read as asked for
     (those numbered below `below`, when given)."""
-    h = Hand.__table__.c
+    h = core(Hand).c
     query = select(h.number, h.players, h.dealer, h.bet, h.carry_in, h.sides, h.side_carry, h.status,
                    h.carry_out, h.side_carry_out).where(h.table_id == table_id).order_by(h.number.desc())
     page = FIRST_PAGE

@@ -41,7 +41,7 @@ hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 from datetime import datetime, timezone
 from typing import ClassVar
 
-from sqlalchemy import BigInteger, Index, UniqueConstraint, text
+from sqlalchemy import BigInteger, Index, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ..limits import LINE, NAME, TABLE
@@ -164,3 +164,10 @@ class Journal(SQLModel, table=True):
     text: str                                        # the canonical text of what was written
     hash: str = Field(max_length=64)                 # sha256 over the previous row's hash and this row
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
+
+
+def core(model) -> Table:
+    """The model's own Core table, for statements that want no ORM session (the importer's
+    batches, the journal, the reports' grouped queries): the one schema. (SQLModel does not
+    declare `__table__` to a type checker.)"""
+    return model.__table__

@@ -187,9 +187,9 @@ def _activity(s):
     every move)."""
     from sqlalchemy import and_, func, select
 
-    from .models import BookTable, Event, Hand
+    from .models import BookTable, Event, Hand, core
 
-    t, h, e = BookTable.__table__, Hand.__table__, Event.__table__
+    t, h, e = core(BookTable), core(Hand), core(Event)
     tables = s.execute(select(t).order_by(t.c.name)).all()
     last = select(h.c.table_id, func.max(h.c.number).label("number")).group_by(h.c.table_id).subquery()
     hands = {row.table_id: row for row in s.execute(select(h).join(

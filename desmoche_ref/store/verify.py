@@ -40,7 +40,7 @@ from ..referee import COMPLETE, INVALID
 from .pinned import HandPins, Journal, values_of, entered_by
 from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
 from .records import standing_rows, void_row
-from .models import BookTable, Event, Hand, Player, Posting
+from .models import BookTable, Event, Hand, Player, Posting, core
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
 
@@ -223,7 +223,7 @@ class _Batch:
 
 def _by_hand(session, model, hand_ids, order) -> dict:
     """{hand id: [rows of the model's table]} of these hands, each hand's in `order`."""
-    query = select(model.__table__).where(model.hand_id.in_(hand_ids)).order_by(model.hand_id, order)
+    query = select(core(model)).where(model.hand_id.in_(hand_ids)).order_by(model.hand_id, order)
     grouped = defaultdict(list)
     for row in session.execute(query):
         grouped[row.hand_id].append(row)
