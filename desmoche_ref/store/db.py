@@ -23,6 +23,7 @@ __all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqli
 # The book's own tables (a test checks they are the models'): a database holding all of them
 # but no schema version is a book whose alembic_version row was lost (`db check`, `db stamp`)
 BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting", "journal"})
+CHECKPOINT_EVERY = 2.0  # seconds: a writing process copies the -wal into a SQLite book at most this often
 _LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
 
 
@@ -140,6 +141,8 @@ def _readonly_sqlite(path: str, live: bool = False):
 def _sqlite_pragmas(engine, event, readonly: bool = False):
     """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
     begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read.
+    A writer's commit does not wait for the disk while it holds the book (synchronous=NORMAL),
+    nor checkpoint (wal_autocheckpoint=0): Book._settle does both once its turn is let go.
     A read-only connection leaves the journal mode as the book has it (setting it writes),
     and refuses every change (`query_only`, whichever way the file was opened)."""
 
@@ -153,6 +156,8 @@ def _sqlite_pragmas(engine, event, readonly: bool = False):
             cur.execute("PRAGMA query_only=ON")
         else:
             _journal_in_wal(cur)
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -194,6 +199,8 @@ class Book:
         self.readonly = readonly
         self.made = False  # made by this command (open_book): the shell says so, once
         self._file = sqlite_path(url) if self.dialect == "sqlite" and not readonly else None
+        self._checkpointed = self._synced_folder = None  # when this book last checkpointed; whether
+        # its folder was synced (the -wal file's name in it), for a SQLite book written here
 
     @contextmanager
     def read(self):
@@ -214,20 +221,22 @@ class Book:
     @contextmanager
     def begin(self):
         """One write transaction on a Core connection (the importer's bulk inserts: no ORM)."""
-        with self._failures(), self._turn():
-            with self.engine.execution_options(book_write=True).begin() as conn:
+        with self._failures():
+            with self._turn(), self.engine.execution_options(book_write=True).begin() as conn:
                 yield conn
+            self._settle()
 
     @contextmanager
     def write(self):
         """One transaction for one command: committed whole at the end, or not at all."""
         from sqlmodel import Session
 
-        with self._failures(), self._turn():
-            with Session(self.engine.execution_options(book_write=True),
-                         expire_on_commit=False) as session:  # rows stay readable after
+        with self._failures():
+            with self._turn(), Session(self.engine.execution_options(book_write=True),
+                                       expire_on_commit=False) as session:  # rows stay readable after
                 with session.begin():
                     yield session
+            self._settle()
 
     @contextmanager
     def _turn(self, seconds: float | None = None):
@@ -239,6 +248,29 @@ class Book:
             return
         with locks.writers_turn(self._file, seconds):
             yield
+
+    def _settle(self) -> None:
+        """A SQLite write committed and its turn let go: its moves made durable before the
+        command says they are stored (the -wal file synced, its folder once; the writers behind
+        it write meanwhile), and at most every CHECKPOINT_EVERY seconds the -wal copied into the
+        book (a PASSIVE checkpoint: it waits for no reader or writer and holds none back)."""
+        import time
+
+        if self._file is None:
+            return
+        try:
+            _sync(self._file + "-wal")
+            if not self._synced_folder:
+                _sync(os.path.dirname(self._file))
+                self._synced_folder = True
+        except FileNotFoundError:
+            pass  # no -wal: the last connection checkpointed it into the book, synced, and took it away
+        except OSError as exc:
+            raise BookError(explain(exc, self.url)) from None
+        now = time.monotonic()
+        if self._checkpointed is None or now - self._checkpointed >= CHECKPOINT_EVERY:
+            self._checkpointed = now
+            _checkpoint(self.engine)
 
     @contextmanager
     def _failures(self):
@@ -260,6 +292,29 @@ class Book:
             if message is None:
                 raise
             raise BookError(message) from None
+
+
+def _sync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _checkpoint(engine) -> None:
+    """Copy the -wal's committed pages into the book, as far as no reader still reads them
+    (PASSIVE: no lock taken that a writer waits for, no busy wait; one checkpointing already
+    is left to it)."""
+    import sqlite3
+
+    raw = engine.raw_connection()
+    try:
+        raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error:
+        pass  # another process checkpointing, a book gone read-only: the next write tries again
+    finally:
+        raw.close()
 
 
 def _failure(exc, book: Book, head: str | None = None) -> BookError:
@@ -447,6 +502,7 @@ def upgrade(book: Book):
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 roles.reapply(conn)  # the roles granted before: their privileges on the new schema
+        book._settle()
     except DBAPIError as exc:
         raise _failure(exc, book, schema_head()) from None
     return before
@@ -463,6 +519,7 @@ def stamp(book: Book) -> None:
         with book._turn(), book.engine.execution_options(book_write=True).begin() as conn:
             cfg.attributes["connection"] = conn
             command.stamp(cfg, "head")
+        book._settle()
     except DBAPIError as exc:
         raise _failure(exc, book, schema_head()) from None
 

@@ -113,6 +113,7 @@ _SLOTS = 1 << 16  # a ticket's slot: the byte the writer holding the ticket keep
 _FIRST_SLOT = 1 << 20
 _FLOCK = "hhqqi4x"  # struct flock (Linux, 64-bit): type, whence, start, length, pid (0: OFD)
 ON = threading.local()  # the books this thread holds the turn of: a write inside a write waits not
+_OPEN = set()  # the queue files this process has open (a forked child lets go of them)
 
 
 @contextmanager
@@ -134,14 +135,14 @@ def writers_turn(path: str, seconds: float | None = None):
     except _Abandoned:  # its waiting thread lets the turn go on when it comes
         raise busy(M("a lock on the book"), seconds) from None
     except BaseException:
-        os.close(fd)
+        _close(fd)
         raise
     held.add(path)
     try:
         yield
     finally:
         held.discard(path)
-        os.close(fd)  # lets go of the ticket's slot: the next in line writes
+        _close(fd)  # lets go of the ticket's slot: the next in line writes
 
 
 def _queue_file(path: str):
@@ -154,10 +155,28 @@ def _queue_file(path: str):
     try:
         book = os.stat(path)
         folder = _queue_folder()
-        return os.open(os.path.join(folder, f"{book.st_dev:x}-{book.st_ino:x}.writers"),
-                       os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        fd = os.open(os.path.join(folder, f"{book.st_dev:x}-{book.st_ino:x}.writers"),
+                     os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     except OSError:
         return None
+    _OPEN.add(fd)
+    return fd
+
+
+def _close(fd: int) -> None:
+    _OPEN.discard(fd)
+    os.close(fd)
+
+
+def _forget_turns() -> None:
+    """In a forked child: the parent's queue files closed (a lock is the open file's, which
+    the child shares: kept open here, the parent's turn would outlast it), no turn held."""
+    for fd in list(_OPEN):
+        _close(fd)
+    ON.books = set()
+
+
+os.register_at_fork(after_in_child=_forget_turns)
 
 
 def _queue_folder() -> str:
@@ -239,7 +258,7 @@ def _wait(fd: int, start: int, length: int, deadline: float) -> None:
         with guard:
             done.set()
             if state["abandoned"]:
-                os.close(fd)
+                _close(fd)
 
     threading.Thread(target=wait, name="desmoche-writers-turn", daemon=True).start()
     if done.wait(max(0.0, deadline - time.monotonic())):
