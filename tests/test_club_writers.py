@@ -151,3 +151,27 @@ def test_a_writer_that_dies_waiting_holds_nobody_back(book_path):
         holder.join()
     after.join(10)
     assert _stored(book_path, ["holder", "doomed", "after"]) == ["holder", "after"]
+
+
+def test_a_reader_reads_a_snapshot_and_holds_no_writer_back(book_url):
+    """`report` (a Core connection: Book.connect) and `standings`, the board (a book opened
+    read-only) read the book at one moment, and a writer goes on meanwhile, without waiting:
+    SQLite WAL readers; PostgreSQL REPEATABLE READ READ ONLY transactions."""
+    from desmoche_ref.store.tablebook import create_table, list_tables
+
+    book, reader = open_book(book_url), open_book(book_url, readonly=True)
+    create_table(book, "friday", ["Ana", "Beto"], 100)
+    tables = "SELECT name FROM card_table ORDER BY name"
+    with book.connect() as conn, reader.read() as s:
+        assert [n for (n,) in conn.execute(text(tables))] == ["friday"]
+        assert [n for (n,) in s.exec(text(tables))] == ["friday"]
+        if book.dialect == "postgresql":
+            for answer in (conn, s):
+                assert [answer.execute(text(f"SHOW {name}")).scalar() for name in
+                        ("transaction_isolation", "transaction_read_only")] == ["repeatable read", "on"]
+        started = time.monotonic()
+        create_table(book, "saturday", ["Ana", "Beto"], 100)  # while both read
+        assert time.monotonic() - started < 2
+        assert [n for (n,) in conn.execute(text(tables))] == ["friday"]  # still the moment it began
+        assert [n for (n,) in s.exec(text(tables))] == ["friday"]
+    assert [t.name for t in list_tables(reader)] == ["friday", "saturday"]

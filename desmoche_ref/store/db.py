@@ -213,9 +213,13 @@ class Book:
 
     @contextmanager
     def connect(self):
-        """A Core connection for reading: no ORM to import (the league's reports start faster)."""
+        """A Core connection for reading: no ORM to import (the league's reports start faster).
+        Its transaction is a snapshot, the book at one moment, holding no writer back (SQLite:
+        a WAL read; PostgreSQL: REPEATABLE READ, READ ONLY, no lock a writer waits for)."""
         with self._failures():
             with self.engine.connect() as conn:
+                if self.dialect == "postgresql":
+                    conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
                 yield conn
 
     @contextmanager
