@@ -224,11 +224,13 @@ class Book:
 
     @contextmanager
     def begin(self):
-        """One write transaction on a Core connection (the importer's bulk inserts: no ORM)."""
+        """One write transaction on a Core connection (the importer's bulk inserts: no ORM).
+        Its commit is not flushed to disk: an import's batch is on disk at the next checkpoint
+        (a power cut before it takes batches a rerun stores again: store/importer.py)."""
         with self._failures():
             with self._turn(), self.engine.execution_options(book_write=True).begin() as conn:
                 yield conn
-            self._settle()
+            self._settle(flush=False)
 
     @contextmanager
     def write(self):
@@ -253,7 +255,7 @@ class Book:
         with locks.writers_turn(self._file, seconds):
             yield
 
-    def _settle(self) -> None:
+    def _settle(self, flush: bool = True) -> None:
         """A SQLite write committed and its turn let go: its moves made durable before the
         command says they are stored (the -wal file synced, its folder once; the writers behind
         it write meanwhile), and at most every CHECKPOINT_EVERY seconds the -wal copied into the
@@ -263,8 +265,9 @@ class Book:
         if self._file is None:
             return
         try:
-            _sync(self._file + "-wal")
-            if not self._synced_folder:
+            if flush:
+                _sync(self._file + "-wal")
+            if flush and not self._synced_folder:
                 _sync(os.path.dirname(self._file))
                 self._synced_folder = True
         except FileNotFoundError:
