@@ -134,9 +134,14 @@ def writers_turn(path: str, seconds: float | None = None):
         _take_turn(fd, time.monotonic() + seconds)
     except _Abandoned:  # its waiting thread lets the turn go on when it comes
         raise busy(M("a lock on the book"), seconds) from None
-    except BaseException:
+    except BaseException as exc:
         _close(fd)
-        raise
+        if not isinstance(exc, OSError):
+            raise
+        fd = None  # locks the queue's file system will not give: SQLite's busy handler orders
+    if fd is None:
+        yield
+        return
     held.add(path)
     try:
         yield
@@ -180,8 +185,8 @@ os.register_at_fork(after_in_child=_forget_turns)
 
 
 def _queue_folder() -> str:
-    """The user's own folder for the queues: $XDG_RUNTIME_DIR/desmoche-ref, else one in the
-    temporary folder; OSError if it is not the user's alone."""
+    """The user's own folder for the queues, desmoche-ref-UID in $XDG_RUNTIME_DIR or else in
+    the temporary folder; OSError if it is not the user's alone."""
     import stat
     import tempfile
 
