@@ -153,9 +153,11 @@ def writers_turn(path: str, seconds: float | None = None):
 def _queue_file(path: str):
     """The open queue file of the book at `path` (a file descriptor), or None: no OFD locks
     here, or no queue file to be had (a folder not ours, a book that is gone)."""
-    import fcntl
-
-    if not hasattr(fcntl, "F_OFD_SETLKW"):
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return None
+    if not hasattr(fcntl, "F_OFD_SETLKW"):  # not Linux
         return None
     try:
         book = os.stat(path)
