@@ -186,7 +186,6 @@ def _journal_in_wal(cur, patience: float = 30.0) -> None:
             time.sleep(0.005)
 
 
-
 class Book:
     """An open book: its engine and the sessions that read and write it. Its writers take
     their turn first (`_turn`); its readers read a snapshot (SQLite WAL, PostgreSQL
