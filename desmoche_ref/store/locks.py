@@ -22,7 +22,9 @@ one before it to be done, on a lock the kernel holds for it (an open file descri
 own). Only then does it begin its transaction (BEGIN IMMEDIATE), which finds the file free. A
 write that waits for its turn longer than WRITE_TIMEOUT (SQLite's busy timeout too) is `Busy`,
 exit 3, nothing written. The queue's file is not beside the book (its folder holds the book
-alone when nobody has it open) but in the user's runtime folder, named by the book's file.
+alone when nobody has it open) but in the user's runtime folder (/run/user/UID, else /tmp),
+named by the book's file: one user's processes queue together (another user's writers of a
+shared book have their own line, and SQLite's lock between the two).
 Where there are no such locks (not Linux), or the queue's file cannot be had, SQLite's own
 busy handler orders the writers, as before.
 """
@@ -187,14 +189,14 @@ os.register_at_fork(after_in_child=_forget_turns)
 
 
 def _queue_folder() -> str:
-    """The user's own folder for the queues, desmoche-ref-UID in $XDG_RUNTIME_DIR or else in
-    the temporary folder; OSError if it is not the user's alone."""
+    """The user's own folder for the queues, desmoche-ref-UID in the user's runtime folder
+    (/run/user/UID) or else in /tmp: the same for every process of the user, whatever its
+    environment says (XDG_RUNTIME_DIR, TMPDIR), so that they all queue in one line. OSError
+    if it is not the user's alone."""
     import stat
-    import tempfile
 
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = runtime if runtime and os.path.isdir(runtime) else tempfile.gettempdir()
-    folder = os.path.join(base, f"desmoche-ref-{os.getuid()}")
+    runtime = f"/run/user/{os.getuid()}"
+    folder = os.path.join(runtime if os.path.isdir(runtime) else "/tmp", f"desmoche-ref-{os.getuid()}")
     try:
         os.mkdir(folder, 0o700)
     except FileExistsError:
