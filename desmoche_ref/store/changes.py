@@ -62,7 +62,8 @@ class _SqliteWatcher(Watcher):
         import os
         import sqlite3
 
-        from .db import BookError, _explain
+        from .errors import BookError
+        from .location import explain
 
         deadline = time.monotonic() + timeout
         while True:
@@ -71,7 +72,7 @@ class _SqliteWatcher(Watcher):
                     raise sqlite3.OperationalError("unable to open database file")
                 now = self._version()
             except sqlite3.Error as exc:
-                raise BookError(_explain(exc, "sqlite:///" + self.path, readonly=True)) from None
+                raise BookError(explain(exc, "sqlite:///" + self.path, readonly=True)) from None
             changed, self.version = now != self.version, now
             if changed:
                 return True
@@ -91,7 +92,8 @@ class _PostgresWatcher(Watcher):
         import psycopg
         from sqlalchemy.engine import make_url
 
-        from .db import BookError, _explain
+        from .errors import BookError
+        from .location import explain
 
         self.url = url
         try:
@@ -99,7 +101,7 @@ class _PostgresWatcher(Watcher):
                 hide_password=False), autocommit=True, connect_timeout=10)
             self.conn.execute(f"LISTEN {CHANNEL}")
         except psycopg.Error as exc:
-            raise BookError(_explain(exc, url, readonly=True)) from None
+            raise BookError(explain(exc, url, readonly=True)) from None
         self.fresh = True
 
     SLICE = 0.25  # seconds: how soon a wait heeds its stop
@@ -107,7 +109,8 @@ class _PostgresWatcher(Watcher):
     def wait(self, timeout: float, stop=None) -> bool:
         import psycopg
 
-        from .db import BookError, _explain
+        from .errors import BookError
+        from .location import explain
 
         if self.fresh:  # whatever happened before it listened: look once
             self.fresh = False
@@ -123,7 +126,7 @@ class _PostgresWatcher(Watcher):
                 self.conn.execute("SELECT 1")
             return got
         except psycopg.Error as exc:
-            raise BookError(_explain(exc, self.url, readonly=True)) from None
+            raise BookError(explain(exc, self.url, readonly=True)) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -132,7 +135,7 @@ class _PostgresWatcher(Watcher):
 def watch(book, poll: float = POLL) -> Watcher:
     """A Watcher of the book (a db.Book): BookError if it cannot be reached. `poll`: how often
     a SQLite book is looked at (seconds)."""
-    from .db import sqlite_path
+    from .location import sqlite_path
 
     if book.dialect == "postgresql":
         return _PostgresWatcher(book.url)

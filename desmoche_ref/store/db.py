@@ -1,9 +1,8 @@
-"""Opening the book: where it lives, the connection, the schema (Alembic, configured in code).
+"""Opening the book: the connection, its transactions, the schema (Alembic, configured in code).
 
-`--db URL` or `DESMOCHE_DB` names the book: a SQLAlchemy URL, or a plain file path meaning
-SQLite. By default one SQLite file in the user's data directory (platformdirs), so moves
-typed from any folder reach the same book. Every failure to open a book is a `BookError`:
-one line for the person, never a traceback, never a password (`describe`).
+Where the book lives (`--db`, DESMOCHE_DB, the default) is store/location.py's. Every failure
+to open a book is a `BookError` (store/errors.py): one line for the person, never a traceback,
+never a password (`describe`).
 
 A SQLite book the program makes is private: the file 0600, the default book's folder 0700.
 The read commands open the book read-only (`open_book(readonly=True)`): no migration, no
@@ -12,120 +11,20 @@ write of any kind, so a person who may read the book but not write it reads it.
 
 import functools
 import os
-import re
 from contextlib import contextmanager
 
 from ..findings import M, joined
+from . import locks, roles
+from .errors import BookError, Unstamped
+from .location import ENV_VAR, default_path, describe, explain, parse_url, resolve_url, scrub, sqlite_path
 
-ENV_VAR = "DESMOCHE_DB"
+__all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqlite_path"]  # the shell's, from here
+
 # The book's own tables (a test checks they are the models'): a database holding all of them
 # but no schema version is a book whose alembic_version row was lost (`db check`, `db stamp`)
 BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting", "journal"})
+CHECKPOINT_EVERY = 2.0  # seconds: a writing process copies the -wal into a SQLite book at most this often
 _LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
-
-
-class BookError(Exception):
-    """The book cannot be opened or used: a bad URL, a missing folder, a server that is
-    down or refuses, a file that is not a book, a book from a newer program. Its argument
-    is the message (a findings.Message, shown in the language of the run)."""
-
-
-class Unstamped(BookError):
-    """The book's tables are there but not its schema version (its alembic_version row)."""
-
-
-def default_path() -> str:
-    from platformdirs import user_data_dir
-
-    return os.path.join(user_data_dir("desmoche-ref", appauthor=False), "book.db")
-
-
-def resolve_url(given: str | None = None) -> str:
-    """The SQLAlchemy URL of the book named by `--db`, else DESMOCHE_DB (unset or empty: not
-    given), else the default. BookError for an empty `--db`, a malformed URL, or a SQLite
-    database in memory (a book there keeps nothing)."""
-    if given is not None and not given.strip():
-        raise BookError(M("--db is empty: name the book (a file path, sqlite:///PATH or "
-                          "postgresql+psycopg://USER@HOST/DB)"))
-    value = given or os.environ.get(ENV_VAR) or ""
-    if not value:
-        return "sqlite:///" + default_path()
-    if "://" not in value:  # a plain path: SQLite
-        if value == ":memory:":
-            raise BookError(_in_memory(value))
-        return "sqlite:///" + os.path.abspath(os.path.expanduser(value))
-    if value.startswith("postgresql://") or value.startswith("postgres://"):
-        value = "postgresql+psycopg://" + value.split("://", 1)[1]  # psycopg 3, not psycopg2
-    parsed = _parse(value)
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database or ""
-        if database in ("", ":memory:") or database.startswith("file::memory:") or \
-                parsed.query.get("mode") == "memory":
-            raise BookError(_in_memory(value))
-    return value
-
-
-def _in_memory(value: str):
-    return M("{book} is a database in memory: nothing in it would be kept; name a file "
-             "(--db PATH)", book=describe(value))
-
-
-def _parse(url: str):
-    """The URL parsed (SQLAlchemy's URL), or a BookError saying what is wrong with it."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        return make_url(url)
-    except ArgumentError:
-        raise BookError(M("{url!r} is not a database URL (sqlite:///PATH, "
-                          "postgresql+psycopg://USER@HOST/DB, or a file path)", url=describe(url))) from None
-    except ValueError:  # SQLAlchemy's int() of the port
-        port = re.search(r"@[^/?#]*:([^/?#@]*)", url)
-        raise BookError(M("{url!r} is not a database URL: its port {port!r} is not a number",
-                          url=describe(url), port=port.group(1) if port else "")) from None
-
-
-def describe(url: str) -> str:
-    """The URL without its password (in the user part, or a `password=` parameter), for
-    messages and `db path`."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        parsed = make_url(url)
-        text = parsed.render_as_string(hide_password=True) if parsed.password else url  # as given
-    except Exception:  # malformed: masked by pattern
-        text = re.sub(r"(://[^/?#@:]*:)[^/?#@]*@", r"\1***@", url)
-    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", text)
-
-
-def _scrub(text: str, url: str) -> str:
-    """A driver's message with any password of the URL in it masked."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        parsed = make_url(url)
-    except Exception:
-        return text
-    for secret in (parsed.password, parsed.query.get("password")):
-        if isinstance(secret, str) and secret:
-            text = text.replace(secret, "***")
-    return text
-
-
-def sqlite_path(url: str) -> str | None:
-    """The absolute path of a SQLite book's file, None for another database."""
-    from urllib.parse import unquote
-
-    if not url.startswith("sqlite"):
-        return None
-    parsed = _parse(url)
-    path = parsed.database or ""
-    if parsed.query.get("uri") in ("true", "1") and path.startswith("file:"):
-        path = unquote(path[len("file:"):].split("?", 1)[0])
-        if path.startswith("//"):  # file://HOST/PATH: the host is empty or localhost
-            path = "/" + path[2:].split("/", 1)[-1]
-    return os.path.abspath(path) if path else None
 
 
 def make_engine(url: str, readonly: bool = False, live: bool = False):
@@ -133,7 +32,7 @@ def make_engine(url: str, readonly: bool = False, live: bool = False):
     PostgreSQL read-only transactions); `live`: a reader that watches the book change (the
     board), so a SQLite file is never opened as unchanging. One this process made for the
     same book is used again (_RecentEngines)."""
-    parsed = _parse(url)
+    parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
         raise BookError(M("unknown database {backend!r} in {book}: the book is SQLite or PostgreSQL",
@@ -155,11 +54,9 @@ def _new_engine(url: str, target, backend: str, readonly: bool):
     from sqlalchemy import create_engine, event
     from sqlalchemy.exc import NoSuchModuleError
 
-    from . import locks
-
     if backend == "sqlite":
         try:
-            engine = create_engine(target, connect_args={"timeout": 30})
+            engine = create_engine(target, connect_args={"timeout": locks.WRITE_TIMEOUT})
         except NoSuchModuleError as e:
             raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
         _sqlite_pragmas(engine, event, readonly)
@@ -167,10 +64,14 @@ def _new_engine(url: str, target, backend: str, readonly: bool):
     try:
         # pre_ping: a connection the server closed meanwhile (a restart, an idle timeout in
         # a night-long `play`) is replaced before use, not reported as a failed move
-        engine = create_engine(url, connect_args={"connect_timeout": 10}, pool_pre_ping=True)
+        # a reader's transaction is a snapshot (REPEATABLE READ, READ ONLY below): what it
+        # reads is the book at one moment, and it takes no lock a writer waits for
+        snapshot = {"isolation_level": "REPEATABLE READ"} if readonly else {}
+        engine = create_engine(url, connect_args={"connect_timeout": 10}, pool_pre_ping=True, **snapshot)
     except (NoSuchModuleError, ModuleNotFoundError) as e:
         raise BookError(M("cannot open {book}: {reason}", book=describe(url),
-                          reason=_scrub(str(e), url))) from None
+                          reason=scrub(str(e), url))) from None
+
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record):
         # every wait for a lock is bounded: a session that holds one (a recorder's open
@@ -240,6 +141,8 @@ def _readonly_sqlite(path: str, live: bool = False):
 def _sqlite_pragmas(engine, event, readonly: bool = False):
     """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
     begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read.
+    A writer's commit does not wait for the disk while it holds the book (synchronous=NORMAL),
+    nor checkpoint (wal_autocheckpoint=0): Book._settle does both once its turn is let go.
     A read-only connection leaves the journal mode as the book has it (setting it writes),
     and refuses every change (`query_only`, whichever way the file was opened)."""
 
@@ -248,11 +151,13 @@ def _sqlite_pragmas(engine, event, readonly: bool = False):
         dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={round(locks.WRITE_TIMEOUT * 1000)}")
         if readonly:
             cur.execute("PRAGMA query_only=ON")
         else:
             _journal_in_wal(cur)
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -281,50 +186,10 @@ def _journal_in_wal(cur, patience: float = 30.0) -> None:
             time.sleep(0.005)
 
 
-def _explain(exc, url: str, readonly: bool = False):
-    """One line for a failure to reach or read the book (a Message; the driver's own words
-    inside it stay as the driver wrote them, any password masked)."""
-    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    first = _scrub(text[0], url) if text else type(exc).__name__
-    book = describe(url)
-    if not readonly and ("readonly database" in first or "unable to open database file" in first):
-        cannot_write = _cannot_write(url)
-        if cannot_write is not None:
-            return cannot_write
-    if "file is not a database" in first or "file is encrypted" in first:
-        return M("{book} is not a book: the file is not a SQLite database", book=book)
-    if "unable to open database file" in first:
-        return M("cannot open the book {book}: unable to open the file", book=book)
-    if "password authentication failed" in first:
-        return M("cannot open {book}: the server refused the user or password", book=book)
-    if "does not exist" in first and ("database" in first or "role" in first):
-        return M("cannot open {book}: {reason}", book=book, reason=first.split('FATAL:')[-1].strip())
-    if "permission denied for" in first:  # PostgreSQL: a user granted reading only
-        return M("cannot write the book {book}: the server lets this user read it, not write it "
-                 "({reason})", book=book, reason=first)
-    if "Connection refused" in first or "could not connect" in first or "connection failed" in first:
-        return M("cannot reach the database server for {book}: is it running? ({reason})", book=book,
-                 reason=first)
-    return M("cannot use the book {book}: {reason}", book=book, reason=first)
-
-
-def _cannot_write(url: str):
-    """Why this process cannot write a SQLite book (a Message), or None if it can."""
-    path = sqlite_path(url)
-    if path is None:
-        return None
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        return M("the book {path} is read-only: it can be read (standings, ledger, export, verify, …), "
-                 "not written", path=path)
-    folder = os.path.dirname(path)
-    if not os.access(folder, os.W_OK):
-        return M("the folder {folder} is read-only: the book {path} can be read there, not written",
-                 folder=folder, path=path)
-    return None
-
-
 class Book:
-    """An open book: its engine and the sessions that read and write it."""
+    """An open book: its engine and the sessions that read and write it. Its writers take
+    their turn first (`_turn`); its readers read a snapshot (SQLite WAL, PostgreSQL
+    REPEATABLE READ) and wait for no writer, nor hold one back."""
 
     def __init__(self, url: str, engine, readonly: bool = False):
         self.url = url
@@ -332,6 +197,9 @@ class Book:
         self.dialect = engine.dialect.name
         self.readonly = readonly
         self.made = False  # made by this command (open_book): the shell says so, once
+        self._file = sqlite_path(url) if self.dialect == "sqlite" and not readonly else None
+        self._checkpointed = self._synced_folder = None  # when this book last checkpointed; whether
+        # its folder was synced (the -wal file's name in it), for a SQLite book written here
 
     @contextmanager
     def read(self):
@@ -344,17 +212,24 @@ class Book:
 
     @contextmanager
     def connect(self):
-        """A Core connection for reading: no ORM to import (the league's reports start faster)."""
+        """A Core connection for reading: no ORM to import (the league's reports start faster).
+        Its transaction is a snapshot, the book at one moment, holding no writer back (SQLite:
+        a WAL read; PostgreSQL: REPEATABLE READ, READ ONLY, no lock a writer waits for)."""
         with self._failures():
             with self.engine.connect() as conn:
+                if self.dialect == "postgresql":
+                    conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
                 yield conn
 
     @contextmanager
     def begin(self):
-        """One write transaction on a Core connection (the importer's bulk inserts: no ORM)."""
+        """One write transaction on a Core connection (the importer's bulk inserts: no ORM).
+        Its commit is not flushed to disk: an import's batch is on disk at the next checkpoint
+        (a power cut before it takes batches a rerun stores again: store/importer.py)."""
         with self._failures():
-            with self.engine.execution_options(book_write=True).begin() as conn:
+            with self._turn(), self.engine.execution_options(book_write=True).begin() as conn:
                 yield conn
+            self._settle(flush=False)
 
     @contextmanager
     def write(self):
@@ -362,43 +237,100 @@ class Book:
         from sqlmodel import Session
 
         with self._failures():
-            with Session(self.engine.execution_options(book_write=True),
-                         expire_on_commit=False) as session:  # rows stay readable after
+            with self._turn(), Session(self.engine.execution_options(book_write=True),
+                                       expire_on_commit=False) as session:  # rows stay readable after
                 with session.begin():
                     yield session
+            self._settle()
+
+    @contextmanager
+    def _turn(self, seconds: float | None = None):
+        """A SQLite book's writers one at a time, in the order they asked (store/locks.py
+        `writers_turn`), held until the transaction has ended; PostgreSQL's writers queue on
+        the rows they lock."""
+        if self._file is None:
+            yield
+            return
+        with locks.writers_turn(self._file, seconds):
+            yield
+
+    def _settle(self, flush: bool = True) -> None:
+        """A SQLite write committed and its turn let go: its moves made durable before the
+        command says they are stored (the -wal file synced, its folder once; the writers behind
+        it write meanwhile), and at most every CHECKPOINT_EVERY seconds the -wal copied into the
+        book (a PASSIVE checkpoint: it waits for no reader or writer and holds none back)."""
+        import time
+
+        if self._file is None:
+            return
+        try:
+            if flush:
+                _sync(self._file + "-wal")
+            if flush and not self._synced_folder:
+                _sync(os.path.dirname(self._file))
+                self._synced_folder = True
+        except FileNotFoundError:
+            pass  # no -wal: the last connection checkpointed it into the book, synced, and took it away
+        except OSError as exc:
+            raise BookError(explain(exc, self.url)) from None
+        now = time.monotonic()
+        if self._checkpointed is None or now - self._checkpointed >= CHECKPOINT_EVERY:
+            self._checkpointed = now
+            _checkpoint(self.engine)
 
     @contextmanager
     def _failures(self):
-        from sqlalchemy.exc import DBAPIError, OperationalError
+        from sqlalchemy.exc import DBAPIError, IntegrityError
 
         try:
             yield
-        except (OperationalError, DBAPIError) as exc:
-            from sqlalchemy.exc import IntegrityError
-
-            if isinstance(exc, IntegrityError):
-                raise
-            from .locks import busy_from
-
-            busy = busy_from(exc)
-            if busy is not None:
-                raise busy from None
-            from .roles import refusal  # a privilege the server refused: the role, what it lacks
-
-            raise BookError(refusal(exc, self) or _explain(exc, self.url, self.readonly)) from None
+        except IntegrityError:
+            raise
+        except BookError:
+            raise
+        except DBAPIError as exc:
+            raise _failure(exc, self) from None
         except Exception as exc:  # the driver's own (the importer's COPY): a refused privilege, a wait
-            from .locks import busy_from
-            from .roles import refusal
-
-            if isinstance(exc, BookError):
-                raise
-            busy = busy_from(exc)
+            busy = locks.busy_from(exc)
             if busy is not None:
                 raise busy from None
-            message = refusal(exc, self)
+            message = roles.refusal(exc, self)
             if message is None:
                 raise
             raise BookError(message) from None
+
+
+def _sync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _checkpoint(engine) -> None:
+    """Copy the -wal's committed pages into the book, as far as no reader still reads them
+    (PASSIVE: no lock taken that a writer waits for, no busy wait; one checkpointing already
+    is left to it)."""
+    import sqlite3
+
+    raw = engine.raw_connection()
+    try:
+        raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error:
+        pass  # another process checkpointing, a book gone read-only: the next write tries again
+    finally:
+        raw.close()
+
+
+def _failure(exc, book: Book, head: str | None = None) -> BookError:
+    """The BookError of a database error: `Busy` for a wait past its time, the privilege a
+    server refused (`head`: while bringing the schema to it), else why the book could not be
+    used, in one line."""
+    busy = locks.busy_from(exc)
+    if busy is not None:
+        return busy
+    return BookError(roles.refusal(exc, book, head) or explain(exc, book.url, book.readonly))
 
 
 def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False) -> Book:
@@ -492,14 +424,7 @@ def schema_version(book: Book):
                 row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
                 version = row[0] if row else None
     except DBAPIError as exc:
-        from .roles import refusal
-
-        from .locks import busy_from
-
-        busy = busy_from(exc)
-        if busy is not None:
-            raise busy from None
-        raise BookError(refusal(exc, book) or _explain(exc, book.url, book.readonly)) from None
+        raise _failure(exc, book) from None
     if version is None and names & BOOK_TABLES and not BOOK_TABLES <= names:
         raise BookError(M("{book} holds tables but no schema version: it is not a book of this program",
                           book=describe(book.url)))
@@ -564,36 +489,28 @@ def alembic_config(book: Book | None = None):
 def upgrade(book: Book):
     """Bring the schema to the newest revision, in one transaction; the revision found
     before (None: an empty book). Commands upgrading one book at once queue: on PostgreSQL
-    for an advisory lock, on SQLite for the write lock (BEGIN IMMEDIATE); the later finds the
-    book upgraded and does nothing."""
+    for an advisory lock, on SQLite for their turn to write (UPGRADE_TIMEOUT at most, as long
+    enough for another's migrations); the later finds the book upgraded and does nothing."""
     from alembic import command
     from alembic.migration import MigrationContext
     from sqlalchemy import text
     from sqlalchemy.exc import DBAPIError
 
-    from . import roles
-
     cfg = alembic_config(book)
     try:
-        with book.engine.execution_options(book_write=True).begin() as conn:
-            if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is, but
-                from .locks import UPGRADE_TIMEOUT, bounded  # long enough for another's migrations
-
-                conn.execute(text(f"SET LOCAL lock_timeout = {round(UPGRADE_TIMEOUT * 1000)}"))
-                with bounded(M("the book's schema (another process is upgrading it)"), UPGRADE_TIMEOUT):
+        with book._turn(locks.UPGRADE_TIMEOUT), book.engine.execution_options(book_write=True).begin() as conn:
+            if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is
+                conn.execute(text(f"SET LOCAL lock_timeout = {round(locks.UPGRADE_TIMEOUT * 1000)}"))
+                with locks.bounded(M("the book's schema (another process is upgrading it)"), locks.UPGRADE_TIMEOUT):
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
             before = MigrationContext.configure(conn).get_current_revision()
             if before != schema_head():
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 roles.reapply(conn)  # the roles granted before: their privileges on the new schema
+        book._settle()
     except DBAPIError as exc:
-        from .locks import busy_from
-
-        busy = busy_from(exc)
-        if busy is not None:
-            raise busy from None
-        raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
+        raise _failure(exc, book, schema_head()) from None
     return before
 
 
@@ -603,15 +520,14 @@ def stamp(book: Book) -> None:
     from alembic import command
     from sqlalchemy.exc import DBAPIError
 
-    from . import roles
-
     cfg = alembic_config(book)
     try:
-        with book.engine.execution_options(book_write=True).begin() as conn:
+        with book._turn(), book.engine.execution_options(book_write=True).begin() as conn:
             cfg.attributes["connection"] = conn
             command.stamp(cfg, "head")
+        book._settle()
     except DBAPIError as exc:
-        raise BookError(roles.refusal(exc, book, schema=True) or _explain(exc, book.url)) from None
+        raise _failure(exc, book, schema_head()) from None
 
 
 def drift(book: Book) -> list:
@@ -629,7 +545,7 @@ def drift(book: Book) -> list:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
             diffs = compare_metadata(context, SQLModel.metadata)
     except DBAPIError as exc:
-        raise BookError(_explain(exc, book.url, book.readonly)) from None
+        raise BookError(explain(exc, book.url, book.readonly)) from None
     return [_difference(d) for d in diffs]
 
 

@@ -18,6 +18,8 @@ the only guard.
 """
 
 from ..findings import M
+from .errors import BookError
+from .location import describe
 
 RECORDER, READER, OWNER, OTHER = "recorder", "reader", "owner", "other"
 VERSION_TABLE = "alembic_version"
@@ -48,8 +50,6 @@ class _Book:
             "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE c.oid = to_regclass(:table)"), {"table": VERSION_TABLE}).first()
         if row is None:  # open_book made the book: only a database emptied since gets here
-            from .db import BookError
-
             raise BookError(M("the database holds no book (no schema version): `desmoche-ref db upgrade` "
                               "makes one"))
         self.schema, self.owner, self.user, self.owned = row
@@ -59,8 +59,6 @@ class _Book:
 def postgres_only(url: str) -> None:
     """A BookError for a SQLite book (before it is opened): roles are a server's; a file is
     guarded by its permissions."""
-    from .db import BookError, describe
-
     if url.startswith("sqlite"):
         raise BookError(M("{book} is a SQLite file: it is protected by the file's permissions (0600, "
                           "its owner's alone), not by database roles", book=describe(url)))
@@ -71,8 +69,6 @@ def _quote(conn, name: str) -> str:
 
 
 def _owner_only(b: _Book) -> None:
-    from .db import BookError
-
     if not b.owned:
         raise BookError(M("role {role} may not grant or revoke: only the book's owner ({owner}) may",
                           role=b.user, owner=b.owner))
@@ -81,8 +77,6 @@ def _owner_only(b: _Book) -> None:
 def _target(b: _Book, role: str) -> None:
     """A BookError unless `role` is a role the owner can give a recorder's or reader's rights."""
     from sqlalchemy import text
-
-    from .db import BookError
 
     row = b.conn.execute(text("SELECT rolsuper, pg_has_role(oid, (SELECT relowner FROM pg_class "
                               "WHERE oid = to_regclass(:table)), 'USAGE') FROM pg_roles WHERE rolname = :role"),
@@ -259,25 +253,23 @@ def refused(exc) -> bool:
     return getattr(getattr(exc, "orig", exc), "sqlstate", None) == "42501"
 
 
-def refusal(exc, book, schema: bool = False):
+def refusal(exc, book, head: str | None = None):
     """The one line for a privilege the server refused (a Message naming the role and what
-    it lacks), or None when `exc` is another failure. `schema`: it was refused while
-    bringing the book's schema up to date (or making the book in an empty database)."""
+    it lacks), or None when `exc` is another failure. `head`: it was refused while bringing
+    the book's schema up to that revision (or making the book in an empty database)."""
     if not refused(exc):
         return None
     role, access, exists, version = _who(book)
-    if schema and not exists:
+    if head and not exists:
         return M("role {role} may not create the book's tables: the database's owner makes the "
                  "book first (`desmoche-ref db upgrade`)", role=role)
-    if schema and version is None:
+    if head and version is None:
         return M("role {role} may not change the book's schema: its owner runs `desmoche-ref db upgrade`",
                  role=role)
-    if schema:
-        from .db import schema_head
-
+    if head:
         return M("role {role} may not change the book's schema: the book is at schema {version}, this "
                  "program needs {head}; its owner runs `desmoche-ref db upgrade`", role=role,
-                 version=version, head=schema_head())
+                 version=version, head=head)
     if access == READER:
         return M("role {role} may only read this book", role=role)
     if access is None:

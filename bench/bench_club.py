@@ -1,0 +1,252 @@
+"""A club night on one SQLite book: several tables recording at once, readers beside them (issue 27).
+
+    python bench/bench_club.py [--tables 4] [--readers 2] [--hands 12] [--history 300]
+                               [--think 0] [--seed 1]
+
+The book holds a season already (`--history` simulated hands imported at table `club`, kept in
+the bench cache), so that the readers have something to read. Then, at once:
+
+- `--tables` recorders, each a process of its own (as each table's `play` is), record a
+  simulated night of `--hands` hands at a table of their own through `play`'s own loop
+  (`cli.play.handle` on `open_table`, the code `play < night.txt` runs), `--think` ms
+  between moves (0: as fast as the book takes them, the hardest case);
+- `--readers` processes each run `standings`, `settle-up`, `hand show`, `report -o DIR` in
+  turn, as new processes, until the recorders are done.
+
+Each move is timed in its recorder from the line read to the move committed (reading,
+judging, waiting for the book, the write): printed are p50, p95, p99, the longest and the
+moves over 1 s, over every table's moves. Targets (issue 27): p99 <= 250 ms, none over 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchkit as common  # noqa: E402
+
+TARGET_P99_MS, TARGET_MAX_MS = 250.0, 1000.0
+OPTIONS = "todo strict"
+READS = (["standings"], ["settle-up"], ["hand", "show", "--table", "t1"], ["report", "-o", "{site}"])
+
+
+def percentile(values, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def season_book(hands: int) -> Path:
+    """A SQLite book of `hands` simulated hands at table `club`, imported once and kept."""
+    from bench_import import session_file
+
+    book = common.cache_dir() / f"club-book-{hands}.db"
+    if not book.exists():
+        tmp = book.with_suffix(".tmp")
+        tmp.unlink(missing_ok=True)
+        print(f"  importing {hands} hands ...", file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, "-m", "desmoche_ref", "import", str(session_file(hands)),
+                        "--table", "club", "--db", str(tmp)], check=True, capture_output=True,
+                       env=dict(os.environ, PYTHONPATH=str(common.ROOT)))
+        os.replace(tmp, book)
+    return book
+
+
+def night(hands: int, seed: int):
+    from desmoche_ref.play.script import night_script
+    from desmoche_ref.simulate import simulate_session
+
+    return night_script(simulate_session(hands, 3, seed, OPTIONS, vary=False))
+
+
+def record(path: str, table: str, hands: int, seed: int, think: float, out: str, start_at: float) -> None:
+    """One table's recorder (a process of its own): the night typed into `play`'s loop, each
+    move timed; [(when, ms)] written to `out`."""
+    import io
+    from contextlib import redirect_stdout
+
+    from desmoche_ref.cli.play import REFUSED, handle, open_table
+    from desmoche_ref.store.db import open_book
+
+    _, lines = night(hands, seed)
+    turns = _timed_turns()
+    book = open_book(path)
+    recorder = open_table(book, table)
+    times = []
+    while time.time() < start_at:  # every table starts together
+        time.sleep(0.001)
+    with redirect_stdout(io.StringIO()):  # the settlements each `new` prints
+        for number, line in enumerate(lines, 1):
+            started = time.perf_counter()
+            outcome = handle(recorder, line, f"{number}: ")
+            took = (time.perf_counter() - started) * 1000
+            if outcome == REFUSED:
+                raise SystemExit(f"{table} line {number} was refused: {line}")
+            if not line.startswith("new"):
+                times.append((time.time(), took))
+            if think:
+                time.sleep(think / 1000)
+    book.engine.dispose()
+    Path(out).write_text(json.dumps({"moves": times, "turns": turns}))
+
+
+def _timed_turns() -> list:
+    """[(ms waited for the turn, ms held)] of each write, when the store queues its writers
+    (store/locks.py `writers_turn`; before it did, the list stays empty)."""
+    from contextlib import contextmanager
+
+    from desmoche_ref.store import locks
+
+    turns, queue = [], getattr(locks, "writers_turn", None)
+    if queue is None:
+        return turns
+
+    @contextmanager
+    def timed(path, seconds=None):
+        asked = time.perf_counter()
+        with queue(path, seconds):
+            got, cpu = time.perf_counter(), time.process_time()
+            try:
+                yield
+            finally:
+                turns.append(((got - asked) * 1000, (time.perf_counter() - got) * 1000,
+                              (time.process_time() - cpu) * 1000))
+
+    locks.writers_turn = timed
+    _timed_settles(turns)
+    return turns
+
+
+def _timed_settles(turns: list) -> None:
+    """Each write's flush and checkpoint after its turn (db.Book._settle), added to its entry."""
+    from desmoche_ref.store.db import Book
+
+    settle = getattr(Book, "_settle", None)
+    if settle is None:
+        return
+
+    def timed(book, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return settle(book, *args, **kwargs)
+        finally:
+            if turns:
+                turns[-1] = (*turns[-1][:3], (time.perf_counter() - started) * 1000)
+
+    Book._settle = timed
+
+
+def read_loop(path: str, folder: Path, number: int, stop: threading.Event, done: list) -> None:
+    """A reader: the read commands in turn, each a new process, until `stop`."""
+    env = dict(os.environ, PYTHONPATH=str(common.ROOT))
+    turn = number
+    while not stop.is_set():
+        argv = [a.format(site=folder / f"site-{number}") for a in READS[turn % len(READS)]]
+        started = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "desmoche_ref", "--db", path, *argv],
+                             capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} exited {run.returncode}: {run.stderr.strip()[:500]}")
+        done.append((argv[0], time.perf_counter() - started))
+        turn += 1
+
+
+def prepare(folder: Path, args) -> str:
+    from desmoche_ref.store import hands as H
+    from desmoche_ref.store.db import open_book
+
+    path = str(folder / "club.db")
+    shutil.copy(season_book(args.history), path)
+    book = open_book(path)
+    for k in range(args.tables):
+        setup, _ = night(args.hands, args.seed + k)
+        with book.write() as s:
+            H.create_table(s, f"t{k + 1}", list(setup.players), setup.bet, setup.rules, OPTIONS)
+    book.engine.dispose()
+    return path
+
+
+def run_night(folder: Path, args) -> tuple:
+    path = prepare(folder, args)
+    start_at = time.time() + 3.0  # the recorders' start-up done
+    env = dict(os.environ, PYTHONPATH=str(common.ROOT))
+    recorders = [subprocess.Popen([sys.executable, __file__, "--recorder", path, f"t{k + 1}",
+                                   str(args.hands), str(args.seed + k), str(args.think),
+                                   str(folder / f"t{k + 1}.json"), str(start_at)], env=env)
+                 for k in range(args.tables)]
+    stop, reads = threading.Event(), []
+    while time.time() < start_at:
+        time.sleep(0.01)
+    readers = [threading.Thread(target=read_loop, args=(path, folder, n, stop, reads), daemon=True)
+               for n in range(args.readers)]
+    for t in readers:
+        t.start()
+    failed = [p.wait() for p in recorders]
+    took = time.time() - start_at
+    stop.set()
+    for t in readers:
+        t.join()
+    if any(failed):
+        raise SystemExit(f"a recorder failed: exit statuses {failed}")
+    got = [json.loads((folder / f"t{k + 1}.json").read_text()) for k in range(args.tables)]
+    moves = [ms for g in got for _, ms in g["moves"]]
+    turns = [t for g in got for t in g["turns"]]
+    return moves, turns, reads, took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--readers", type=int, default=2)
+    parser.add_argument("--hands", type=int, default=12, help="hands each table records")
+    parser.add_argument("--history", type=int, default=300, help="hands in the book before the night")
+    parser.add_argument("--think", type=float, default=0.0, help="ms between a table's moves")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--recorder", nargs=7, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.recorder:
+        path, table, hands, seed, think, out, start_at = args.recorder
+        record(path, table, int(hands), int(seed), float(think), out, float(start_at))
+        return 0
+    folder = Path(tempfile.mkdtemp(prefix="club-", dir=common.cache_dir()))
+    try:
+        moves, turns, reads, took = run_night(folder, args)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    p99, longest = percentile(moves, 99), max(moves)
+    over = sum(ms > TARGET_MAX_MS for ms in moves)
+    print(f"a club night on one SQLite book: {args.tables} tables recording at once through play's loop "
+          f"({args.hands} hands each, {args.think:g} ms between moves), {args.readers} readers; "
+          f"{args.history} hands in the book before; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} CPUs")
+    print(f"  {len(moves)} moves in {took:.1f} s ({len(moves) / took:.0f} moves/s); readers ran "
+          + ", ".join(f"{sum(1 for r in reads if r[0] == name)} {name}" for name in
+                      ("standings", "settle-up", "hand", "report")))
+    print(f"  a move (read + judge + wait + commit): p50 {percentile(moves, 50):.1f} ms, p95 "
+          f"{percentile(moves, 95):.1f} ms, p99 {p99:.1f} ms, longest {longest:.0f} ms; "
+          f"{over} over 1 s, {sum(ms > 250 for ms in moves)} over 250 ms")
+    if turns:
+        waited, held, cpu = ([t[k] for t in turns] for k in range(3))
+        settled = [t[3] for t in turns if len(t) > 3]
+        print(f"  of which the turn to write (store/locks.py): waited p50 {percentile(waited, 50):.1f} ms, "
+              f"p99 {percentile(waited, 99):.1f} ms, longest {max(waited):.0f} ms; held p50 "
+              f"{percentile(held, 50):.1f} ms, p99 {percentile(held, 99):.1f} ms, longest {max(held):.0f} ms "
+              f"(CPU p50 {percentile(cpu, 50):.1f} ms)")
+        if settled:
+            print(f"  and after it, the flush to disk and the checkpoints: p50 {percentile(settled, 50):.1f} ms, "
+                  f"p99 {percentile(settled, 99):.1f} ms, longest {max(settled):.0f} ms")
+    met = p99 <= TARGET_P99_MS and longest <= TARGET_MAX_MS
+    print(f"  target p99 <= {TARGET_P99_MS:.0f} ms and none over 1 s: {'met' if met else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
