@@ -147,19 +147,8 @@ LAYERS = [
     ("store", {"store"}),
     ("front ends", {"cli", "play", "report", "board", "__main__"}),
 ]
-# Cycles still in the store, being broken (issue 26): each edge that lies on a cycle today.
-# The list may only shrink: a new edge on a cycle fails the test, and an edge that no longer
-# lies on one should be struck from it.
-KNOWN_STORE_CYCLE_EDGES = {
-    ("store.changes", "store.db"), ("store.course", "store.hands"), ("store.course", "store.journal"),
-    ("store.course", "store.models"), ("store.db", "store.locks"), ("store.db", "store.models"),
-    ("store.db", "store.roles"), ("store.hands", "store.course"), ("store.hands", "store.journal"),
-    ("store.hands", "store.lawbook"), ("store.hands", "store.locks"), ("store.hands", "store.models"),
-    ("store.hands", "store.tablebook"), ("store.journal", "store.changes"), ("store.journal", "store.league"),
-    ("store.journal", "store.locks"), ("store.lawbook", "store.league"), ("store.league", "store.hands"),
-    ("store.locks", "store.db"), ("store.models", "store.journal"), ("store.roles", "store.db"),
-    ("store.tablebook", "store.course"), ("store.tablebook", "store.hands"), ("store.tablebook", "store.models"),
-}
+# No import cycle is left (issue 26 broke the store's): none may come back.
+KNOWN_STORE_CYCLE_EDGES: set = set()
 # The one import that still points up, being removed (issue 26: the report's data from a store
 # service): it may only go.
 KNOWN_UPWARD = {("store.scorebook", "report.collect")}

@@ -95,7 +95,7 @@ def test_waiting_writers_are_served_in_the_order_they_asked(book_path):
     writers = []
     for k in range(3):
         writers.append(_write(book_path, f"writer-{k}"))
-        _waiting_until(lambda: _tickets(book_path) == asked + k + 1)
+        _waiting_until(lambda k=k: _tickets(book_path) == asked + k + 1)
     release.set()
     for t in (holder, *writers):
         t.join(10)

@@ -198,8 +198,10 @@ class Book:
         self.readonly = readonly
         self.made = False  # made by this command (open_book): the shell says so, once
         self._file = sqlite_path(url) if self.dialect == "sqlite" and not readonly else None
-        self._checkpointed = self._synced_folder = None  # when this book last checkpointed; whether
-        # its folder was synced (the -wal file's name in it), for a SQLite book written here
+        # when this book last checkpointed; whether its folder was synced (the -wal file's name
+        # in it), for a SQLite book written here
+        self._checkpointed: float | None = None
+        self._synced_folder = False
 
     @contextmanager
     def read(self):

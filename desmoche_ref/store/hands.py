@@ -33,7 +33,8 @@ from .models import BookTable, Event, Hand, Player, Posting, Setting, now
 from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enforced_fouls,  # noqa: F401
                       event_lines, hand_setup, live_events, posting_rows, refund_moves,
                       standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
-from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401 (hands.StoreError, …)
+# hands.StoreError, hands.END … stay importable from here
+from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401
                     StoreError, refusal as _refusal)
 
 
