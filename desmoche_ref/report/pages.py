@@ -17,7 +17,7 @@ from ..cli.render import Style, _outcome, say
 from ..cli.view import STATUS, offer_text, pile_text, stock_text, turn
 from ..money import fmt
 from ..rating import figure
-from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
+from ..store.league import POT_PARTY
 from . import svg
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
@@ -125,29 +125,23 @@ def party(name: str) -> str:
 
 
 # ------------------------------------------------------------- what shows
-def player_money(entries) -> dict:
-    """name -> cents: what a hand's postings (ledger entries) moved into each player's
-    account (the pots and `outside`, where carried-in money came from, are no player's)."""
-    out = {}
-    for e in entries:
-        if e.account.startswith("pot:") or (e.account == OUTSIDE and e.kind == BROUGHT_IN):
-            continue
-        out[e.account] = out.get(e.account, 0) + e.amount
-    return out
+def outcome(report, out) -> str:
+    """The hand's outcome in words, as `check` says it (its verdict's N8 JSON `out`)."""
+    return _outcome(out, report.errors)
 
 
-def summary(hand, judged, out=None) -> dict:
-    """What the night, player and season pages show of a hand (sent back from the process
-    that rendered its page: plain values). `out`: the verdict's N8 JSON, if made already."""
+def summary(judged, out=None) -> dict:
+    """What the night, player and season pages show of a hand's verdict (plain values, kept
+    between reports by the hand's key: report/values.Shown adds where, when and the money).
+    `out`: the verdict's N8 JSON, if made already."""
     report = judged.report
     out = out or report.as_json()
-    return {"table": hand.table, "number": hand.number, "day": hand.day, "status": out["status"],
-            "outcome": _outcome(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
-            "winners": (out["outcome"] or {}).get("winners") or [], "auto": (out["outcome"] or {}).get("auto"),
+    result = out["outcome"] or {}
+    return {"status": out["status"], "outcome": outcome(report, out), "kind": result.get("kind"),
+            "winners": result.get("winners") or [], "auto": result.get("auto"),
             "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
             "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],
-            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings()),
-            "money": player_money(hand.postings)}
+            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings())}
 
 
 def replay_html(steps, gettext) -> Markup:
