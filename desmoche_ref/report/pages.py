@@ -58,6 +58,12 @@ def text_html(text: str) -> Markup:
     return Markup(_CODE.sub(r"<code>\1</code>", _PRETTY_CARD.sub(_suit_html, str(escape(text)))))
 
 
+def plain_html(text: str) -> str:
+    """A line of words with cards in it, as text (the replay's: replay.js colours its cards;
+    a page without a script reads 10♠ and 7♥ as they are); a `command` in it as code."""
+    return _CODE.sub(r"<code>\1</code>", str(escape(text)))
+
+
 def rule_html(text: str) -> Markup:
     """Words as the rulebook and the pages' own texts write them (their markdown): `code`
     spans become <code>, **strong** <strong> and *emphasis* <em>."""
@@ -146,9 +152,12 @@ def summary(judged, out=None) -> dict:
 
 def replay_html(steps, gettext) -> Markup:
     """The replay's steps, one <section id="move-N"> each: the table after the move as
-    `view --at` shows it (its words are cli/view.py's). Built as strings, and a player's row
-    or the discard pile drawn again only when it changed: a season has tens of thousands of
-    steps, and a template's loop costs many times as much."""
+    `view --at` shows it (its words are cli/view.py's). The first step holds the whole table;
+    each next one only what its move changed (a player's row, the card on offer, the pile,
+    whose turn) and the stock: without a script every step is on the page and reads as the
+    move and what it did; replay.js fills each step in from the one before, so a step shown
+    alone is the whole table again. A season has a million steps: the table drawn whole at
+    each was 80% of a report's bytes (issue 27)."""
     if not steps:
         return Markup("")
     names = {p["name"]: str(escape(p["name"])) for p in steps[0].view["players"]}
@@ -157,45 +166,48 @@ def replay_html(steps, gettext) -> Markup:
                                    for h in (N_("player"), N_("status"), N_("hand"), N_("table"))) + "</tr></thead>"
     move_word, line_word = gettext(N_("move {move}")), gettext(N_("line {line}"))
     turn_word = gettext(N_("turn: {turn}"))
-    last_rows, last_dead, pile = {}, None, ""
+    seen, last, last_dead, pile = {}, {}, None, ""  # what the step before showed: rows; offer, pile, turn
     out = []
-    for step in steps:
+    for k, step in enumerate(steps):
         t = step.view
         rows = []
         for p in t["players"]:
             key = (p["status"], p["hand"], p["unknown"], p["melds"])
-            seen = last_rows.get(p["name"])
-            if seen is None or seen[0] != key:
-                held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
-                if p["unknown"]:
-                    held += f' <span class="unknown">+{p["unknown"]}?</span>'
-                melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m])
-                                 + "</span>" for m in p["melds"]])
-                name = names[p["name"]]
-                seen = last_rows[p["name"]] = (key, f'<tr data-player="{name}"><th scope="row">{name}</th>'
-                                                    f'<td>{status[p["status"]]}</td><td class="held">{held}</td>'
-                                                    f'<td class="melds">{melds}</td></tr>')
-            rows.append(seen[1])
-        if t["dead"] != last_dead:
-            last_dead, pile = t["dead"], text_html(pile_text(t, False))
+            if seen.get(p["name"]) != key:
+                seen[p["name"]] = key
+                rows.append(_row(p, names[p["name"]], status))
+        parts = [f'<table class="seats">{head if k == 0 else ""}<tbody>{"".join(rows)}</table>'] if rows else []
+        if k == 0 or t["dead"] != last_dead:
+            last_dead, pile = t["dead"], plain_html(pile_text(t, False))
+        for part, html in (("offer", plain_html(offer_text(t, False))), ("pile", pile), ("stock", stock_text(t)),
+                           ("turn", plain_html(turn_word.format(turn=turn(t, False))))):
+            if part == "stock" or last.get(part) != html:
+                last[part] = html
+                parts.append(f'<p class="{part}">{html}</p>')
         n, line = step.move, step.line
-        out.append(
-            f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
-            f'<h3><a href="#move-{n}">{move_word.format(move=n)}</a> · '
-            f'<a href="#line-{line}">{line_word.format(line=line)}</a>: <code>{escape(step.text)}</code></h3>'
-            f'<table class="seats">{head}<tbody>{"".join(rows)}</tbody></table>'
-            f'<p class="offer">{text_html(offer_text(t, False))}</p><p class="pile">{pile}</p>'
-            f'<p class="stock">{stock_text(t)}</p>'
-            f'<p class="turn">{text_html(turn_word.format(turn=turn(t, False)))}</p></section>\n')
+        out.append(f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
+                   f'<h3>{move_word.format(move=n)} · <a href="#line-{line}">{line_word.format(line=line)}</a>: '
+                   f'<code>{escape(step.text)}</code></h3>{"".join(parts)}</section>\n')
     return Markup("".join(out))
+
+
+def _row(p, name, status) -> str:
+    """A player's row of the replay's table: status, cards held (and how many unseen), melds."""
+    held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
+    if p["unknown"]:
+        held += f' <span class="unknown">+{p["unknown"]}?</span>'
+    melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m]) + "</span>"
+                     for m in p["melds"]])  # the cards as text: replay.js colours them
+    return (f'<tr data-player="{name}"><th scope="row">{name}</th><td>{status[p["status"]]}'
+            f'<td class="held">{held}<td class="melds">{melds}')  # a cell ends where the next begins (HTML)
 
 
 _CARD_STR = {}
 
 
 def _card_str(name: str) -> str:
-    html = _CARD_STR[name] = str(card_html(name))
-    return html
+    text = _CARD_STR[name] = pretty(parse_card(name))
+    return text
 
 
 def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
@@ -213,7 +225,7 @@ def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
                 before = recorders[move - 1]
                 who = escape(gettext(N_("entered by {recorder}")).format(recorder=before))
                 words = f'{words} <span class="by">{who}</span>'  # a str: Markup + would escape it again
-        out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
+        out.append(f'<span class="line" id="line-{n}">{words}</span>\n')  # its number: the style sheet's
     return Markup("".join(out))
 
 

@@ -86,10 +86,22 @@ class Manifest:
                 out.keys = {}
         return out
 
-    def write(self, root):
-        _atomic(os.path.join(root, CACHE), "".join(f"{k}\t{v}\n" for k, v in self.summaries.items()).encode())
+    def write(self, root) -> list:
+        """Write the cache, then the manifest, each only if it changed: the names written."""
         data = {"format": FORMAT, "stamp": self.stamp, "files": self.files, "keys": self.keys}
-        _atomic(os.path.join(root, MARKER), json.dumps(data, sort_keys=True, indent=0).encode())
+        written = []
+        for name, text in ((CACHE, "".join(f"{k}\t{v}\n" for k, v in self.summaries.items())),
+                           (MARKER, json.dumps(data, sort_keys=True, indent=0))):
+            path = os.path.join(root, name)
+            try:
+                with open(path, "rb") as f:
+                    if f.read() == text.encode("utf-8"):
+                        continue
+            except OSError:
+                pass
+            _atomic(path, text.encode("utf-8"))
+            written.append(name)
+        return written
 
 
 def _atomic(path, data: bytes):
@@ -264,8 +276,8 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
     for name in season.players:
         writer.put(paths.player(name), env.get_template("player.html").render(
             base, root="../", inline=False, links=True, **player_values(name, season, shown, paths)))
-    new.write(root)
     figures = writer.figures
+    figures["written"] += new.write(root)
     figures["removed"] = prune(root, new)
     figures["hands"] = len(shown)
     return figures
