@@ -163,7 +163,7 @@ def test_the_season_page_shows_the_standings_of_standings_json(season):
 def test_a_hand_page_replays_the_table_view_at_shows(season, tmp_path):
     """Each step of forcing-table hand 1, filled in from the steps before it as replay.js fills
     it (a step holds the whole table at the first move, then what each move changed: a row,
-    the card on offer, the pile, whose turn, and always the stock), holds for each player the
+    the card on offer, the pile, and always the stock and whose turn), holds for each player the
     cards and melds `view --json --at LINE` gives on the exported record, and its stock, at
     every line."""
     record = tmp_path / "forcing.dsm"

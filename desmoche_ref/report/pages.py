@@ -153,8 +153,8 @@ def summary(judged, out=None) -> dict:
 def replay_html(steps, gettext) -> Markup:
     """The replay's steps, one <section id="move-N"> each: the table after the move as
     `view --at` shows it (its words are cli/view.py's). The first step holds the whole table;
-    each next one only what its move changed (a player's row, the card on offer, the pile,
-    whose turn) and the stock: without a script every step is on the page and reads as the
+    each next one only what its move changed (a player's row, the card on offer, the pile)
+    and the stock and whose turn: without a script every step is on the page and reads as the
     move and what it did; replay.js fills each step in from the one before, so a step shown
     alone is the whole table again. A season has a million steps: the table drawn whole at
     each was 80% of a report's bytes (issue 27)."""
@@ -181,7 +181,7 @@ def replay_html(steps, gettext) -> Markup:
             last_dead, pile = t["dead"], plain_html(pile_text(t, False))
         for part, html in (("offer", plain_html(offer_text(t, False))), ("pile", pile), ("stock", stock_text(t)),
                            ("turn", plain_html(turn_word.format(turn=turn(t, False))))):
-            if part == "stock" or last.get(part) != html:
+            if part in ("stock", "turn") or last.get(part) != html:
                 last[part] = html
                 parts.append(f'<p class="{part}">{html}</p>')
         n, line = step.move, step.line

@@ -1,8 +1,8 @@
 // The replay of a hand: one move's table shown at a time, stepped with the buttons or the
 // arrow keys; the address follows (#move-23), so every step can be linked. Without this
 // script every step is on the page, one after the other: the first with the whole table,
-// each next one with what its move changed (a player's row, the card on offer, the pile,
-// whose turn) and the stock. Here each step is first filled in from the one before.
+// each next one with what its move changed (a player's row, the card on offer, the pile)
+// and the stock and whose turn. Here each step is first filled in from the one before.
 (function () {
   "use strict";
   var steps = Array.prototype.slice.call(document.querySelectorAll(".step"));
