@@ -5,6 +5,9 @@ hand's SeasonHand.money), never figures parsed back from words."""
 import json
 from typing import NamedTuple
 
+from markupsafe import Markup, escape
+
+from ..money import fmt
 from . import pages
 
 
@@ -98,7 +101,23 @@ def player_values(name, season, shown, paths) -> dict:
     rating_chart = pages.chart(_("{player}'s rating after each rated hand").format(player=name),
                                [(name, [round(p.rating * 100) for p in curve])], _("rated hands")) if curve else None
     return {"name": name, "record": record, "rows": rows, "chart": chart, "rating_chart": rating_chart,
-            "nights": _player_nights(rows, curve), "fouls": fouls, "rules": titles, "paths": paths}
+            "nights": _player_nights(rows, curve), "fouls": fouls, "rules": titles, "paths": paths,
+            "hand_rows": _hand_rows(rows, paths)}
+
+
+def _hand_rows(rows, paths) -> Markup:
+    """The rows of the player's hands (one a hand: a season's player has tens of thousands,
+    built as strings: a template's loop costs many times as much)."""
+    words, out = {}, []
+    for s, cents, total in rows:
+        said = words.get(s.outcome)
+        if said is None:
+            said = words[s.outcome] = str(pages.text_html(s.outcome))
+        table = str(escape(s.table))
+        out.append(f'<tr><td>{s.day}</td><td>{table}</td><th scope="row" class="num"><a href="../'
+                   f'{escape(paths.hand(s.table, s.number))}">{s.number}</a></th><td>{said}</td>'
+                   f'<td class="num">{fmt(cents)}</td><td class="num">{fmt(total)}</td></tr>\n')
+    return Markup("".join(out))
 
 
 def _player_nights(rows, curve) -> list:

@@ -16,7 +16,7 @@ the pots' share (league.POT_PARTY): what the players' nets leave, as settle-up c
 import json
 from typing import NamedTuple
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 
 from ..settleup import settle_up
 from .league import (POT_PARTY, Row, Selection, Standings, _day, _hand_filters, card_table, event, hand,
@@ -104,8 +104,7 @@ def season(conn, tables=(), since=None, until=None, min_nights=None) -> Season:
         sums.update(_sums(conn, sel))
         void.update(voided(conn, sel))
     shown = _shown(conn, rows)
-    hands = sorted((SeasonHand(r.id, r.table, r.number, r.day, r.status, shown[r.id],
-                               {a: c for (a, is_player), c in sums.get(r.id, {}).items() if is_player},
+    hands = sorted((SeasonHand(r.id, r.table, r.number, r.day, r.status, shown[r.id], sums.get(r.id, {}),
                                r.closed_last)
                     for r in rows if r.id in shown), key=lambda h: (h.day, h.table, h.number))
     table_ = standings(conn, selections[0]) if len(selections) == 1 else \
@@ -125,6 +124,8 @@ class _Row(NamedTuple):
     day: object
     status: str
     closed_last: bool  # the last hand of a closed table (exported with [Closed "yes"])
+    closed: object     # when it was closed (None: open)
+    content_hash: str | None
 
 
 def _hands(conn, sel: Selection) -> list:
@@ -133,47 +134,50 @@ def _hands(conn, sel: Selection) -> list:
     last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID).group_by(h.table_id))
     lasts = {t: n for t, n in conn.execute(last).all()}
     query = (select(h.id, card_table.c.name, h.number, h.opened, h.status, h.source, h.table_id,
-                    card_table.c.closed).select_from(hand).join(card_table, card_table.c.id == h.table_id)
-             .where(*_hand_filters(conn, sel)))
-    return [_Row(id_, name, number, _day(opened, source), status, closed is not None and lasts.get(t) == number)
-            for id_, name, number, opened, status, source, t, closed in conn.execute(query)]
+                    card_table.c.closed, h.closed, h.content_hash).select_from(hand)
+             .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(conn, sel)))
+    return [_Row(id_, name, number, _day(opened, source), status, shut is not None and lasts.get(t) == number,
+                 closed, digest)
+            for id_, name, number, opened, status, source, t, shut, closed, digest in conn.execute(query)]
 
 
 def _shown(conn, rows) -> dict:
-    """{hand id: key} of the hands export writes (not void, a move standing). The key: the
-    hand, its last row and how many rows it has, its status, its table and day, and whether it
-    closes its table; a hand whose moves were taken back is read row by row."""
+    """{hand id: key} of the hands export writes (not void, a move standing). A closed hand's
+    moves stand as they are until it is reopened (and then closed again, at another time): its
+    key is its status, when it closed, its content's hash, its table and day, and whether it
+    closes its table. An open hand's (a few) adds its last row and how many rows it has; one
+    whose every move was taken back, or begun with none, is not shown."""
     e = event.c
-    wanted = {r.id: r for r in rows if r.status != VOID}
-    out, undone = {}, []
-    query = (select(e.hand_id, func.count(), func.max(e.id), func.count(e.supersedes),
-                    func.sum(case((e.line == VOID, 1), else_=0)))
-             .group_by(e.hand_id))
-    for hand_id, count, last, undos, voids in conn.execute(query):
-        r = wanted.get(hand_id)
-        if r is None:
+    out, open_ = {}, {}
+    for r in rows:
+        if r.status == VOID:
             continue
-        if undos:
-            undone.append(hand_id)
-        elif count - (voids or 0) == 0:
-            continue
-        out[hand_id] = f"{hand_id}.{last}.{count}.{r.status}.{r.day}.{int(r.closed_last)}.{r.table}"
-    for hand_id in undone:  # every move taken back: nothing to write
-        moves = conn.execute(select(e.id, e.supersedes, e.line).where(e.hand_id == hand_id)).all()
-        if not live_events(moves):
-            del out[hand_id]
+        key = f"{r.id}.{r.status}.{r.closed}.{r.content_hash}.{r.day}.{int(r.closed_last)}.{r.table}"
+        if r.closed is not None:
+            out[r.id] = key
+        else:
+            open_[r.id] = key
+    for start in range(0, len(open_), BATCH):
+        ids = list(open_)[start:start + BATCH]
+        moves = {}
+        for row in conn.execute(select(e.hand_id, e.id, e.supersedes, e.line).where(e.hand_id.in_(ids))):
+            moves.setdefault(row.hand_id, []).append(row)
+        for hand_id, rows_ in moves.items():
+            if live_events(rows_):
+                out[hand_id] = f"{open_[hand_id]}.{max(r.id for r in rows_)}.{len(rows_)}"
     return out
 
 
 def _sums(conn, sel: Selection) -> dict:
-    """{hand id: {(account, is a player): cents}}: what each hand's postings moved."""
+    """{hand id: {player: cents}}: what each hand's postings moved into each player's account
+    (the pots and `outside` are no player's)."""
     p, h = posting.c, hand.c
-    query = (select(p.hand_id, p.account, p.player_id.is_not(None), func.sum(p.amount))
-             .select_from(posting).join(hand, h.id == p.hand_id).where(*_hand_filters(conn, sel))
-             .group_by(p.hand_id, p.account, p.player_id.is_not(None)))
+    query = (select(p.hand_id, p.account, func.sum(p.amount)).select_from(posting)
+             .join(hand, h.id == p.hand_id).where(p.player_id.is_not(None), *_hand_filters(conn, sel))
+             .group_by(p.hand_id, p.account))
     out = {}
-    for hand_id, account, is_player, cents in conn.execute(query):
-        out.setdefault(hand_id, {})[(account, bool(is_player))] = int(cents)
+    for hand_id, account, cents in conn.execute(query):
+        out.setdefault(hand_id, {})[account] = int(cents)
     return out
 
 
@@ -184,9 +188,8 @@ def _nights(rows, hands, sums, void) -> list:
         by_night.setdefault((h.day, h.table), []).append(h)
     for r in rows:
         night = owed.setdefault((r.day, r.table), {})
-        for (account, is_player), cents in sums.get(r.id, {}).items():
-            if is_player:
-                night[account] = night.get(account, 0) + cents
+        for account, cents in sums.get(r.id, {}).items():
+            night[account] = night.get(account, 0) + cents
         if (r.table, r.number) in void:  # a void hand is said on its night
             by_night.setdefault((r.day, r.table), [])
             void_by_night.setdefault((r.day, r.table), []).append((r.number, void[(r.table, r.number)]))
