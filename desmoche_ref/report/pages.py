@@ -61,7 +61,8 @@ def text_html(text: str) -> Markup:
 def plain_html(text: str) -> str:
     """A line of words with cards in it, as text (the replay's: replay.js colours its cards;
     a page without a script reads 10♠ and 7♥ as they are); a `command` in it as code."""
-    return _CODE.sub(r"<code>\1</code>", str(escape(text)))
+    html = str(escape(text))
+    return _CODE.sub(r"<code>\1</code>", html) if "`" in html else html
 
 
 def rule_html(text: str) -> Markup:
