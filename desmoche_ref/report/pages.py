@@ -6,6 +6,7 @@ file; where the pages sit and how they link is `Paths`. The words are the run's 
 import os
 import re
 import unicodedata
+from functools import lru_cache
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -111,8 +112,10 @@ class Paths:
 
 
 # -------------------------------------------------------------- environment
+@lru_cache(maxsize=None)
 def environment(lang: str) -> Environment:
-    """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`)."""
+    """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`): one a language,
+    each template compiled once a run (a child forked for the hand pages has them already)."""
     words = translations(lang)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)

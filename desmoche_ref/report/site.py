@@ -29,6 +29,7 @@ from .values import Shown, player_values, season_values
 MARKER = ".desmoche-report"       # the manifest: the file that says a folder is a report
 CACHE = ".desmoche-report-hands"  # each hand's summary, a JSON line each, by the hand's key
 FORMAT = 2
+ROWS = "\x00rows\x00"  # where a player page's hands go (written as they come)
 
 
 def _context(lang):
@@ -118,17 +119,28 @@ class Writer:
         self.root, self.old, self.new = root, old, new
         self.figures = {"pages": 0, "bytes": 0, "written": []}
 
-    def put(self, page: str, text: str):
-        data = text.encode("utf-8")
-        digest = hashlib.sha256(data).hexdigest()
+    def put(self, page: str, *parts: str):
+        """Write `page`, the strings `parts` one after the other (an iterable among them is
+        written as it yields: a player's twenty thousand rows are never one string)."""
+        path = os.path.join(self.root, page)
+        tmp, h, size = f"{path}.tmp{os.getpid()}", hashlib.sha256(), 0
+        with open(tmp, "wb") as f:
+            for part in parts:
+                for text in ([part] if isinstance(part, str) else part):
+                    data = text.encode("utf-8")
+                    h.update(data)
+                    f.write(data)
+                    size += len(data)
+        digest = h.hexdigest()
         self.new.files[page] = digest
         self.figures["pages"] += page.endswith(".html")
-        self.figures["bytes"] += len(data)
+        self.figures["bytes"] += size
         if page == "index.html":
-            self.figures["season_bytes"] = len(data)
-        if self.old.files.get(page) == digest and os.path.exists(os.path.join(self.root, page)):
+            self.figures["season_bytes"] = size
+        if self.old.files.get(page) == digest and os.path.exists(path):
+            os.unlink(tmp)
             return
-        _atomic(os.path.join(self.root, page), data)
+        os.replace(tmp, path)
         self.figures["written"].append(page)
 
     def record(self, page: str, digest: str, written: bool):
@@ -261,6 +273,7 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
             os.makedirs(os.path.join(root, folder), exist_ok=True)
         for name in pages.ASSETS:
             writer.put(f"assets/{name}", pages.asset(name))
+    env.get_template("hand.html")  # compiled here once: the children forked for the hands have it
     shown = _make_hands(reader, season, paths, base, None if inline_file else root, old, new, writer, progress)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     values = season_values(season, shown, paths)
@@ -274,8 +287,11 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
                                                                     made=made, **values))
     _night_pages(env, base, season, shown, paths, old, new, writer)
     for name in season.players:
-        writer.put(paths.player(name), env.get_template("player.html").render(
-            base, root="../", inline=False, links=True, **player_values(name, season, shown, paths)))
+        values = player_values(name, season, shown, paths)
+        rows, values["hand_rows"] = values["hand_rows"], Markup(ROWS)
+        head, tail = env.get_template("player.html").render(base, root="../", inline=False, links=True,
+                                                            **values).split(ROWS)
+        writer.put(paths.player(name), head, rows(), tail)
     figures = writer.figures
     figures["written"] += new.write(root)
     figures["removed"] = prune(root, new)

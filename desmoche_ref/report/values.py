@@ -5,7 +5,7 @@ hand's SeasonHand.money), never figures parsed back from words."""
 import json
 from typing import NamedTuple
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from ..money import fmt
 from . import pages
@@ -102,22 +102,21 @@ def player_values(name, season, shown, paths) -> dict:
                                [(name, [round(p.rating * 100) for p in curve])], _("rated hands")) if curve else None
     return {"name": name, "record": record, "rows": rows, "chart": chart, "rating_chart": rating_chart,
             "nights": _player_nights(rows, curve), "fouls": fouls, "rules": titles, "paths": paths,
-            "hand_rows": _hand_rows(rows, paths)}
+            "hand_rows": lambda: _hand_rows(rows, paths)}
 
 
-def _hand_rows(rows, paths) -> Markup:
-    """The rows of the player's hands (one a hand: a season's player has tens of thousands,
-    built as strings: a template's loop costs many times as much)."""
-    words, out = {}, []
+def _hand_rows(rows, paths):
+    """The rows of the player's hands, a string each (a season's player has tens of thousands:
+    a template's loop costs many times as much, and the page is written as they come)."""
+    words = {}
     for s, cents, total in rows:
         said = words.get(s.outcome)
         if said is None:
             said = words[s.outcome] = str(pages.text_html(s.outcome))
         table = str(escape(s.table))
-        out.append(f'<tr><td>{s.day}</td><td>{table}</td><th scope="row" class="num"><a href="../'
-                   f'{escape(paths.hand(s.table, s.number))}">{s.number}</a></th><td>{said}</td>'
-                   f'<td class="num">{fmt(cents)}</td><td class="num">{fmt(total)}</td></tr>\n')
-    return Markup("".join(out))
+        yield (f'<tr><td>{s.day}</td><td>{table}</td><th scope="row" class="num"><a href="../'
+               f'{escape(paths.hand(s.table, s.number))}">{s.number}</a></th><td>{said}</td>'
+               f'<td class="num">{fmt(cents)}</td><td class="num">{fmt(total)}</td></tr>\n')
 
 
 def _player_nights(rows, curve) -> list:

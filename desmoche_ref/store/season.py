@@ -124,21 +124,27 @@ class _Row(NamedTuple):
     day: object
     status: str
     closed_last: bool  # the last hand of a closed table (exported with [Closed "yes"])
-    closed: object     # when it was closed (None: open)
-    content_hash: str | None
+    key: str           # its key, but for the moves of an open hand (_shown)
+    open: bool
 
 
 def _hands(conn, sel: Selection) -> list:
-    """_Row of every hand of the selection (void ones too: their night names them)."""
+    """_Row of every hand of the selection (void ones too: their night names them). A season
+    has tens of thousands: the names and days are shared, not a copy a row."""
     h = hand.c
     last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID).group_by(h.table_id))
     lasts = {t: n for t, n in conn.execute(last).all()}
     query = (select(h.id, card_table.c.name, h.number, h.opened, h.status, h.source, h.table_id,
                     card_table.c.closed, h.closed, h.content_hash).select_from(hand)
              .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(conn, sel)))
-    return [_Row(id_, name, number, _day(opened, source), status, shut is not None and lasts.get(t) == number,
-                 closed, digest)
-            for id_, name, number, opened, status, source, t, shut, closed, digest in conn.execute(query)]
+    shared, out = {}, []
+    for id_, name, number, opened, status, source, t, shut, closed, digest in conn.execute(query):
+        day = _day(opened, source)
+        day, name, status = (shared.setdefault(v, v) for v in (day, name, status))
+        last = shut is not None and lasts.get(t) == number
+        key = f"{id_}.{status}.{closed}.{digest}.{day}.{int(last)}.{name}"
+        out.append(_Row(id_, name, number, day, status, last, key, closed is None))
+    return out
 
 
 def _shown(conn, rows) -> dict:
@@ -150,13 +156,8 @@ def _shown(conn, rows) -> dict:
     e = event.c
     out, open_ = {}, {}
     for r in rows:
-        if r.status == VOID:
-            continue
-        key = f"{r.id}.{r.status}.{r.closed}.{r.content_hash}.{r.day}.{int(r.closed_last)}.{r.table}"
-        if r.closed is not None:
-            out[r.id] = key
-        else:
-            open_[r.id] = key
+        if r.status != VOID:
+            (open_ if r.open else out)[r.id] = r.key
     for start in range(0, len(open_), BATCH):
         ids = list(open_)[start:start + BATCH]
         moves = {}
@@ -175,9 +176,9 @@ def _sums(conn, sel: Selection) -> dict:
     query = (select(p.hand_id, p.account, func.sum(p.amount)).select_from(posting)
              .join(hand, h.id == p.hand_id).where(p.player_id.is_not(None), *_hand_filters(conn, sel))
              .group_by(p.hand_id, p.account))
-    out = {}
+    out, names = {}, {}
     for hand_id, account, cents in conn.execute(query):
-        out.setdefault(hand_id, {})[account] = int(cents)
+        out.setdefault(hand_id, {})[names.setdefault(account, account)] = int(cents)
     return out
 
 
