@@ -58,24 +58,25 @@ def _key(*parts) -> str:
 
 
 class Manifest:
-    """The files of a report (path -> SHA-256), the key each hand's and night's page was
-    made from (path -> key) and the hands' summaries (hand key -> JSON), read from a folder
-    (empty when it holds none, or one of another program)."""
+    """The files of a report (path -> SHA-256; the cache's too), the key each hand's and
+    night's page was made from (path -> key) and the hands' summaries (hand key -> JSON), read
+    from a folder (empty when it holds none, or one of another program)."""
 
     def __init__(self, stamp_=""):
-        self.stamp, self.files, self.keys, self.summaries = stamp_, {}, {}, {}
+        self.stamp, self.files, self.keys, self.summaries, self.digest = stamp_, {}, {}, {}, None
 
     @classmethod
     def read(cls, root, stamp_):
         out = cls(stamp_)
         try:
-            with open(os.path.join(root, MARKER), encoding="utf-8") as f:
-                data = json.load(f)
+            with open(os.path.join(root, MARKER), "rb") as f:
+                raw = f.read()
+            data = json.loads(raw)
         except (OSError, ValueError):
             return out
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return out
-        out.files = data.get("files", {})
+        out.files, out.digest = data.get("files", {}), hashlib.sha256(raw).hexdigest()
         if data.get("stamp") == stamp_:
             out.keys = data.get("keys", {})
             try:
@@ -87,21 +88,25 @@ class Manifest:
                 out.keys = {}
         return out
 
-    def write(self, root) -> list:
-        """Write the cache, then the manifest, each only if it changed: the names written."""
-        data = {"format": FORMAT, "stamp": self.stamp, "files": self.files, "keys": self.keys}
-        written = []
-        for name, text in ((CACHE, "".join(f"{k}\t{v}\n" for k, v in self.summaries.items())),
-                           (MARKER, json.dumps(data, sort_keys=True, indent=0))):
-            path = os.path.join(root, name)
-            try:
-                with open(path, "rb") as f:
-                    if f.read() == text.encode("utf-8"):
-                        continue
-            except OSError:
-                pass
-            _atomic(path, text.encode("utf-8"))
-            written.append(name)
+    def write(self, root, old) -> list:
+        """Write the cache, then the manifest, each only if it changed (the cache line by
+        line: it is a line a hand): the names written."""
+        written, h = [], hashlib.sha256()
+        for k, v in self.summaries.items():
+            h.update(f"{k}\t{v}\n".encode("utf-8"))
+        self.files[CACHE] = h.hexdigest()
+        path = os.path.join(root, CACHE)
+        if old.files.get(CACHE) != self.files[CACHE] or not os.path.exists(path):
+            with open(f"{path}.tmp{os.getpid()}", "w", encoding="utf-8") as f:
+                for k, v in self.summaries.items():
+                    f.write(f"{k}\t{v}\n")
+            os.replace(f"{path}.tmp{os.getpid()}", path)
+            written.append(CACHE)
+        data = json.dumps({"format": FORMAT, "stamp": self.stamp, "files": self.files, "keys": self.keys},
+                          sort_keys=True, indent=0).encode("utf-8")
+        if hashlib.sha256(data).hexdigest() != old.digest or not os.path.exists(os.path.join(root, MARKER)):
+            _atomic(os.path.join(root, MARKER), data)
+            written.append(MARKER)
         return written
 
 
@@ -275,6 +280,7 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
             writer.put(f"assets/{name}", pages.asset(name))
     env.get_template("hand.html")  # compiled here once: the children forked for the hands have it
     shown = _make_hands(reader, season, paths, base, None if inline_file else root, old, new, writer, progress)
+    old.summaries = {}  # what is still wanted, new.summaries holds
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     values = season_values(season, shown, paths)
     if inline_file is not None:
@@ -293,7 +299,7 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
                                                             **values).split(ROWS)
         writer.put(paths.player(name), head, rows(), tail)
     figures = writer.figures
-    figures["written"] += new.write(root)
+    figures["written"] += new.write(root, old)
     figures["removed"] = prune(root, new)
     figures["hands"] = len(shown)
     return figures
