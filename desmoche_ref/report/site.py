@@ -39,17 +39,24 @@ def _context(lang):
 
 
 def stamp(lang: str) -> str:
-    """What every page depends on beside its data: the program's version, the language, and
-    the report's own templates and code (a page of another program is made again)."""
+    """What every page depends on beside its data: the program's version, the language, the
+    report's own templates and code, the words it borrows (the Spanish catalog, the view's
+    and the verdict's sentences): a page of another program is made again."""
     from importlib.metadata import version
 
     h = hashlib.sha256(f"{FORMAT} {version('desmoche-ref')} {lang}".encode())
     here = os.path.dirname(__file__)
-    for folder in (here, pages.TEMPLATES):
-        for name in sorted(os.listdir(folder)):
-            if name.endswith((".py", ".html", ".js", ".css")):
-                with open(os.path.join(folder, name), "rb") as f:
-                    h.update(f.read())
+    package = os.path.dirname(here)
+    files = [os.path.join(folder, name) for folder in (here, pages.TEMPLATES) for name in sorted(os.listdir(folder))
+             if name.endswith((".py", ".html", ".js", ".css"))]
+    files += [os.path.join(package, *name.split("/")) for name in
+              ("view.py", "describe.py", "cli/view.py", "cli/render.py", "locale/es/LC_MESSAGES/desmoche_ref.mo")]
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                h.update(f.read())
+        except OSError:  # a file moved by a later version: the version and the rest still say it
+            h.update(path.encode())
     return h.hexdigest()
 
 
