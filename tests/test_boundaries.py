@@ -149,9 +149,8 @@ LAYERS = [
 ]
 # No import cycle is left (issue 26 broke the store's): none may come back.
 KNOWN_STORE_CYCLE_EDGES: set = set()
-# The one import that still points up, being removed (issue 26: the report's data from a store
-# service): it may only go.
-KNOWN_UPWARD = {("store.scorebook", "report.collect")}
+# No import points up (issue 26: the report's data comes from a store service): none may.
+KNOWN_UPWARD: set = set()
 
 
 # An import statement at the start of a line (a parenthesized one whole): each is parsed

@@ -161,8 +161,11 @@ def test_the_season_page_shows_the_standings_of_standings_json(season):
 
 
 def test_a_hand_page_replays_the_table_view_at_shows(season, tmp_path):
-    """Each step of forcing-table hand 1 holds, for each player, the cards and melds
-    `view --json --at LINE` gives on the exported record, and its stock, at every line."""
+    """Each step of forcing-table hand 1, filled in from the steps before it as replay.js fills
+    it (a step holds the whole table at the first move, then what each move changed: a row,
+    the card on offer, the pile, and always the stock and whose turn), holds for each player the
+    cards and melds `view --json --at LINE` gives on the exported record, and its stock, at
+    every line."""
     record = tmp_path / "forcing.dsm"
     record.write_text(_run(season, ["export", "--table", "forcing-table", "--hand", "1"]).stdout, encoding="utf-8")
     html = (season.site / "hands" / "forcing-table-1.html").read_text(encoding="utf-8")
@@ -172,13 +175,18 @@ def test_a_hand_page_replays_the_table_view_at_shows(season, tmp_path):
     from desmoche_ref.cards import parse_card, pretty
 
     def shown(cell):
-        return re.findall(r"<b(?: class=r)?>([^<]+)</b>", cell)
+        return re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]", cell)
 
+    rows, first = {}, True
     for move, line, body in steps:
+        for name, held, melds in re.findall(r'<tr data-player="([^"]+)">.*?<td class="held">(.*?)'
+                                            r'<td class="melds">(.*?)(?=<tr|</table>)', body):
+            rows[name] = (held, melds)
         view = json.loads(_run(season, ["view", record, "--json", "--at", line]).stdout)
+        assert first is False or len(rows) == len(view["players"])  # the first step: the whole table
+        first = False
         for p in view["players"]:
-            held, melds = re.search(rf'<tr data-player="{p["name"]}">.*?<td class="held">(.*?)</td>'
-                                    r'<td class="melds">(.*?)</td>', body).groups()
+            held, melds = rows[p["name"]]
             assert shown(held) == [pretty(parse_card(c)) for c in p["hand"]], (move, p["name"])
             assert shown(melds) == [pretty(parse_card(c)) for m in p["melds"] for c in m], (move, p["name"])
         assert f"stock: {view['stock']} card" in body
@@ -405,3 +413,84 @@ def test_a_hand_page_says_who_entered_each_move(tmp_path):
     # issue 25: said once for the hand, and at a move only where the recorder changes (here none)
     assert page.count(f'<p class="by">entered by {recorder_of(db)}</p>') == 1
     assert page.count('<span class="by">') == 0
+
+
+# ------------------------------------------------------- the report's data (issue 26)
+def test_the_season_service_reads_what_export_and_the_ledger_say(season):
+    """store/season.py: each hand shown is one export writes, its record the same text (read a
+    few hands a batch), its money the sum of its postings into each player's account, each
+    night's balances what `balances` of that table and day says."""
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.league import Selection, balances, export_hands, ledger, recorders
+    from desmoche_ref.store.season import records, season as season_of
+
+    book = open_book(season.url, migrate=False)
+    try:
+        with book.connect() as conn:
+            got = season_of(conn)
+            texts = {(t, n): text for t, n, text in export_hands(conn)}
+            assert sorted((h.table, h.number) for h in got.hands) == sorted(texts) and len(texts) == 41
+            read = list(records(conn, got.hands, batch=7))
+            assert [(r.hand.table, r.hand.number) for r in read] == [(h.table, h.number) for h in got.hands]
+            assert all(r.text == texts[(r.hand.table, r.hand.number)] for r in read)
+            who = recorders(conn)
+            assert all(r.recorders == who[(r.hand.table, r.hand.number)] for r in read)
+            money = {}
+            for e in ledger(conn):
+                if not e.account.startswith("pot:") and e.account != "outside":
+                    key = (e.table, e.hand)
+                    money.setdefault(key, {})[e.account] = money.get(key, {}).get(e.account, 0) + e.amount
+            assert {(h.table, h.number): h.money for h in got.hands} == {k: money.get(k, {}) for k in texts}
+            for night in got.nights:
+                assert night.balances == balances(conn, Selection(night.table, None, night.day, night.day))
+    finally:
+        book.engine.dispose()
+
+
+# ------------------------------------------------ a report brought up to date (issue 27)
+def _files(root) -> dict:
+    """{path: bytes} of every file of a report's folder, the season page's time left out."""
+    out = {}
+    for p in sorted(pathlib.Path(root).rglob("*")):
+        if p.is_file():
+            data = p.read_bytes()
+            if p.name == "index.html":
+                data = re.sub(rb"from the book, [^<]*UTC\.", b"from the book, TIME.", data)
+            out[str(p.relative_to(root))] = data
+    return out
+
+
+def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
+    """One more night (3 hands) imported: the second report into the same folder writes its 3
+    hand pages and its night page, and again the season page, the three players' pages and the
+    manifest; nothing else is touched. The folder is then what a report from scratch makes,
+    byte for byte (the season page's time aside); a report with nothing new writes at most the
+    season page (its time) and the manifest."""
+    book = Book("sqlite:///" + str(tmp_path / "book.db"))
+    text = _run(book, ["simulate", "--hands", "6", "--players", "3", "--seed", "4"]).stdout
+    sys.path.insert(0, str(ROOT / "bench"))
+    import benchkit
+
+    hands = benchkit.split_hands(benchkit.dated(text, 3))
+    for k, part in enumerate((hands[:3], hands[3:])):
+        (tmp_path / f"night{k}.dsm").write_text("\n".join(h.rstrip("\n") + "\n" for h in part), encoding="utf-8")
+    _run(book, ["import", tmp_path / "night0.dsm", "--table", "club"])
+    site = tmp_path / "site"
+    report(book, "-o", site)
+    before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("*") if p.is_file()}
+    os.utime(site / "hands" / "club-1.html", ns=(1, 1))  # a file not written again keeps its time
+    _run(book, ["import", tmp_path / "night1.dsm", "--table", "club"])
+    assert report(book, "-o", site).output == f"{site}: 12 pages, 6 hands\n"
+    after = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    changed = sorted(str(p.relative_to(site)) for p in after if p not in before or before[p][1] != after[p])
+    assert changed == [".desmoche-report", ".desmoche-report-hands", "hands/club-4.html", "hands/club-5.html",
+                       "hands/club-6.html", "index.html", "nights/club-2026-09-11.html", "players/Ana.html",
+                       "players/Beto.html", "players/Carla.html"]
+    assert (site / "hands" / "club-1.html").stat().st_mtime_ns == 1
+    fresh = tmp_path / "fresh"
+    report(book, "-o", fresh)
+    assert _files(site) == _files(fresh)
+    times = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+    report(book, "-o", site)
+    assert {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
+            and p.stat().st_mtime_ns != times[p]} <= {".desmoche-report", "index.html"}  # the time, if it moved

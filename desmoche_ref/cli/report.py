@@ -114,49 +114,47 @@ def _report(out, tables, since, until, force, db, min_nights=None):
     try:
         if schema_version(book) != schema_head():
             fail(_("the book's schema is not this program's: run `desmoche-ref db upgrade` first"))
-        season = Scorebook(book).season(tables, since, until, min_nights)
+        reader = Scorebook(book).season(tables, since, until, min_nights)
+        if not reader.season.hands:
+            fail(_("no hand in the book matches"), 1)
+        parent = os.path.dirname(os.path.abspath(out.rstrip("/\\"))) or "."
+        try:
+            if single:
+                fd, tmp = tempfile.mkstemp(prefix=".desmoche-", suffix=".html", dir=parent)
+                os.close(fd)
+                try:
+                    figures = build(reader, parent, language(), inline_file=tmp)
+                    os.chmod(tmp, 0o666 & ~_umask())
+                    os.replace(tmp, out)
+                finally:
+                    if os.path.exists(tmp):
+                        os.unlink(tmp)
+            else:
+                figures = _build_folder(reader, out.rstrip("/\\") or out, parent)
+        except OSError as e:
+            fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
     finally:
         book.engine.dispose()
-    if not season.hands:
-        fail(_("no hand in the book matches"), 1)
-    parent = os.path.dirname(os.path.abspath(out.rstrip("/\\"))) or "."
-    try:
-        if single:
-            fd, tmp = tempfile.mkstemp(prefix=".desmoche-", suffix=".html", dir=parent)
-            os.close(fd)
-            try:
-                figures = build(season, parent, language(), inline_file=tmp)
-                os.chmod(tmp, 0o666 & ~_umask())
-                os.replace(tmp, out)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-        else:
-            figures = _build_folder(season, out.rstrip("/\\") or out, parent)
-    except OSError as e:
-        fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
-    count = figures["pages"] + (0 if single else figures["hands"])
+    count = figures["pages"]
     click.echo(_("{path}: {pages}, {hands}").format(
         path=out, pages=ngettext("{count} page", "{count} pages", count).format(count=count),
         hands=ngettext("{count} hand", "{count} hands", figures["hands"]).format(count=figures["hands"])))
 
 
-def _build_folder(season, out, parent) -> dict:
-    """Write the site into a new folder beside `out`, then put it in `out`'s place: a report
-    cut short leaves the one before as it was."""
+def _build_folder(reader, out, parent) -> dict:
+    """Bring a report made before up to date in its folder (report/site.py: what changed is
+    written, each file whole); else write the site into a new folder beside `out`, then put
+    it in `out`'s place: a first report cut short leaves nothing half made."""
     import tempfile
 
-    from ..report.site import build
+    from ..report.site import MARKER, build
 
+    if os.path.exists(os.path.join(out, MARKER)):
+        return _progress(build, reader, out)
     staging = tempfile.mkdtemp(prefix=".desmoche-report-", dir=parent)
     old = None
     try:
-        if sys.stderr.isatty():
-            with click.progressbar(length=len(season.hands), label=_("Writing the report"),
-                                   file=sys.stderr) as bar:
-                figures = build(season, staging, language(), bar.update)
-        else:
-            figures = build(season, staging, language())
+        figures = _progress(build, reader, staging)
         os.chmod(staging, 0o777 & ~_umask())
         if os.path.exists(out):
             old = tempfile.mkdtemp(prefix=".desmoche-old-", dir=parent)
@@ -171,3 +169,10 @@ def _build_folder(season, out, parent) -> dict:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     return figures
+
+
+def _progress(build, reader, folder) -> dict:
+    if not sys.stderr.isatty():
+        return build(reader, folder, language())
+    with click.progressbar(length=len(reader.season.hands), label=_("Writing the report"), file=sys.stderr) as bar:
+        return build(reader, folder, language(), bar.update)

@@ -1,7 +1,9 @@
-"""`desmoche-ref report`: the book as pages that open from disk (issue 18).
+"""`desmoche-ref report`: the book as pages that open from disk (issues 18 and 27).
 
-collect.py reads the book (through store/league.py's read functions only), judge.py judges
-each hand again and replays it move by move (view.table_steps), pages.py and the templates
-under templates/ make the HTML (Jinja2, autoescaped), svg.py the charts, site.py writes
-them. Imported by cli/report.py only: no other command loads Jinja2.
+The data comes from the store (store/season.py, through the scorebook service: the season's
+hands, money, nights and standings, then the hands' records a batch at a time); judge.py
+judges each hand again and replays it move by move (view.table_steps), pages.py and the
+templates under templates/ make the HTML (Jinja2, autoescaped), values.py what the season
+and player pages show, svg.py the charts, site.py writes them and brings a folder made
+before up to date. Imported by cli/report.py only: no other command loads Jinja2.
 """

@@ -6,6 +6,7 @@ file; where the pages sit and how they link is `Paths`. The words are the run's 
 import os
 import re
 import unicodedata
+from functools import lru_cache
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -15,7 +16,7 @@ from ..i18n import N_, translations
 from ..words import STATUS, Style, _, offer_text, outcome_sentence, pile_text, say, stock_text, turn
 from ..money import fmt
 from ..rating import figure
-from ..store.league import BROUGHT_IN, OUTSIDE, POT_PARTY
+from ..store.league import POT_PARTY
 from . import svg
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
@@ -54,6 +55,13 @@ def text_html(text: str) -> Markup:
     """A line of words with cards in it (as `view` prints them, 10♠), the cards coloured;
     a `command` in it (a message naming what to type) as code."""
     return Markup(_CODE.sub(r"<code>\1</code>", _PRETTY_CARD.sub(_suit_html, str(escape(text)))))
+
+
+def plain_html(text: str) -> str:
+    """A line of words with cards in it, as text (the replay's: replay.js colours its cards;
+    a page without a script reads 10♠ and 7♥ as they are); a `command` in it as code."""
+    html = str(escape(text))
+    return _CODE.sub(r"<code>\1</code>", html) if "`" in html else html
 
 
 def rule_html(text: str) -> Markup:
@@ -102,8 +110,10 @@ class Paths:
 
 
 # -------------------------------------------------------------- environment
+@lru_cache(maxsize=None)
 def environment(lang: str) -> Environment:
-    """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`)."""
+    """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`): one a language,
+    each template compiled once a run (a child forked for the hand pages has them already)."""
     words = translations(lang)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
@@ -123,36 +133,33 @@ def party(name: str) -> str:
 
 
 # ------------------------------------------------------------- what shows
-def player_money(entries) -> dict:
-    """name -> cents: what a hand's postings (ledger entries) moved into each player's
-    account (the pots and `outside`, where carried-in money came from, are no player's)."""
-    out = {}
-    for e in entries:
-        if e.account.startswith("pot:") or (e.account == OUTSIDE and e.kind == BROUGHT_IN):
-            continue
-        out[e.account] = out.get(e.account, 0) + e.amount
-    return out
+def outcome(report, out) -> str:
+    """The hand's outcome in words, as `check` says it (its verdict's N8 JSON `out`)."""
+    return outcome_sentence(out, report.errors)
 
 
-def summary(hand, judged, out=None) -> dict:
-    """What the night, player and season pages show of a hand (sent back from the process
-    that rendered its page: plain values). `out`: the verdict's N8 JSON, if made already."""
+def summary(judged, out=None) -> dict:
+    """What the night, player and season pages show of a hand's verdict (plain values, kept
+    between reports by the hand's key: report/values.Shown adds where, when and the money).
+    `out`: the verdict's N8 JSON, if made already."""
     report = judged.report
     out = out or report.as_json()
-    return {"table": hand.table, "number": hand.number, "day": hand.day, "status": out["status"],
-            "outcome": outcome_sentence(out, report.errors), "kind": (out["outcome"] or {}).get("kind"),
-            "winners": (out["outcome"] or {}).get("winners") or [], "auto": (out["outcome"] or {}).get("auto"),
+    result = out["outcome"] or {}
+    return {"status": out["status"], "outcome": outcome(report, out), "kind": result.get("kind"),
+            "winners": result.get("winners") or [], "auto": result.get("auto"),
             "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
             "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],
-            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings()),
-            "money": player_money(hand.postings)}
+            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings())}
 
 
 def replay_html(steps, gettext) -> Markup:
     """The replay's steps, one <section id="move-N"> each: the table after the move as
-    `view --at` shows it (its words are cli/view.py's). Built as strings, and a player's row
-    or the discard pile drawn again only when it changed: a season has tens of thousands of
-    steps, and a template's loop costs many times as much."""
+    `view --at` shows it (its words are cli/view.py's). The first step holds the whole table;
+    each next one only what its move changed (a player's row, the card on offer, the pile)
+    and the stock and whose turn: without a script every step is on the page and reads as the
+    move and what it did; replay.js fills each step in from the one before, so a step shown
+    alone is the whole table again. A season has a million steps: the table drawn whole at
+    each was 80% of a report's bytes (issue 27)."""
     if not steps:
         return Markup("")
     names = {p["name"]: str(escape(p["name"])) for p in steps[0].view["players"]}
@@ -161,45 +168,48 @@ def replay_html(steps, gettext) -> Markup:
                                    for h in (N_("player"), N_("status"), N_("hand"), N_("table"))) + "</tr></thead>"
     move_word, line_word = gettext(N_("move {move}")), gettext(N_("line {line}"))
     turn_word = gettext(N_("turn: {turn}"))
-    last_rows, last_dead, pile = {}, None, ""
+    seen, last, last_dead, pile = {}, {}, None, ""  # what the step before showed: rows; offer, pile, turn
     out = []
-    for step in steps:
+    for k, step in enumerate(steps):
         t = step.view
         rows = []
         for p in t["players"]:
             key = (p["status"], p["hand"], p["unknown"], p["melds"])
-            seen = last_rows.get(p["name"])
-            if seen is None or seen[0] != key:
-                held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
-                if p["unknown"]:
-                    held += f' <span class="unknown">+{p["unknown"]}?</span>'
-                melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m])
-                                 + "</span>" for m in p["melds"]])
-                name = names[p["name"]]
-                seen = last_rows[p["name"]] = (key, f'<tr data-player="{name}"><th scope="row">{name}</th>'
-                                                    f'<td>{status[p["status"]]}</td><td class="held">{held}</td>'
-                                                    f'<td class="melds">{melds}</td></tr>')
-            rows.append(seen[1])
-        if t["dead"] != last_dead:
-            last_dead, pile = t["dead"], text_html(pile_text(t, False))
+            if seen.get(p["name"]) != key:
+                seen[p["name"]] = key
+                rows.append(_row(p, names[p["name"]], status))
+        parts = [f'<table class="seats">{head if k == 0 else ""}<tbody>{"".join(rows)}</table>'] if rows else []
+        if k == 0 or t["dead"] != last_dead:
+            last_dead, pile = t["dead"], plain_html(pile_text(t, False))
+        for part, html in (("offer", plain_html(offer_text(t, False))), ("pile", pile), ("stock", stock_text(t)),
+                           ("turn", plain_html(turn_word.format(turn=turn(t, False))))):
+            if part in ("stock", "turn") or last.get(part) != html:
+                last[part] = html
+                parts.append(f'<p class="{part}">{html}</p>')
         n, line = step.move, step.line
-        out.append(
-            f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
-            f'<h3><a href="#move-{n}">{move_word.format(move=n)}</a> · '
-            f'<a href="#line-{line}">{line_word.format(line=line)}</a>: <code>{escape(step.text)}</code></h3>'
-            f'<table class="seats">{head}<tbody>{"".join(rows)}</tbody></table>'
-            f'<p class="offer">{text_html(offer_text(t, False))}</p><p class="pile">{pile}</p>'
-            f'<p class="stock">{stock_text(t)}</p>'
-            f'<p class="turn">{text_html(turn_word.format(turn=turn(t, False)))}</p></section>\n')
+        out.append(f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
+                   f'<h3>{move_word.format(move=n)} · <a href="#line-{line}">{line_word.format(line=line)}</a>: '
+                   f'<code>{escape(step.text)}</code></h3>{"".join(parts)}</section>\n')
     return Markup("".join(out))
+
+
+def _row(p, name, status) -> str:
+    """A player's row of the replay's table: status, cards held (and how many unseen), melds."""
+    held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
+    if p["unknown"]:
+        held += f' <span class="unknown">+{p["unknown"]}?</span>'
+    melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m]) + "</span>"
+                     for m in p["melds"]])  # the cards as text: replay.js colours them
+    return (f'<tr data-player="{name}"><th scope="row">{name}</th><td>{status[p["status"]]}'
+            f'<td class="held">{held}<td class="melds">{melds}')  # a cell ends where the next begins (HTML)
 
 
 _CARD_STR = {}
 
 
 def _card_str(name: str) -> str:
-    html = _CARD_STR[name] = str(card_html(name))
-    return html
+    text = _CARD_STR[name] = pretty(parse_card(name))
+    return text
 
 
 def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
@@ -217,7 +227,7 @@ def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
                 before = recorders[move - 1]
                 who = escape(gettext(N_("entered by {recorder}")).format(recorder=before))
                 words = f'{words} <span class="by">{who}</span>'  # a str: Markup + would escape it again
-        out.append(f'<span class="line" id="line-{n}"><span class="ln">{n}</span> {words}</span>\n')
+        out.append(f'<span class="line" id="line-{n}">{words}</span>\n')  # its number: the style sheet's
     return Markup("".join(out))
 
 

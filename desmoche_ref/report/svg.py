@@ -78,12 +78,13 @@ def legend_marker(i: int) -> Markup:
     return Markup(f'<svg class="swatch" viewBox="0 0 14 14" aria-hidden="true">{marker(i, 7, 7)}</svg>')
 
 
-def _offsets(series: list) -> list:
+def _offsets(series: list, points=None) -> list:
     """Per series, per point: the y offset (user units) that keeps lines at the same value
-    apart — at each point the series sharing a value are spread OVERLAP apart, centred on it."""
+    apart — at each point the series sharing a value are spread OVERLAP apart, centred on it.
+    `points`: only at these indices (the others stay 0: a chart draws at most MOST_POINTS)."""
     out = [[0.0] * len(v) for _name, v in series]
     n = max((len(v) for _name, v in series), default=0)
-    for i in range(n):
+    for i in (range(n) if points is None else points):
         same = {}
         for k, (_name, v) in enumerate(series):
             if i < len(v):
@@ -106,7 +107,8 @@ def line_chart(title: str, series: list, x_label: str, width: int = 720, height:
     marks = _ticks(min(min(values), 0), max(max(values), 0), ticks)
     low, high = marks[0], marks[-1]
     plot_w, plot_h = width - left - right, height - top - bottom
-    offsets = _offsets(series)
+    drawn = {i for _name, v in series for i, _c in _thin(v)} | {len(v) - 1 for _name, v in series if v}
+    offsets = _offsets(series, sorted(drawn))
 
     def x(i):
         return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)

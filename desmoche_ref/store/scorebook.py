@@ -80,12 +80,20 @@ class Scorebook:
         with self.book.read() as session:
             return verify_book(session, head)
 
-    def season(self, tables, since, until, min_nights=None):
-        """The report's season (report/collect.py) of the hands picked."""
-        from ..report.collect import collect
+    def season(self, tables=(), since=None, until=None, min_nights=None) -> "SeasonReader":
+        """The report's season (store/season.py) of the hands picked, read in one transaction;
+        the hands' records are read afterwards, a batch a call (SeasonReader.records)."""
+        from .season import season
 
         with self.book.connect() as conn:
-            return collect(conn, tables, since, until, min_nights=min_nights)
+            return SeasonReader(self, season(conn, tables, since, until, min_nights))
+
+    def hand_records(self, hands) -> list:
+        """season.HandRecord of each of `hands` (season.SeasonHand): one read."""
+        from .season import records
+
+        with self.book.connect() as conn:
+            return list(records(conn, hands, batch=max(len(hands), 1)))
 
     def import_file(self, data, path: str, table=None, progress=None, encoding=None):
         """importer.Imported: one file's hands judged and stored (importer.import_records)."""
@@ -113,3 +121,14 @@ class Scorebook:
 
         with self.book.connect() as conn:
             return [(owner(conn), OWNER)] + granted(conn)
+
+
+class SeasonReader:
+    """A report's season (`.season`: season.Season) and its hands' records read on demand
+    (`.records(hands)`: one read a call, a batch of hands the report draws next)."""
+
+    def __init__(self, scorebook: Scorebook, season):
+        self.scorebook, self.season = scorebook, season
+
+    def records(self, hands) -> list:
+        return self.scorebook.hand_records(hands)
