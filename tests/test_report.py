@@ -122,7 +122,9 @@ def test_a_season_of_the_samples_is_a_page_a_hand_night_and_player(season):
     assert len(list((out / "players").glob("*.html"))) == len(players) == 4
     nights = list((out / "nights").glob("*.html"))
     assert len(nights) == 21
-    assert season.output == f"{out}: {1 + len(nights) + 4 + hands} pages, {hands} hands\n"
+    head = season.json("verify", "--json")["head"]  # the report says which book it shows
+    assert season.output == f"{out}: {1 + len(nights) + 4 + hands} pages, {hands} hands\nbook head: {head}\n"
+    assert f"Book head {head}: `desmoche-ref verify --head {head}`" in (out / "index.html").read_text()
     assert (out / ".desmoche-report").exists()
     assert sorted(p.name for p in (out / "assets").iterdir()) == ["replay.js", "report.css"]
 
@@ -210,7 +212,8 @@ def test_the_report_writes_nothing_to_the_book(season):
 
 
 def test_file_html_is_the_season_page_alone_with_everything_inside(season):
-    assert season.page_output == f"{season.page}: 1 page, 41 hands\n"
+    head = season.json("verify", "--json")["head"]
+    assert season.page_output == f"{season.page}: 1 page, 41 hands\nbook head: {head}\n"
     html = season.page.read_text(encoding="utf-8")
     parsed = Page(html)
     assert parsed.links == [] and [s for s in parsed.sources if not s.startswith("data:")] == []
@@ -480,7 +483,7 @@ def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
     before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("*") if p.is_file()}
     os.utime(site / "hands" / "club-1.html", ns=(1, 1))  # a file not written again keeps its time
     _run(book, ["import", tmp_path / "night1.dsm", "--table", "club"])
-    assert report(book, "-o", site).output == f"{site}: 12 pages, 6 hands\n"
+    assert report(book, "-o", site).output.startswith(f"{site}: 12 pages, 6 hands\nbook head: ")
     after = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     changed = sorted(str(p.relative_to(site)) for p in after if p not in before or before[p][1] != after[p])
     assert changed == [".desmoche-report", ".desmoche-report-hands", "hands/club-4.html", "hands/club-5.html",

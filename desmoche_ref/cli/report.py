@@ -139,6 +139,8 @@ def _report(out, tables, since, until, force, db, min_nights=None):
     click.echo(_("{path}: {pages}, {hands}").format(
         path=out, pages=ngettext("{count} page", "{count} pages", count).format(count=count),
         hands=ngettext("{count} hand", "{count} hands", figures["hands"]).format(count=figures["hands"])))
+    if reader.season.head:
+        click.echo(_("book head: {head}").format(head=reader.season.head))
 
 
 def _build_folder(reader, out, parent) -> dict:

@@ -289,6 +289,7 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
     shown = _make_hands(reader, season, paths, base, None if inline_file else root, old, new, writer, progress)
     old.summaries = {}  # what is still wanted, new.summaries holds
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    base = dict(base, head=season.head)  # the season page says which book it shows
     values = season_values(season, shown, paths)
     if inline_file is not None:
         html = env.get_template("season.html").render(base, root="", inline=True, css=Markup(pages.asset("report.css")),

@@ -64,6 +64,7 @@ class Season(NamedTuple):
     records: dict = {}       # name -> career.Record over the hands shown
     nights_played: dict = {}  # name -> nights sat in (standings --min-nights)
     min_nights: int | None = None  # the season's table qualifies players with at least this many nights
+    head: str | None = None   # the book head as read (journal.py): the report says which book it shows
 
 
 class HandRecord(NamedTuple):
@@ -92,6 +93,7 @@ def season(conn, tables=(), since=None, until=None, min_nights=None) -> Season:
     record (store/ratings.py, store/career.py); `min_nights` qualifies players for the
     season's table. StoreError for an unknown table."""
     from .career import nights_played, player_records
+    from .journal import head
     from .league import voided
     from .ratings import Filter, ratings
 
@@ -114,7 +116,7 @@ def season(conn, tables=(), since=None, until=None, min_nights=None) -> Season:
     players = [r.player for r in table_.players]
     flt = Filter(tuple(tables), since, until)
     return Season(names, since, until, table_, hands, nights, players, ratings(conn, flt),
-                  player_records(conn, players, flt), nights_played(conn, flt), min_nights)
+                  player_records(conn, players, flt), nights_played(conn, flt), min_nights, head(conn))
 
 
 class _Row(NamedTuple):
