@@ -124,7 +124,7 @@ def test_a_season_of_the_samples_is_a_page_a_hand_night_and_player(season):
     assert len(nights) == 21
     head = season.json("verify", "--json")["head"]  # the report says which book it shows
     assert season.output == f"{out}: {1 + len(nights) + 4 + hands} pages, {hands} hands\nbook head: {head}\n"
-    assert f"Book head {head}: `desmoche-ref verify --head {head}`" in (out / "index.html").read_text()
+    assert f'<span class="head">book head: {head}</span>' in (out / "index.html").read_text()
     assert (out / ".desmoche-report").exists()
     assert sorted(p.name for p in (out / "assets").iterdir()) == ["replay.js", "report.css"]
 
