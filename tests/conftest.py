@@ -15,6 +15,29 @@ import pytest
 PG_ENV = "DESMOCHE_TEST_PG"
 
 
+def _temp_in_memory(folder: str = "/dev/shm", room: int = 4 << 30) -> None:
+    """The tests' files (their books, reports, pytest's tmp_path) in a memory file system when
+    the machine has one with room: a SQLite commit's fsync there costs nothing, as the test
+    PostgreSQL server runs with fsync=off (.ci/postgres). What the tests hold is what a write
+    stores and when, never the disk's durability; an fsync to a disk took half of a recorded
+    night's time. The commands the tests start inherit TMPDIR. DESMOCHE_TEST_TMP=disk keeps
+    the default."""
+    import tempfile
+
+    if os.environ.get("DESMOCHE_TEST_TMP") == "disk" or os.environ.get("TMPDIR"):
+        return
+    try:
+        usable = os.access(folder, os.W_OK) and shutil.disk_usage(folder).free >= room
+    except OSError:
+        return
+    if usable:
+        os.environ["TMPDIR"] = folder
+        tempfile.tempdir = None  # read TMPDIR again
+
+
+_temp_in_memory()
+
+
 def _pg_conninfo(server_url: str) -> dict:
     from sqlalchemy.engine import make_url
 
@@ -401,7 +424,14 @@ def pytest_configure(config):
     session's history live in a temporary data folder for the whole run."""
     import tempfile
 
-    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="desmoche-test-data-")
+    config._desmoche_data = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="desmoche-test-data-")
+
+
+def pytest_unconfigure(config):
+    """The run's data folder goes with it."""
+    folder = getattr(config, "_desmoche_data", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class Ran:
