@@ -302,3 +302,20 @@ def test_the_layers_below_the_store_import_no_shell_library():
                 [node.module or ""] if not node.level else []
             found += [(str(path.relative_to(PACKAGE)), n) for n in names if n.split(".")[0] in SHELL_LIBRARIES]
     assert found == []
+
+
+def test_every_module_reads_in_one_sitting():
+    """Issue 26: every module under 600 lines and every function under 80 (the migrations,
+    each a script of its schema's steps, aside)."""
+    package = pathlib.Path(__file__).resolve().parent.parent / "desmoche_ref"
+    long_modules, long_functions = [], []
+    for path in sorted(package.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") >= 600:
+            long_modules.append(str(path.relative_to(package)))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 79:
+                long_functions.append(f"{path.relative_to(package)}:{node.name}")
+    assert (long_modules, long_functions) == ([], [])

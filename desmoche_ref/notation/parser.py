@@ -1,13 +1,12 @@
 """Reading `.dsm` text into HandRecords (N1-N4). Pure: text in, values out, errors as values."""
 
-import codecs
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import BinaryIO
 
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import Finding, M, error
 from ..limits import COMMENTS, EVENTS, LINE, TAGS, nfc, too_long, too_many
+from .lines import Lines, TooLong, Undecodable, read_blocks  # noqa: F401 (parser.Lines, … as before)
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",
@@ -317,157 +316,6 @@ def parse_tag(text: str, line: int) -> Tag | Finding:
     return Tag(name=name, value=value, line=line, comment=comment)
 
 
-class Undecodable(str):
-    """A line that is not valid in the file's encoding (N1.1), as read with replacement
-    characters: enough to tell a tag line from an event or a comment, so that one bad byte
-    does not move a hand's boundaries."""
-
-
-class TooLong(str):
-    """A line longer than N1.5 allows, as its first characters only (the reader keeps no
-    more of it): enough to tell a tag line from an event or a comment, as `Undecodable`."""
-
-
-_BLOCK = 1 << 18  # bytes read at a time: memory stays bounded whatever the file's size
-_HELD = 4 * LINE + 1  # the most bytes of a line that can still be LINE characters (and a \r)
-_KEPT = 64  # characters kept of a line too long
-_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-
-
-def _too_long(text: str) -> TooLong:
-    return TooLong(text.lstrip()[:_KEPT])
-
-
-class Lines:
-    """The lines of a record file as text, decoded block by block (N1.1), in Unicode NFC.
-
-    `blocks` is an iterable of bytes (an open file read in blocks, or one bytes object).
-    UTF-8 unless `encoding` names another codec; a UTF-8 byte-order mark is skipped and a
-    UTF-16 one makes the file UTF-16. A line that does not decode comes as `Undecodable`,
-    one longer than LINE characters (N1.5, counted as written) as `TooLong`: of such a line
-    no more than `_HELD` bytes are ever held, however long it is. After reading,
-    `looks_like` is "cp1252" when every undecodable line reads as Windows-1252 (or Latin-1)
-    text: the usual cause, and what `--encoding` should say. One object per reading:
-    nothing outlives it."""
-
-    def __init__(self, blocks: "bytes | Iterable[bytes]", encoding: str | None = None) -> None:
-        if isinstance(blocks, (bytes, bytearray, memoryview)):  # read as a file is: block by block
-            whole = memoryview(blocks)
-            blocks = (bytes(whole[at:at + _BLOCK]) for at in range(0, len(whole), _BLOCK))
-        self.blocks = blocks
-        name = codecs.lookup(encoding).name if encoding is not None else "utf-8"
-        self.encoding = None if name == "utf-8" else name  # None: the fast UTF-8 path
-        self.looks_like: str | None = None  # cp1252, when the bad lines read as Windows-1252 text
-        self._others = False  # a bad line that is not Windows-1252 text either
-
-    @property
-    def reason(self) -> str:
-        name = {None: "UTF-8", "utf-16": "UTF-16"}.get(self.encoding, self.encoding)
-        return M("this line is not valid {encoding} text", encoding=name)
-
-    def __iter__(self) -> Iterator[str]:
-        blocks = iter(self.blocks)
-        first = b""
-        for block in blocks:  # enough of the start to see a byte-order mark
-            first += block
-            if len(first) >= 3:
-                break
-        if first.startswith(codecs.BOM_UTF8) and self.encoding is None:
-            first = first[3:]
-        elif first.startswith(_UTF16_BOMS) and self.encoding is None:
-            self.encoding = "utf-16"
-        if self.encoding is None:
-            return self._utf8((first,), blocks)
-        return self._decoded((first,), blocks)
-
-    def _utf8(self, head: Iterable[bytes], blocks: Iterable[bytes]) -> Iterator[str]:
-        rest = b""
-        skipping = None  # the start of a line too long, while the rest of it is read past
-        for source in (head, blocks):
-            for block in source:
-                if skipping is not None:
-                    end = block.find(b"\n")
-                    if end < 0:
-                        continue
-                    yield skipping
-                    skipping, block = None, block[end + 1:]
-                if rest:
-                    block = rest + block
-                cut = block.rfind(b"\n") + 1
-                rest, block = block[cut:], block[:cut]
-                if len(rest) > _HELD:  # no line end where one must be: the line is too long
-                    skipping, rest = _too_long(rest[:_HELD].decode("utf-8", "replace")), b""
-                if not block:
-                    continue
-                try:
-                    text = block.decode("utf-8")
-                except UnicodeDecodeError:
-                    lines = [self._one(raw) for raw in block.split(b"\n")]
-                else:
-                    lines = text.split("\n")
-                    if max(map(len, lines)) > LINE:  # some line may be too long: each is looked at
-                        lines = [_checked(line) for line in lines]
-                    elif not text.isascii():
-                        lines = nfc(text).split("\n")  # NFC keeps the line ends where they are
-                lines.pop()  # the block ends with a line end: after it, nothing
-                yield from lines
-        if skipping is not None:
-            yield skipping
-        elif rest:
-            yield self._one(rest)
-
-    def _one(self, raw: bytes) -> str:
-        try:
-            return _checked(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            pass
-        if not self._others:  # one line that is not Windows-1252 text either settles it
-            try:
-                readable = raw.decode("cp1252").rstrip("\r").replace("\t", " ").isprintable()
-            except UnicodeDecodeError:
-                readable = False
-            self.looks_like = "cp1252" if readable else None
-            self._others = not readable
-        return Undecodable(raw.decode("utf-8", "replace"))
-
-    def _decoded(self, head: Iterable[bytes], blocks: Iterable[bytes]) -> Iterator[str]:
-        decoder = codecs.getincrementaldecoder(self.encoding or "utf-8")(errors="replace")
-        rest = ""
-        skipping = None
-        for source in (head, blocks):
-            for block in source:
-                text = decoder.decode(block)
-                if skipping is not None:
-                    end = text.find("\n")
-                    if end < 0:
-                        continue
-                    yield skipping
-                    skipping, text = None, text[end + 1:]
-                lines = (rest + text).split("\n")
-                rest = lines.pop()
-                if len(rest) > LINE + 1:
-                    skipping, rest = _too_long(rest), ""
-                for line in lines:
-                    yield Undecodable(line) if "\ufffd" in line else _checked(line)
-        rest += decoder.decode(b"", True)
-        if skipping is not None:
-            yield skipping
-        elif rest:
-            yield Undecodable(rest) if "\ufffd" in rest else _checked(rest)
-
-
-def _checked(line: str) -> str:
-    """A decoded line as the reader gives it: in NFC, or TooLong (N1.5)."""
-    if len(line) > LINE and len(line.rstrip("\r")) > LINE:
-        return _too_long(line)
-    return nfc(line)
-
-
-def read_blocks(f: BinaryIO, size: int = _BLOCK) -> Iterator[bytes]:
-    """An open binary file as blocks of bytes, for `Lines`."""
-    return iter(lambda: f.read(size), b"")
-
-
 def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None = None) -> Iterator[HandRecord]:
     """The hands of a `.dsm` file (N1), each yielded once its last line has been read.
 
@@ -484,11 +332,7 @@ def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None =
     full = False  # the hand went past N1.5's bounds: its lines are read past, not held
 
     def problem(number: int, text: str) -> Finding:
-        if type(text) is TooLong:
-            message = too_long(LINE + 1)
-            assert message is not None  # LINE + 1 characters are too many
-            return error(number, "N1.5", message)
-        return error(number, "N1.1", lines.reason)
+        return _unreadable(lines, number, text)
 
     for number, text in enumerate(lines, 1):
         bad = type(text) is not str
@@ -511,9 +355,7 @@ def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None =
         if first == "#":
             comments += 1
             if comments > COMMENTS:
-                if hand is None:
-                    hand = HandRecord(line=number, lead=pending)
-                    pending = []
+                hand, pending = _opened(hand, number, pending)
                 _place(hand, unreadable + [error(number, "N1.5", too_many("comment lines", COMMENTS))])
                 unreadable, full = [], True
             elif bad:
@@ -531,29 +373,16 @@ def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None =
                 hand.tag_errors.append(error(number, "N1.5", too_many("tags", TAGS)))
                 full = True
                 continue
-            tag = parse_tag(stripped, number)
-            if bad:  # still a tag (its name counts), but the hand is invalid here
-                hand.tag_errors.append(problem(number, text))
-            if isinstance(tag, Tag):
-                if pending:
-                    tag.lead, pending = pending, []
-                hand.tags.append(tag)
-            elif not bad:
-                hand.tag_errors.append(tag)
+            pending = _add_tag(hand, stripped, number, problem(number, text) if bad else None, pending)
             continue
         events += 1
         if events > EVENTS:
             ev = Event("", None, number, error=error(number, "N1.5", too_many("events", EVENTS)))
             full = True
-        elif bad:
-            ev = Event("", None, number, error=problem(number, text))
         else:
-            body, comment = split_comment(stripped)
-            ev = parse_event(body, number)
-            ev.comment = comment
+            ev = _event_of(stripped, number, problem(number, text) if bad else None)
         if hand is None:
-            hand = HandRecord(line=number, lead=pending)
-            pending = []
+            hand, pending = _opened(hand, number, pending)
         elif pending:
             ev.lead, pending = pending, []
         if unreadable:
@@ -566,6 +395,48 @@ def iter_hands(source: "bytes | Iterable[bytes] | Lines", encoding: str | None =
         _place(hand, unreadable)
         hand.trailing = pending
         yield hand
+
+
+def _opened(hand: HandRecord | None, number: int, pending: list[str]) -> tuple[HandRecord, list[str]]:
+    """The hand being read, opened at line `number` with the comments before it if none is."""
+    if hand is None:
+        return HandRecord(line=number, lead=pending), []
+    return hand, pending
+
+
+def _unreadable(lines: "Lines", number: int, text: str) -> Finding:
+    """The finding for a line that could not be read: too long (N1.5), or not text (N1.1)."""
+    if type(text) is TooLong:
+        message = too_long(LINE + 1)
+        assert message is not None  # LINE + 1 characters are too many
+        return error(number, "N1.5", message)
+    return error(number, "N1.1", lines.reason)
+
+
+def _add_tag(hand: HandRecord, stripped: str, number: int, unreadable: Finding | None,
+             pending: list[str]) -> list[str]:
+    """A tag line into the hand, with the comments before it; returns the comments still
+    waiting. An unreadable tag line is still a tag (its name counts), but invalid here."""
+    tag = parse_tag(stripped, number)
+    if unreadable is not None:
+        hand.tag_errors.append(unreadable)
+    if isinstance(tag, Tag):
+        if pending:
+            tag.lead, pending = pending, []
+        hand.tags.append(tag)
+    elif unreadable is None:
+        hand.tag_errors.append(tag)
+    return pending
+
+
+def _event_of(stripped: str, number: int, unreadable: Finding | None) -> Event:
+    """An event line as its Event (its comment split off), or the error of an unreadable one."""
+    if unreadable is not None:
+        return Event("", None, number, error=unreadable)
+    body, comment = split_comment(stripped)
+    ev = parse_event(body, number)
+    ev.comment = comment
+    return ev
 
 
 def _place(hand: HandRecord, problems: list[Finding]) -> None:
