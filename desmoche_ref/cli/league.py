@@ -265,22 +265,32 @@ def export(table, hand, out, force, db):
             check_output(out, force, book_file)  # before the book is read
         except OutputRefused as e:
             fail(str(e))
-    texts, book_head = Scorebook(book).export(table, hand)
-    text = "\n".join(texts)
+    with Scorebook(book).export(table, hand) as hands:
+        written = [0]
+
+        def texts():  # the records one after another, a blank line between two
+            for _table, _number, text in hands:
+                written[0] += 1
+                yield text if written[0] == 1 else "\n" + text
+
+        if out:
+            try:
+                write_output(out, texts(), force, book_file)
+            except OutputRefused as e:
+                fail(str(e))
+            except OSError as e:
+                fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
+        else:
+            for text in texts():
+                sys.stdout.write(text)
+        book_head = hands.head
+    count = written[0]
     if out:
-        try:
-            write_output(out, text, force, book_file)
-        except OutputRefused as e:
-            fail(str(e))
-        except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
-        click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", len(texts)).format(
-            path=out, count=len(texts)), err=True)
+        click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", count).format(
+            path=out, count=count), err=True)
         if book_head:  # what `verify --head` proves later (on standard output only the records)
             click.echo(_("book head: {head}").format(head=book_head), err=True)
-    else:
-        sys.stdout.write(text)
-    if not texts:
+    if not count:
         fail(_("no hand in the book matches"), 1)
 
 
@@ -400,10 +410,11 @@ KINDS = (N_("ante"), N_("pot"), N_("bonus"), N_("side-stake"), N_("side-win"), N
          N_("refund"), N_("brought-in"))
 
 
-def _in_words(rows) -> list:
-    """The ledger's table: the postings' kinds, bonuses and the accounts that are no player's
-    (the pots, `outside`) in the language of the run; the players' and side games' names as
-    they are. Each distinct name is looked up once (a season has few, and many postings)."""
+def _in_words():
+    """The ledger's table row of a posting: the postings' kinds, bonuses and the accounts that
+    are no player's (the pots, `outside`) in the language of the run; the players' and side
+    games' names as they are. Each distinct name is looked up once (a season has few, and many
+    postings)."""
     from functools import lru_cache
 
     from ..store.league import BROUGHT_IN, MAIN_POT, OUTSIDE
@@ -423,9 +434,59 @@ def _in_words(rows) -> list:
             detail = _("main")
         return _(kind), detail or ""
 
-    return [[e.table, e.hand, account(e.account, e.kind), *words(e.kind, e.detail),
-             account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
-            for e in rows]
+    return lambda e: [e.table, e.hand, account(e.account, e.kind), *words(e.kind, e.detail),
+                      account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
+
+
+TABLE_ROWS = 1000  # rows tabulate lays out at a time in a streamed table
+
+
+def _streamed_table(rows, headers, right=()) -> None:
+    """`_table(list(rows), headers)` ("simple"), written TABLE_ROWS rows at a time: `rows` is
+    iterated twice, first to find each column's widest cell (tabulate's measure), then to lay
+    out the rows in chunks, each with a last row of those widest cells that sets every column's
+    width as the whole table's would, and that is not written."""
+    import tabulate as measure
+
+    wide = getattr(measure, "_visible_width", len)
+
+    def width(cell):  # ASCII is as wide as it is long: the measure only for the rest
+        return len(cell) if cell.isascii() else wide(cell)
+    widest = None
+    for row in rows:
+        cells = [str(c) for c in row]
+        widest = cells if widest is None else [c if width(c) > width(w) else w for c, w in zip(cells, widest)]
+    if widest is None:
+        return click.echo(_table([], headers, right=right))
+    chunk, first = [], True
+
+    def lay_out(chunk, first):
+        lines = _table(chunk + [widest], headers, right=right).split("\n")[:-1]
+        sys.stdout.write("\n".join(lines if first else lines[2:]) + "\n")
+
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == TABLE_ROWS:
+            lay_out(chunk, first)
+            chunk, first = [], False
+    if chunk:
+        lay_out(chunk, first)
+
+
+def _json_list(key: str, items) -> None:
+    """`_json({key: list(items)})`, written an item at a time: the same one document."""
+    import json
+
+    out, tty, first = sys.stdout, sys.stdout.isatty(), True
+    out.write(f"{{\n {json.dumps(key)}: [" if tty else f"{{{json.dumps(key)}: [")
+    for item in items:
+        if tty:
+            out.write(("\n  " if first else ",\n  ")
+                      + json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n  "))
+        else:
+            out.write(("" if first else ", ") + json.dumps(item, ensure_ascii=False))
+        first = False
+    out.write(("]" if first else "\n ]") + "\n}\n" if tty else "]}\n")
 
 
 @click.command(cls=Command)
@@ -450,13 +511,24 @@ def ledger(player, table, hand, as_json, as_csv, db):
     """
     from ..store.scorebook import Scorebook
 
-    rows = Scorebook(open_book(db, readonly=True)).ledger(player, table, hand)
-    if as_json:
-        return _json({"postings": [e.as_json() for e in rows]})
-    if as_csv:  # the book's own words
-        return _csv([[e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
-                      "" if e.reverses is None else e.reverses] for e in rows], LEDGER_HEADERS)
-    click.echo(_table(_in_words(rows), LEDGER_HEADERS, right=("hand", "amount", "reverses")))
+    with Scorebook(open_book(db, readonly=True)).ledger(player, table, hand) as rows:
+        if as_json:
+            return _json_list("postings", (e.as_json() for e in rows))
+        if as_csv:  # the book's own words
+            return _csv(([e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
+                          "" if e.reverses is None else e.reverses] for e in rows), LEDGER_HEADERS)
+        row = _in_words()
+        _streamed_table(_Mapped(row, rows), LEDGER_HEADERS, right=("hand", "amount", "reverses"))
+
+
+class _Mapped:
+    """`f` of each of `rows`, as often as it is iterated."""
+
+    def __init__(self, f, rows):
+        self.f, self.rows = f, rows
+
+    def __iter__(self):
+        return map(self.f, self.rows)
 
 
 # --------------------------------------------------------------- settle-up
