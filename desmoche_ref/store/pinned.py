@@ -47,31 +47,56 @@ def by(row: Row):
 
 
 class Journal:
-    """The journal as verify reads it: what it says each table, hand, move and posting is."""
+    """The journal as verify reads it, in batches (memory: a batch's rows, whatever its size).
 
-    def __init__(self, session, problems):
+    Reading it first walks every row in order (the chain, the head, the forms, each table's
+    changes; of each hand's verdict and redeal rows only the last's id); then `load` reads the
+    rows of a batch of hands (verify.py's) — each hand's, move's and posting's FIRST row, each
+    hand's last verdict and redeal — through the journal's unique indexes; what it holds of a
+    batch is let go at the next. Second rows (tampering: the database refuses them) are found
+    by one query a family, and `missing` finds what the journal holds and the book does not."""
+
+    def __init__(self, session, problems, head: str | None = None):
         self.tables = {}                  # table id -> its last state's text
         self.changes = defaultdict(list)  # table id -> [Row] of its changes (new, bet, close, follow), in order
-        self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row
-        self.verdicts = {}                # hand id -> its last `verdict` Row
-        self.redeals = {}                 # hand id -> its last `redeal` Row (dealt again: its setup now)
+        self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row (of the batch loaded)
+        self.verdicts, self.redeals = {}, {}  # hand id -> its last `verdict` / `redeal` Row (of the batch)
+        self._verdicts, self._redeals = {}, {}  # hand id -> that row's id (every hand's)
         self.again = defaultdict(list)    # (family, id) -> the Rows after its first
+        self.firsts = {}                  # (family, id) -> its first Row, of those with rows after it
         self.reported = set()             # (family, id) whose second rows verify has said
         self.upto = {"hand": 0, "event": 0, "posting": 0}  # written before the upgrade: ids up to these
-        self.hashes, self.head, self.count = set(), "", 0
+        self.head, self.count, self.session = "", 0, session
+        self.wanted = head.strip().lower() if head is not None else None
+        self.found = False                # the head `wanted` is a hash of the chain
+        self._seconds(session)
         self._read(session, problems)
+
+    def _seconds(self, session) -> None:
+        """The rows after the first of every hand, move and posting journaled more than once."""
+        from sqlalchemy import func, select
+
+        j = J.journal.c
+        for family, kinds in J.ONCE.items():
+            again = select(j.subject).where(_kinds(kinds)).group_by(j.subject).having(func.count() > 1)
+            for row in session.execute(select(*_COLUMNS).where(_kinds(kinds), j.subject.in_(again))
+                                       .order_by(j.id)):
+                row = Row(*row)
+                if (family, row.subject) in self.firsts:
+                    self.again[family, row.subject].append(row)
+                else:
+                    self.firsts[family, row.subject] = row
 
     def _read(self, session, problems):
         previous, newer, first_form, upgraded = "", False, False, False
-        covered = {"hand": self.hands, "event": self.events, "posting": self.postings}
-        for row in J.rows(session):
-            row = Row(*row)
+        early = _early_redeals(session)
+        for row in _all_rows(session):
             self.count += 1
             if J.chain(previous, row.kind, row.subject, row.text, row.writer) != row.hash:
                 problems.append(_book(M("journal row {id} ({kind}, {by}) does not match its hash: the journal "
                                         "was changed", id=row.id, kind=row.kind, by=by(row))))
             previous = row.hash
-            self.hashes.add(row.hash)
+            self.found = self.found or row.hash == self.wanted
             if row.writer is None:
                 first_form = True
                 if newer:
@@ -82,18 +107,15 @@ class Journal:
             if family == "table":
                 self.tables[row.subject] = row.text
                 self.changes[row.subject].append(row)
-            elif family in covered:
-                if row.subject in covered[family]:
-                    self.again[family, row.subject].append(row)
-                else:
-                    covered[family][row.subject] = row
+            elif family in J.ONCE:
+                pass  # read a batch at a time (load)
             elif family == "verdict":
-                self.verdicts[row.subject] = row
+                self._verdicts[row.subject] = row.id
             elif family == "redeal":
-                if row.subject not in self.hands:
+                if row.id in early:
                     problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
                                             "is opened", id=row.id, by=by(row), subject=row.subject)))
-                self.redeals[row.subject] = row
+                self._redeals[row.subject] = row.id
             elif row.kind == J.UPGRADE and not upgraded:
                 upgraded = True
                 values = values_of(row.text) or [None, 0, 0, 0]
@@ -105,6 +127,34 @@ class Journal:
             problems.append(_book(M("the journal holds rows of the form before schema 0006 but no upgrade "
                                     "row: the journal was changed")))
         self.head = previous
+
+    def load(self, hand_ids) -> None:
+        """The rows of these hands, their moves and their postings (those of the batch before let go)."""
+        from sqlalchemy import select
+
+        from .league import event, posting
+
+        j, session = J.journal.c, self.session
+        self.hands, self.events, self.postings = {}, {}, {}
+        for family, covered, query in (
+                ("hand", self.hands, select(*_COLUMNS).where(_kinds(J.ONCE["hand"]), j.subject.in_(hand_ids))),
+                ("event", self.events, select(*_COLUMNS).join(event, event.c.id == j.subject)
+                 .where(_kinds(J.ONCE["event"]), event.c.hand_id.in_(hand_ids))),
+                ("posting", self.postings, select(*_COLUMNS).join(posting, posting.c.id == j.subject)
+                 .where(_kinds(J.ONCE["posting"]), posting.c.hand_id.in_(hand_ids)))):
+            for row in session.execute(query.order_by(j.id)):
+                covered.setdefault(row.subject, Row(*row))
+        self.verdicts = self._last(self._verdicts, hand_ids)
+        self.redeals = self._last(self._redeals, hand_ids)
+
+    def _last(self, ids: dict, hand_ids) -> dict:
+        from sqlalchemy import select
+
+        wanted = [ids[h] for h in hand_ids if h in ids]
+        if not wanted:
+            return {}
+        return {row.subject: Row(*row) for row in self.session.execute(
+            select(*_COLUMNS).where(J.journal.c.id.in_(wanted)))}
 
     def table_problems(self, table) -> list:
         """The table's row against its last journaled state (in that row's form)."""
@@ -121,8 +171,10 @@ class Journal:
     def second_rows(self, family: str, subject: int, what=None) -> list:
         """A problem for each journal row after the first for this hand, move or posting
         (`what` it is, as the problem's place does not already say)."""
+        if (family, subject) not in self.again:
+            return []
         self.reported.add((family, subject))
-        first = {"hand": self.hands, "event": self.events, "posting": self.postings}[family][subject]
+        first = self.firsts[family, subject]
         what = what or {"hand": M("this hand"), "event": M("this move")}.get(family) or \
             M("posting {id}", id=subject)
         return [M("journal row {id} ({by}) journals {what} a second time (journal row {first} did first): the "
@@ -133,6 +185,61 @@ class Journal:
         """Book problems for the second rows of rows verify never met (deleted, or never there)."""
         return [_book(message) for family, subject in sorted(self.again) if (family, subject) not in self.reported
                 for message in self.second_rows(family, subject, row_of(family, subject))]
+
+    def missing(self, family: str) -> list:
+        """The first rows, by subject, of the hands (family "hand"), moves or postings the
+        journal holds and the book does not (a move or posting of no hand counts as not held:
+        verify reads a hand's rows with it)."""
+        from sqlalchemy import exists, select
+
+        from .league import event, hand, posting
+
+        j = J.journal.c
+        held = {"hand": exists().where(hand.c.id == j.subject),
+                "event": exists().where(event.c.id == j.subject, hand.c.id == event.c.hand_id),
+                "posting": exists().where(posting.c.id == j.subject, hand.c.id == posting.c.hand_id)}[family]
+        first = {}
+        for row in self.session.execute(select(*_COLUMNS).where(_kinds(J.ONCE[family]), ~held).order_by(j.id)):
+            first.setdefault(row.subject, Row(*row))
+        return [first[subject] for subject in sorted(first)]
+
+
+_COLUMNS = tuple(J.journal.c[name] for name in Row._fields)
+
+
+def _kinds(kinds, name: str = "journal"):
+    """`kind IN (...)` written out, as the journal's partial unique indexes say it (a bound
+    value would keep the database from using them)."""
+    from sqlalchemy import text
+
+    return text(f"{name}.kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
+
+
+def _all_rows(session):
+    """Every journal row, in the order appended, read a batch at a time (keyset on the id)."""
+    from sqlalchemy import select
+
+    from .league import POSTINGS_A_HAND, batch_size
+
+    size, last = batch_size() * POSTINGS_A_HAND, None
+    query = select(*_COLUMNS).order_by(J.journal.c.id).limit(size)
+    while True:
+        rows = session.execute(query if last is None else query.where(J.journal.c.id > last)).all()
+        for row in rows:
+            yield Row(*row)
+        if len(rows) < size:
+            return
+        last = rows[-1].id
+
+
+def _early_redeals(session) -> set:
+    """The ids of the `redeal` rows with no row opening their hand before them."""
+    from sqlalchemy import exists, select
+
+    j = J.journal.c
+    opened = J.journal.alias("opened")
+    return set(session.execute(select(j.id).where(j.kind == J.REDEAL, ~exists().where(
+        _kinds(J.ONCE["hand"], "opened"), opened.c.subject == j.subject, opened.c.id < j.id))).scalars())
 
 
 def row_of(family: str, subject: int):
@@ -151,9 +258,8 @@ def _book(message):
 class HandPins:
     """One hand's rows against the journal: its setup, its moves, its postings, its times."""
 
-    def __init__(self, journal: Journal, hand, seen_events: set, seen_postings: set):
+    def __init__(self, journal: Journal, hand):
         self.journal, self.hand = journal, hand
-        self.seen_events, self.seen_postings = seen_events, seen_postings
         self.row = journal.hands.get(hand.id)
         self.covered = 0      # how many of its first moves its import row covers
         self.imported = None  # (moves, postings, when) the import row covers, in the new form
@@ -194,7 +300,6 @@ class HandPins:
         for move in moves:
             said = journal.events.get(move.id)
             if said is not None:
-                self.seen_events.add(move.id)  # what verify's _missing looks for
                 found += [(move.seq, m) for m in journal.second_rows("event", move.id)]
             if move.seq <= covered:
                 continue
@@ -236,7 +341,6 @@ class HandPins:
             if said is None:
                 unjournaled.append(p)
                 continue
-            self.seen_postings.add(p.id)
             found += [(None, m) for m in journal.second_rows("posting", p.id)]
             if J.posting_text(p) != said.text:
                 found.append((None, _posting_differs(p, said)))
