@@ -105,3 +105,115 @@ def test_one_builder_for_the_command_and_the_library():
     empty = judge_bytes(b"# nothing\n", "empty.dsm").as_json()
     assert empty == {"path": "empty.dsm", "hands": [],
                      "error": "the file holds no hand (no tag or event lines)"}
+
+
+# ------------------------------------------------------------------ the book's commands (issue 27)
+import io  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import Live  # noqa: E402
+from test_book_audit import tampering_night  # noqa: E402
+
+BATCH_ENV = "DESMOCHE_BATCH"
+
+
+def streaming_night(url):
+    """tampering_night's book (live hands at two tables, one open, an import of the league's
+    tables) and 14 simulated hands at `sim`: tables of more hands than a batch of 3 holds."""
+    tampering_night(url)
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "sim.dsm"
+        live = Live(url)
+        live("simulate", "--hands", "14", "--seed", "5", "-o", path)
+        live("import", "--table", "sim", path)
+
+
+@pytest.fixture
+def many(built_book):
+    return Live(built_book("streaming", streaming_night))
+
+
+STREAMED = [("ledger",), ("ledger", "--json"), ("ledger", "--csv"), ("ledger", "--player", "Ana"),
+            ("ledger", "--table", "sim", "--json"), ("ledger", "--table", "north", "--hand", "2", "--csv"),
+            ("export",), ("export", "--table", "sim"), ("verify", "--json"), ("standings",), ("settle-up", "--json"), ("hand", "log", "--table", "club", "--all")]
+
+
+def test_a_book_read_three_rows_at_a_time_is_written_as_read_whole(many, monkeypatch, tmp_path):
+    """Every command that reads the whole book gives the same bytes whether it reads it 3 rows
+    (hands, postings, journal rows) at a time or all at once; `export -o` writes the same file."""
+    outputs = {}
+    for size in ("100000", "3"):
+        monkeypatch.setenv(BATCH_ENV, size)
+        outputs[size] = [many(*args).stdout for args in STREAMED]
+        many("export", "-o", tmp_path / f"{size}.dsm")
+    for args, whole, three in zip(STREAMED, outputs["100000"], outputs["3"]):
+        assert three == whole, args
+    ledger = json.loads(outputs["3"][1])["postings"]
+    assert len(ledger) > 100 and len({(p["table"], p["hand"]) for p in ledger}) == 20
+    assert json.loads(outputs["3"][STREAMED.index(("verify", "--json"))])["problems"] == []
+    assert (tmp_path / "3.dsm").read_bytes() == (tmp_path / "100000.dsm").read_bytes() \
+        == outputs["3"][6].encode("utf-8")
+
+
+def test_the_ledgers_table_laid_out_in_chunks_is_one_table(many, monkeypatch):
+    """The text ledger is laid out a chunk of rows at a time at the whole table's widths: with
+    chunks of 2 rows it is the table tabulate lays out of every row at once."""
+    from tabulate import tabulate
+
+    from desmoche_ref.cli import league
+
+    whole = many("ledger").stdout
+    rows = [[p["table"], p["hand"], p["account"], p["kind"], p["detail"] or "", p["counterparty"],
+             p["amount"], "" if p["reverses"] is None else p["reverses"]]
+            for p in many.json("ledger", "--json")["postings"]]
+    right = {"hand", "amount", "reverses"}
+    at_once = tabulate(rows, headers=league.LEDGER_HEADERS, disable_numparse=True,
+                       colalign=["right" if h in right else "left" for h in league.LEDGER_HEADERS])
+    assert whole == at_once + "\n"  # in English the table's words are the book's
+    monkeypatch.setattr(league, "TABLE_ROWS", 2)
+    assert many("ledger").stdout == whole
+
+
+def test_each_batch_is_one_query_of_at_most_a_batch(many, monkeypatch):
+    """The ledger and the export read the book BATCH rows a query, from one snapshot."""
+    from sqlalchemy import event
+
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.scorebook import Scorebook
+
+    book = open_book(many.url, readonly=True)
+    statements = []
+    event.listen(book.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    try:
+        monkeypatch.setenv(BATCH_ENV, "3")
+        with Scorebook(book).ledger(table="sim") as postings:
+            entries = list(postings)
+        pages = [s for s in statements if "FROM posting" in s and "LIMIT" in s]
+        assert len(pages) == len(entries) // 30 + 1  # 3 hands' worth of postings (POSTINGS_A_HAND 10) a query
+        statements.clear()
+        with Scorebook(book).export("sim") as hands:
+            numbers = [number for _table, number, _text in hands]
+        assert numbers == list(range(1, 15))
+        assert len([s for s in statements if "FROM hand" in s and "LIMIT" in s]) == 5  # 3, 3, 3, 3, 2 hands
+    finally:
+        book.engine.dispose()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("items", [[], [{"a": 1}], [{"a": [1, {"b": "ñ"}]}, {"c": None}]])
+def test_json_written_an_item_at_a_time_is_one_document(items, monkeypatch):
+    """`--json` streamed is json.dumps's document, on a terminal (indented) and not."""
+    from desmoche_ref.cli.league import _json_list
+
+    for out, indent in ((io.StringIO(), None), (_Terminal(), 1)):
+        monkeypatch.setattr(sys, "stdout", out)
+        _json_list("postings", iter(items))
+        assert out.getvalue() == json.dumps({"postings": items}, ensure_ascii=False, indent=indent) + "\n"
