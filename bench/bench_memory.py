@@ -47,7 +47,8 @@ BYTES_PER_HAND = 890     # a simulated hand of three players, about (for --impor
 _WRAPPER = """
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(used.ru_utime + used.ru_stime, used.ru_maxrss)
 """
 
 
@@ -67,9 +68,15 @@ def session_file(hands: int, seed: int) -> Path:
 
 
 def peak_mb(args: list) -> float:
+    return peak_and_cpu(args)[0]
+
+
+def peak_and_cpu(args: list) -> tuple:
+    """(peak MB, CPU seconds) of the command `args` run in a fresh child."""
     out = subprocess.run([sys.executable, "-c", _WRAPPER] + [str(a) for a in args], capture_output=True,
                          text=True, check=True).stdout
-    return int(out.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+    cpu, peak = out.split()[-2:]
+    return int(peak) / 1024, float(cpu)  # ru_maxrss is in KiB on Linux
 
 
 def verdict(mb: float, target: float) -> str:
@@ -251,22 +258,22 @@ def season_books(sizes, seed: int, server: str | None = None) -> list:
     return books
 
 
-def book_series(sizes, seed: int, server: str | None, commands, folder: Path) -> None:
-    engines = [("SQLite", None)] + ([("PostgreSQL", server)] if server else [])
+def book_series(sizes, seed: int, server: str | None, commands, folder: Path, sqlite: bool = True) -> None:
+    engines = ([("SQLite", None)] if sqlite else []) + ([("PostgreSQL", server)] if server else [])
     print(f"# python {sys.version.split()[0]}; peak resident memory (MB) of the commands that read the book, "
-          f"whole process, output thrown away (export: to a file)")
+          f"whole process, output thrown away (export: to a file); in brackets its CPU seconds")
     for label, srv in engines:
         books = season_books(sizes, seed, srv)
-        print(f"{label}: " + "".join(f"{n:>10,}" for n, _ in books) + "  hands")
+        print(f"{label}: " + "".join(f"{n:>18,}" for n, _ in books) + "  hands", flush=True)
         worst = {}
         for name in commands:
             figures = []
             for n, db in books:
                 args = [a.format(out=folder / "export.dsm") for a in BOOK_COMMANDS[name]]
-                mb = peak_mb(desmoche() + args + ["--db", db])
-                figures.append(mb)
+                mb, cpu = peak_and_cpu(desmoche() + args + ["--db", db])
+                figures.append(f"{mb:8.1f} ({cpu:6.1f}s)")
                 worst[name] = (n, mb)
-            print(f"  {name:<18}" + "".join(f"{mb:10.1f}" for mb in figures), flush=True)
+            print(f"  {name:<18}" + "".join(f"{f:>18}" for f in figures), flush=True)
         big = max(n for n, _ in books)
         missed = [name for name, (n, mb) in worst.items() if mb > BOOK_TARGET_MB]
         print(f"  target <= {BOOK_TARGET_MB} MB at {big:,} hands: "
@@ -287,6 +294,7 @@ def main(argv=None) -> int:
                          "hand log) on books of these many hands (default 5000 20000 100000)")
     ap.add_argument("--commands", nargs="+", choices=sorted(BOOK_COMMANDS), default=list(BOOK_COMMANDS))
     ap.add_argument("--sqlite-only", action="store_true", help="--book on SQLite alone")
+    ap.add_argument("--pg-only", action="store_true", help="--book on PostgreSQL alone")
     ap.add_argument("--pg", default=os.environ.get("DESMOCHE_TEST_PG"), help="a PostgreSQL server URL")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="desmoche-memory-") as tmp:
@@ -298,7 +306,7 @@ def main(argv=None) -> int:
             endless_hands(args.hand_mb, Path(tmp))
         if args.book is not None:
             book_series(args.book or [5_000, 20_000, 100_000], args.seed, None if args.sqlite_only else args.pg,
-                        args.commands, Path(tmp))
+                        args.commands, Path(tmp), sqlite=not args.pg_only)
     if not (args.line_mb or args.import_mb or args.hand_mb or args.book is not None):
         check_series(args.hands, args.seed)
     return 0

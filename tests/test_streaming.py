@@ -138,7 +138,8 @@ def many(built_book):
 
 STREAMED = [("ledger",), ("ledger", "--json"), ("ledger", "--csv"), ("ledger", "--player", "Ana"),
             ("ledger", "--table", "sim", "--json"), ("ledger", "--table", "north", "--hand", "2", "--csv"),
-            ("export",), ("export", "--table", "sim"), ("verify", "--json"), ("standings",), ("settle-up", "--json"), ("hand", "log", "--table", "club", "--all")]
+            ("export",), ("export", "--table", "sim"), ("verify", "--json"), ("standings",),
+            ("settle-up", "--json"), ("hand", "log", "--table", "club", "--all")]
 
 
 def test_a_book_read_three_rows_at_a_time_is_written_as_read_whole(many, monkeypatch, tmp_path):
@@ -158,23 +159,22 @@ def test_a_book_read_three_rows_at_a_time_is_written_as_read_whole(many, monkeyp
         == outputs["3"][6].encode("utf-8")
 
 
-def test_the_ledgers_table_laid_out_in_chunks_is_one_table(many, monkeypatch):
-    """The text ledger is laid out a chunk of rows at a time at the whole table's widths: with
-    chunks of 2 rows it is the table tabulate lays out of every row at once."""
-    from tabulate import tabulate
+def test_the_ledgers_table_written_a_row_at_a_time_is_tabulates(many, monkeypatch):
+    """The text ledger is written a row at a time at the whole table's widths: the table
+    tabulate lays out of every row at once (cli/league._table), in English and in Spanish,
+    and of no row."""
+    import click
 
     from desmoche_ref.cli import league
 
-    whole = many("ledger").stdout
-    rows = [[p["table"], p["hand"], p["account"], p["kind"], p["detail"] or "", p["counterparty"],
-             p["amount"], "" if p["reverses"] is None else p["reverses"]]
-            for p in many.json("ledger", "--json")["postings"]]
-    right = {"hand", "amount", "reverses"}
-    at_once = tabulate(rows, headers=league.LEDGER_HEADERS, disable_numparse=True,
-                       colalign=["right" if h in right else "left" for h in league.LEDGER_HEADERS])
-    assert whole == at_once + "\n"  # in English the table's words are the book's
-    monkeypatch.setattr(league, "TABLE_ROWS", 2)
-    assert many("ledger").stdout == whole
+    runs = [("ledger",), ("--lang", "es", "ledger"), ("ledger", "--table", "sim", "--hand", "3"),
+            ("ledger", "--player", "Ana", "--table", "south")]
+    streamed = [many(*args).stdout for args in runs]
+    monkeypatch.setattr(league, "_streamed_table", lambda rows, headers, right: click.echo(
+        league._table(list(rows), headers, right=right)))
+    assert streamed == [many(*args).stdout for args in runs]
+    assert len(streamed[0].splitlines()) > 250 and streamed[0] != streamed[1]
+    assert len(streamed[3].splitlines()) == 2  # the headers alone
 
 
 def test_each_batch_is_one_query_of_at_most_a_batch(many, monkeypatch):

@@ -438,39 +438,41 @@ def _in_words():
                       account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
 
 
-TABLE_ROWS = 1000  # rows tabulate lays out at a time in a streamed table
-
-
 def _streamed_table(rows, headers, right=()) -> None:
-    """`_table(list(rows), headers)` ("simple"), written TABLE_ROWS rows at a time: `rows` is
-    iterated twice, first to find each column's widest cell (tabulate's measure), then to lay
-    out the rows in chunks, each with a last row of those widest cells that sets every column's
-    width as the whole table's would, and that is not written."""
+    """`click.echo(_table(list(rows), headers, right=right))` written a row at a time: `rows` is
+    iterated twice, first for each column's width, then to write the rows. The layout is
+    tabulate's "simple" one, as `_table` makes it (tests/test_streaming.py holds the two
+    together): cells stripped, a column as wide as its widest cell or its header and two,
+    tabulate's measure of width, two spaces between columns, lines stripped at their end, a
+    line of dashes under the headers."""
     import tabulate as measure
 
     wide = getattr(measure, "_visible_width", len)
 
-    def width(cell):  # ASCII is as wide as it is long: the measure only for the rest
+    def width(cell: str) -> int:  # ASCII is as wide as it is long: tabulate's measure for the rest
         return len(cell) if cell.isascii() else wide(cell)
-    widest = None
+
+    words = [_(h) for h in headers]
+    widths = [width(w) + 2 for w in words]
+    empty = True
     for row in rows:
-        cells = [str(c) for c in row]
-        widest = cells if widest is None else [c if width(c) > width(w) else w for c, w in zip(cells, widest)]
-    if widest is None:
+        empty = False
+        for i, cell in enumerate(row):
+            w = width(str(cell).strip())
+            if w > widths[i]:
+                widths[i] = w
+    if empty:
         return click.echo(_table([], headers, right=right))
-    chunk, first = [], True
+    ends = [h in right for h in headers]
 
-    def lay_out(chunk, first):
-        lines = _table(chunk + [widest], headers, right=right).split("\n")[:-1]
-        sys.stdout.write("\n".join(lines if first else lines[2:]) + "\n")
+    def line(cells) -> str:
+        return "  ".join(" " * (w - width(c)) + c if end else c + " " * (w - width(c))
+                         for c, w, end in zip(cells, widths, ends)).rstrip()
 
+    out = sys.stdout
+    out.write(line(words) + "\n" + "  ".join("-" * w for w in widths) + "\n")
     for row in rows:
-        chunk.append(row)
-        if len(chunk) == TABLE_ROWS:
-            lay_out(chunk, first)
-            chunk, first = [], False
-    if chunk:
-        lay_out(chunk, first)
+        out.write(line([str(cell).strip() for cell in row]) + "\n")
 
 
 def _json_list(key: str, items) -> None:

@@ -74,7 +74,8 @@ def verify_book(session, head: str | None = None):
                 last = batch.is_last(hand)
                 waiting = reopened is not None and hand.closed is None and not standing_rows(batch.rows(hand))
                 held, refund = lawful.before(hand, last, waiting)
-                found = _Hand(session, table, hand, batch, counts, journal, ids).check(last=last, held=held, refund=refund)
+                found = _Hand(session, table, hand, batch, counts, journal, ids).check(last=last, held=held,
+                                                                                      refund=refund)
                 if hand.closed is None and reopened is None:
                     reopened = hand.number
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
