@@ -245,7 +245,8 @@ def export(table, hand, out, force, db):
     standings, ledger totals, settle-up and tables. With -o, the book head is printed too
     (keep it: `verify --head` proves the book unchanged up to it). `-o FILE` is written
     whole or not at all, with the mode the umask gives a new file; an existing FILE only
-    with --force, and never the book (or any SQLite database).
+    with --force, and never the book (or any SQLite database). The hands are written as they are
+    read, a batch at a time: memory stays the same whatever the book's size.
 
     \b
     Examples:
@@ -503,7 +504,8 @@ def _json_list(key: str, items) -> None:
 def ledger(player, table, hand, as_json, as_csv, db):
     """The postings behind every balance: each with its table, hand, account, kind (ante,
     pot, bonus and which, side-stake, side-win and which game, brought-in), counterparty
-    and amount (+ into the account). Every hand's postings sum to zero.
+    and amount (+ into the account). Every hand's postings sum to zero. The postings are
+    written as they are read, a batch at a time: memory stays the same whatever the book's size.
 
     \b
     Examples:
