@@ -481,13 +481,13 @@ def _json_list(key: str, items) -> None:
     import json
 
     out, tty, first = sys.stdout, sys.stdout.isatty(), True
+    encode = json.JSONEncoder(ensure_ascii=False, indent=1 if tty else None).encode  # one encoder for all
     out.write(f"{{\n {json.dumps(key)}: [" if tty else f"{{{json.dumps(key)}: [")
     for item in items:
         if tty:
-            out.write(("\n  " if first else ",\n  ")
-                      + json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n  "))
+            out.write(("\n  " if first else ",\n  ") + encode(item).replace("\n", "\n  "))
         else:
-            out.write(("" if first else ", ") + json.dumps(item, ensure_ascii=False))
+            out.write(("" if first else ", ") + encode(item))
         first = False
     out.write(("]" if first else "\n ]") + "\n}\n" if tty else "]}\n")
 
