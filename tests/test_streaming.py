@@ -115,7 +115,7 @@ import tempfile  # noqa: E402
 import pytest  # noqa: E402
 
 from conftest import Live  # noqa: E402
-from test_book_audit import tampering_night  # noqa: E402
+from test_book_audit import scalar, sql, tampering_night  # noqa: E402
 
 BATCH_ENV = "DESMOCHE_BATCH"
 
@@ -157,6 +157,30 @@ def test_a_book_read_three_rows_at_a_time_is_written_as_read_whole(many, monkeyp
     assert json.loads(outputs["3"][STREAMED.index(("verify", "--json"))])["problems"] == []
     assert (tmp_path / "3.dsm").read_bytes() == (tmp_path / "100000.dsm").read_bytes() \
         == outputs["3"][6].encode("utf-8")
+
+
+def test_a_tampered_book_read_a_row_at_a_time_says_what_it_says_at_once(many, monkeypatch):
+    """verify keeps a small journal whole and reads a big one a batch of hands at a time (with
+    one row a batch this book's journal is big): second journal rows (the unique index dropped),
+    a deleted move and posting, an edited journal row are found the same either way."""
+    url = many.url
+    assert scalar(url, "SELECT count(*) FROM journal") > 4 * 1 * 10  # pinned.Journal.KEEP batches of 1 x 10
+    sql(url, "DROP INDEX uq_journal_event", "DROP INDEX uq_journal_posting",
+        "INSERT INTO journal (kind, subject, text, hash, writer) SELECT kind, subject, text, hash, writer "
+        "FROM journal WHERE kind IN ('event', 'posting') AND id IN (SELECT min(id) FROM journal GROUP BY kind)",
+        "DELETE FROM event WHERE id = (SELECT max(e.id) FROM event e JOIN hand h ON h.id = e.hand_id "
+        "JOIN card_table t ON t.id = h.table_id WHERE t.name = 'club')",
+        "DELETE FROM posting WHERE id = (SELECT min(p.id) FROM posting p JOIN card_table t ON t.id = p.table_id "
+        "WHERE t.name = 'friday')",
+        "UPDATE journal SET text = replace(text, '1000', '100') WHERE kind = 'table'")
+    found = {}
+    for size in ("100000", "1"):
+        monkeypatch.setenv(BATCH_ENV, size)
+        found[size] = many("verify", status=1).stdout
+    assert found["1"] == found["100000"]
+    for words in ("journals this move a second time", "journals posting", "table club hand 1 move 3: the journal "
+                  "holds this move but the book does not", "does not match its hash", "the journal holds posting"):
+        assert words in found["1"], words
 
 
 def test_the_ledgers_table_written_a_row_at_a_time_is_tabulates(many, monkeypatch):

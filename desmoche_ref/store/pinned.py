@@ -54,7 +54,13 @@ class Journal:
     rows of a batch of hands (verify.py's) — each hand's, move's and posting's FIRST row, each
     hand's last verdict and redeal — through the journal's unique indexes; what it holds of a
     batch is let go at the next. Second rows (tampering: the database refuses them) are found
-    by one query a family, and `missing` finds what the journal holds and the book does not."""
+    by one query, and `missing` finds what the journal holds and the book does not.
+
+    A small journal (up to KEEP batches of rows) is kept whole as it is walked, and the batches
+    then read nothing more: verify_book on a laws test's book (called after its every step) asks
+    no more of the database than before the journal was streamed."""
+
+    KEEP = 4  # batches of journal rows (league.batch_size() * POSTINGS_A_HAND each) kept whole
 
     def __init__(self, session, problems, head: str | None = None):
         self.tables = {}                  # table id -> its last state's text
@@ -69,17 +75,31 @@ class Journal:
         self.head, self.count, self.session = "", 0, session
         self.wanted = head.strip().lower() if head is not None else None
         self.found = False                # the head `wanted` is a hash of the chain
-        self._seconds(session)
+        # the rows of the families, verdicts and redeals, while the journal is small enough to keep
+        self._kept = {family: {} for family in (*J.ONCE, "verdict", "redeal")}
         self._read(session, problems)
+        if self._kept is None:
+            self._seconds(session)
+        else:
+            for family in J.ONCE:
+                for subject, rows in self._kept.pop("again " + family, {}).items():
+                    self.firsts[family, subject] = self._kept[family][subject]
+                    self.again[family, subject] = rows
 
     def _seconds(self, session) -> None:
-        """The rows after the first of every hand, move and posting journaled more than once."""
-        from sqlalchemy import func, select
+        """The rows after the first of every hand, move and posting journaled more than once
+        (one query, through the unique indexes; a second for their rows when there are any)."""
+        from sqlalchemy import func, select, union_all
 
         j = J.journal.c
+        twice = session.execute(union_all(*(
+            select(_family(family), j.subject).where(_kinds(kinds)).group_by(j.subject).having(func.count() > 1)
+            for family, kinds in J.ONCE.items()))).all()
         for family, kinds in J.ONCE.items():
-            again = select(j.subject).where(_kinds(kinds)).group_by(j.subject).having(func.count() > 1)
-            for row in session.execute(select(*_COLUMNS).where(_kinds(kinds), j.subject.in_(again))
+            subjects = [subject for f, subject in twice if f == family]
+            if not subjects:
+                continue
+            for row in session.execute(select(*_COLUMNS).where(_kinds(kinds), j.subject.in_(subjects))
                                        .order_by(j.id)):
                 row = Row(*row)
                 if (family, row.subject) in self.firsts:
@@ -88,9 +108,14 @@ class Journal:
                     self.firsts[family, row.subject] = row
 
     def _read(self, session, problems):
+        from .league import POSTINGS_A_HAND, batch_size
+
         previous, newer, first_form, upgraded = "", False, False, False
-        early = _early_redeals(session)
+        early = None  # the redeal rows before their hand's opening: asked at the first redeal row
+        keep = self.KEEP * batch_size() * POSTINGS_A_HAND
         for row in _all_rows(session):
+            if self._kept is not None and self.count >= keep:
+                self._kept = None  # too many to keep: read a batch of hands' rows at a time (load)
             self.count += 1
             if J.chain(previous, row.kind, row.subject, row.text, row.writer) != row.hash:
                 problems.append(_book(M("journal row {id} ({kind}, {by}) does not match its hash: the journal "
@@ -108,11 +133,23 @@ class Journal:
                 self.tables[row.subject] = row.text
                 self.changes[row.subject].append(row)
             elif family in J.ONCE:
-                pass  # read a batch at a time (load)
+                if self._kept is not None:  # else read a batch at a time (load)
+                    first = self._kept[family].setdefault(row.subject, row)
+                    if first is not row:
+                        self._kept.setdefault("again " + family, defaultdict(list))[row.subject].append(row)
             elif family == "verdict":
                 self._verdicts[row.subject] = row.id
+                if self._kept is not None:
+                    self._kept[family][row.subject] = row
             elif family == "redeal":
-                if row.id in early:
+                if self._kept is not None:
+                    before = row.subject not in self._kept["hand"]
+                    self._kept[family][row.subject] = row
+                else:
+                    early = _early_redeals(session) if early is None else early
+                    before = row.id in early
+                self._redeals[row.subject] = row.id
+                if before:
                     problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
                                             "is opened", id=row.id, by=by(row), subject=row.subject)))
                 self._redeals[row.subject] = row.id
@@ -129,32 +166,35 @@ class Journal:
         self.head = previous
 
     def load(self, hand_ids) -> None:
-        """The rows of these hands, their moves and their postings (those of the batch before let go)."""
-        from sqlalchemy import select
+        """The rows of these hands, their moves and their postings (those of the batch before let
+        go): one query for their first rows, one for the last verdict and redeal rows."""
+        from sqlalchemy import literal_column, select, union_all
 
         from .league import event, posting
 
+        if self._kept is not None:  # the journal kept whole
+            self.hands, self.events, self.postings = (self._kept[family] for family in J.ONCE)
+            self.verdicts, self.redeals = self._kept["verdict"], self._kept["redeal"]
+            return
         j, session = J.journal.c, self.session
         self.hands, self.events, self.postings = {}, {}, {}
-        for family, covered, query in (
-                ("hand", self.hands, select(*_COLUMNS).where(_kinds(J.ONCE["hand"]), j.subject.in_(hand_ids))),
-                ("event", self.events, select(*_COLUMNS).join(event, event.c.id == j.subject)
-                 .where(_kinds(J.ONCE["event"]), event.c.hand_id.in_(hand_ids))),
-                ("posting", self.postings, select(*_COLUMNS).join(posting, posting.c.id == j.subject)
-                 .where(_kinds(J.ONCE["posting"]), posting.c.hand_id.in_(hand_ids)))):
-            for row in session.execute(query.order_by(j.id)):
-                covered.setdefault(row.subject, Row(*row))
-        self.verdicts = self._last(self._verdicts, hand_ids)
-        self.redeals = self._last(self._redeals, hand_ids)
-
-    def _last(self, ids: dict, hand_ids) -> dict:
-        from sqlalchemy import select
-
-        wanted = [ids[h] for h in hand_ids if h in ids]
-        if not wanted:
-            return {}
-        return {row.subject: Row(*row) for row in self.session.execute(
-            select(*_COLUMNS).where(J.journal.c.id.in_(wanted)))}
+        covered = {"hand": self.hands, "event": self.events, "posting": self.postings}
+        query = union_all(
+            select(_family("hand"), *_COLUMNS).where(_kinds(J.ONCE["hand"]), j.subject.in_(hand_ids)),
+            select(_family("event"), *_COLUMNS).join(event, event.c.id == j.subject)
+            .where(_kinds(J.ONCE["event"]), event.c.hand_id.in_(hand_ids)),
+            select(_family("posting"), *_COLUMNS).join(posting, posting.c.id == j.subject)
+            .where(_kinds(J.ONCE["posting"]), posting.c.hand_id.in_(hand_ids)))
+        for family, *row in session.execute(query.order_by(literal_column("id"))):
+            covered[family].setdefault(row[2], Row(*row))
+        verdicts = {h: self._verdicts[h] for h in hand_ids if h in self._verdicts}
+        redeals = {h: self._redeals[h] for h in hand_ids if h in self._redeals}
+        rows = {}
+        if verdicts or redeals:
+            rows = {row.id: Row(*row) for row in session.execute(
+                select(*_COLUMNS).where(j.id.in_(list(verdicts.values()) + list(redeals.values()))))}
+        self.verdicts = {h: rows[i] for h, i in verdicts.items()}
+        self.redeals = {h: rows[i] for h, i in redeals.items()}
 
     def table_problems(self, table) -> list:
         """The table's row against its last journaled state (in that row's form)."""
@@ -186,22 +226,30 @@ class Journal:
         return [_book(message) for family, subject in sorted(self.again) if (family, subject) not in self.reported
                 for message in self.second_rows(family, subject, row_of(family, subject))]
 
-    def missing(self, family: str) -> list:
-        """The first rows, by subject, of the hands (family "hand"), moves or postings the
-        journal holds and the book does not (a move or posting of no hand counts as not held:
-        verify reads a hand's rows with it)."""
-        from sqlalchemy import exists, select
+    def missing(self) -> dict:
+        """{family: the first rows, by subject, of the hands ("hand"), moves ("event") or
+        postings ("posting") the journal holds and the book does not} — a move or posting of no
+        hand counts as not held: verify reads a hand's rows with it. One query."""
+        from sqlalchemy import exists, literal_column, select, union_all
 
         from .league import event, hand, posting
 
         j = J.journal.c
         held = {"hand": exists().where(hand.c.id == j.subject),
                 "event": exists().where(event.c.id == j.subject, hand.c.id == event.c.hand_id),
-                "posting": exists().where(posting.c.id == j.subject, hand.c.id == posting.c.hand_id)}[family]
-        first = {}
-        for row in self.session.execute(select(*_COLUMNS).where(_kinds(J.ONCE[family]), ~held).order_by(j.id)):
-            first.setdefault(row.subject, Row(*row))
-        return [first[subject] for subject in sorted(first)]
+                "posting": exists().where(posting.c.id == j.subject, hand.c.id == posting.c.hand_id)}
+        first = {family: {} for family in J.ONCE}
+        query = union_all(*(select(_family(family), *_COLUMNS).where(_kinds(kinds), ~held[family])
+                            for family, kinds in J.ONCE.items()))
+        for family, *row in self.session.execute(query.order_by(literal_column("id"))):
+            first[family].setdefault(row[2], Row(*row))
+        return {family: [rows[s] for s in sorted(rows)] for family, rows in first.items()}
+
+
+def _family(name: str):
+    from sqlalchemy import literal_column
+
+    return literal_column(f"'{name}'").label("family")
 
 
 _COLUMNS = tuple(J.journal.c[name] for name in Row._fields)

@@ -150,21 +150,21 @@ def _missing(session, journal, names) -> list:
     for table_id in sorted(set(journal.tables) - set(names)):
         name = (values_of(journal.tables[table_id]) or [f"#{table_id}"])[0]
         found.append((name, None, None, M("the journal holds this table but the book does not: it was deleted")))
-    where = {}
-    for row in journal.missing("hand"):
+    where, lost = {}, journal.missing()
+    for row in lost["hand"]:
         values = values_of(row.text) or [None, None]
         table = names.get(values[0]) or f"#{values[0]}"
         where[row.subject] = (table, values[1])
         found.append((table, values[1], None, M("the journal holds this hand but the book does not: it was "
                                                 "deleted")))
-    for row in journal.missing("event"):
+    for row in lost["event"]:
         hand_id, seq = (values_of(row.text) or [None, None])[:2]
         if hand_id in where:
             continue  # said with its hand
         hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
         table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
         found.append((table, number, seq, M("the journal holds this move but the book does not: it was deleted")))
-    for row in journal.missing("posting"):
+    for row in lost["posting"]:
         hand_id = (values_of(row.text) or [None])[0]
         if hand_id in where:
             continue  # said with its hand
