@@ -278,8 +278,6 @@ def book_series(sizes, seed: int, server: str | None, commands, folder: Path, sq
         missed = [name for name, (n, mb) in worst.items() if mb > BOOK_TARGET_MB]
         print(f"  target <= {BOOK_TARGET_MB} MB at {big:,} hands: "
               + ("met by every command" if not missed else "MISSED by " + ", ".join(missed)))
-    if not server and sqlite:
-        print("  (PostgreSQL: none; --pg URL or DESMOCHE_TEST_PG, unless --sqlite-only)")
 
 
 def main(argv=None) -> int:
