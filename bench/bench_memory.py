@@ -47,7 +47,8 @@ BYTES_PER_HAND = 890     # a simulated hand of three players, about (for --impor
 _WRAPPER = """
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(used.ru_utime + used.ru_stime, used.ru_maxrss)
 """
 
 
@@ -67,9 +68,15 @@ def session_file(hands: int, seed: int) -> Path:
 
 
 def peak_mb(args: list) -> float:
+    return peak_and_cpu(args)[0]
+
+
+def peak_and_cpu(args: list) -> tuple:
+    """(peak MB, CPU seconds) of the command `args` run in a fresh child."""
     out = subprocess.run([sys.executable, "-c", _WRAPPER] + [str(a) for a in args], capture_output=True,
                          text=True, check=True).stdout
-    return int(out.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+    cpu, peak = out.split()[-2:]
+    return int(peak) / 1024, float(cpu)  # ru_maxrss is in KiB on Linux
 
 
 def verdict(mb: float, target: float) -> str:
@@ -145,6 +152,134 @@ def big_import(mb: int, seed: int, server: str | None, folder: Path) -> None:
         print("  (PostgreSQL: no server given; --pg URL or DESMOCHE_TEST_PG)")
 
 
+# ------------------------------------------------------------------ the book's commands (issue 27)
+BOOK_TARGET_MB = 150     # every command that reads the book, at 100,000 hands, on either engine
+PER_ROUND = 5_000        # hands a round: one simulated session imported again as a round of a league
+BOOK_COMMANDS = {        # name: the arguments after `desmoche-ref` (the book's --db added)
+    "ledger": ["ledger"],
+    "ledger --json": ["ledger", "--json"],
+    "ledger --csv": ["ledger", "--csv"],
+    "export -o F": ["export", "-o", "{out}", "--force"],
+    "verify": ["verify"],
+    "standings": ["standings"],
+    "standings --json": ["standings", "--json"],
+    "settle-up": ["settle-up"],
+    "hand log": ["hand", "log", "--table", "round-1"],
+}
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(common.ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def _pg_admin(server: str):
+    sys.path.insert(0, str(common.ROOT / "tests"))
+    from conftest import _pg_conninfo
+    import psycopg
+
+    return psycopg.connect(**_pg_conninfo(server))
+
+
+def _pg_url(server: str, name: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(server).set(database=name).render_as_string(hide_password=False)
+
+
+def _pg_exists(server: str, name: str) -> bool:
+    with _pg_admin(server) as conn:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is not None
+
+
+def season_books(sizes, seed: int, server: str | None = None) -> list:
+    """[(hands, --db of a book of that many imported hands)], built once and kept (SQLite in
+    the cache folder; PostgreSQL as databases `desmoche_memory_N` on `server`): a simulated
+    session of PER_ROUND hands, dated 50 hands a night, imported again and again as rounds of a
+    league, each at a table of its own (`round-K`) and tagged [Round "K"] so that its hands
+    are new to the book (a hand is known by its content); the book copied at each size."""
+    from bench_import import session_file as league_session
+
+    digest = common._simulator_digest()
+    folder = common.cache_dir() / "memory-books"
+    if server:
+        names = {n: f"desmoche_memory_{n}_{seed}_{digest}" for n in sizes}
+        books = [(n, _pg_url(server, names[n])) for n in sorted(sizes)]
+        if all(_pg_exists(server, names[n]) for n in sizes):
+            return books
+        work = f"desmoche_memory_building_{os.getpid()}"
+        with _pg_admin(server) as conn:
+            conn.execute(f'CREATE DATABASE "{work}"')
+        work_db = _pg_url(server, work)
+    else:
+        books = [(n, str(folder / f"book-{n}-{seed}-{digest}.db")) for n in sorted(sizes)]
+        if all(Path(b).exists() for _, b in books):
+            return books
+        folder.mkdir(parents=True, exist_ok=True)
+        work_db = str(folder / f"building-{os.getpid()}.db")
+    base = league_session(PER_ROUND, seed=seed).read_text(encoding="utf-8")
+    done, k = 0, 0
+    from datetime import date, timedelta
+
+    while done < max(sizes):
+        k += 1
+        first = date(2020, 1, 3) + timedelta(weeks=(k - 1) * PER_ROUND // 50)
+        text = common.dated(base, 50, first.isoformat()).replace("[Players ", f'[Round "{k}"]\n[Players ')
+        path = folder / f"round-{os.getpid()}.dsm"
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        run = subprocess.run(desmoche() + ["import", "--db", work_db, "--table", f"round-{k}", str(path)],
+                             env=_env(), capture_output=True, text=True)
+        path.unlink()
+        if run.returncode not in (0, 1):
+            sys.exit(f"import failed: {run.stdout}{run.stderr}")
+        done += PER_ROUND
+        print(f"  round {k}: {done:,} hands in the book", file=sys.stderr, flush=True)
+        for n, book in books:
+            if n == done:
+                if server:
+                    with _pg_admin(server) as conn:
+                        conn.execute(f'DROP DATABASE IF EXISTS "{names[n]}"')
+                        conn.execute(f'CREATE DATABASE "{names[n]}" TEMPLATE "{work}"')
+                else:
+                    import sqlite3
+
+                    c = sqlite3.connect(work_db)
+                    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    c.close()
+                    import shutil
+
+                    shutil.copyfile(work_db, book)
+    if server:
+        with _pg_admin(server) as conn:
+            conn.execute(f'DROP DATABASE "{work}" WITH (FORCE)')
+    else:
+        for suffix in ("", "-wal", "-shm"):
+            Path(work_db + suffix).unlink(missing_ok=True)
+    return books
+
+
+def book_series(sizes, seed: int, server: str | None, commands, folder: Path, sqlite: bool = True) -> None:
+    engines = ([("SQLite", None)] if sqlite else []) + ([("PostgreSQL", server)] if server else [])
+    print(f"# python {sys.version.split()[0]}; peak resident memory (MB) of the commands that read the book, "
+          f"whole process, output thrown away (export: to a file); in brackets its CPU seconds")
+    for label, srv in engines:
+        books = season_books(sizes, seed, srv)
+        print(f"{label}: " + "".join(f"{n:>18,}" for n, _ in books) + "  hands", flush=True)
+        worst = {}
+        for name in commands:
+            figures = []
+            for n, db in books:
+                args = [a.format(out=folder / "export.dsm") for a in BOOK_COMMANDS[name]]
+                mb, cpu = peak_and_cpu(desmoche() + args + ["--db", db])
+                figures.append(f"{mb:8.1f} ({cpu:6.1f}s)")
+                worst[name] = (n, mb)
+            print(f"  {name:<18}" + "".join(f"{f:>18}" for f in figures), flush=True)
+        big = max(n for n, _ in books)
+        missed = [name for name, (n, mb) in worst.items() if mb > BOOK_TARGET_MB]
+        print(f"  target <= {BOOK_TARGET_MB} MB at {big:,} hands: "
+              + ("met by every command" if not missed else "MISSED by " + ", ".join(missed)))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, nargs="+", default=[10_000, 25_000, 50_000])
@@ -152,6 +287,12 @@ def main(argv=None) -> int:
     ap.add_argument("--line-mb", type=int, help="check, fmt and import of a record with a line of this many MB")
     ap.add_argument("--import-mb", type=int, help="import of a simulated session of about this many MB")
     ap.add_argument("--hand-mb", type=int, help="check, fmt, import, verify of records whose hand never ends")
+    ap.add_argument("--book", type=int, nargs="*", metavar="HANDS",
+                    help="the commands that read the book (ledger, export, verify, standings, settle-up, "
+                         "hand log) on books of these many hands (default 5000 20000 100000)")
+    ap.add_argument("--commands", nargs="+", choices=sorted(BOOK_COMMANDS), default=list(BOOK_COMMANDS))
+    ap.add_argument("--sqlite-only", action="store_true", help="--book on SQLite alone")
+    ap.add_argument("--pg-only", action="store_true", help="--book on PostgreSQL alone")
     ap.add_argument("--pg", default=os.environ.get("DESMOCHE_TEST_PG"), help="a PostgreSQL server URL")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="desmoche-memory-") as tmp:
@@ -161,7 +302,10 @@ def main(argv=None) -> int:
             big_import(args.import_mb, args.seed, args.pg, Path(tmp))
         if args.hand_mb:
             endless_hands(args.hand_mb, Path(tmp))
-    if not (args.line_mb or args.import_mb or args.hand_mb):
+        if args.book is not None:
+            book_series(args.book or [5_000, 20_000, 100_000], args.seed, None if args.sqlite_only else args.pg,
+                        args.commands, Path(tmp), sqlite=not args.pg_only)
+    if not (args.line_mb or args.import_mb or args.hand_mb or args.book is not None):
         check_series(args.hands, args.seed)
     return 0
 

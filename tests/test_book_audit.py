@@ -318,11 +318,10 @@ def test_the_last_move_of_an_open_hand_deleted(book):
 
 @pytest.mark.slow
 def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypatch):
-    """verify reads a table's hands a batch at a time (verify.BATCH), each batch's moves and
+    """verify reads a table's hands a batch at a time (league.BATCH), each batch's moves and
     postings in one query: one hand a batch, club's refund (R11.5 returns what its first hand
     carried, two void hands later) reaches back past its batch, and every edit is found
     the same, in the same order."""
-    from desmoche_ref.store import verify
     from desmoche_ref.store.db import open_book
     from desmoche_ref.store.scorebook import Scorebook
 
@@ -335,7 +334,7 @@ def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypa
 
     night(live)
     live("import", *LEAGUE)
-    monkeypatch.setattr(verify, "BATCH", 1)
+    monkeypatch.setenv("DESMOCHE_BATCH", "1")
     assert found()[0] == []
     monkeypatch.undo()
     url = live.url
@@ -347,7 +346,7 @@ def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypa
         "UPDATE hand SET fouls = 'Beto' WHERE number = 1")
     whole = found()
     assert len(whole[0]) > 5
-    monkeypatch.setattr(verify, "BATCH", 1)
+    monkeypatch.setenv("DESMOCHE_BATCH", "1")
     assert found() == whole
 
 

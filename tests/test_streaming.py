@@ -105,3 +105,139 @@ def test_one_builder_for_the_command_and_the_library():
     empty = judge_bytes(b"# nothing\n", "empty.dsm").as_json()
     assert empty == {"path": "empty.dsm", "hands": [],
                      "error": "the file holds no hand (no tag or event lines)"}
+
+
+# ------------------------------------------------------------------ the book's commands (issue 27)
+import io  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import Live  # noqa: E402
+from test_book_audit import scalar, sql, tampering_night  # noqa: E402
+
+BATCH_ENV = "DESMOCHE_BATCH"
+
+
+def streaming_night(url):
+    """tampering_night's book (live hands at two tables, one open, an import of the league's
+    tables) and 14 simulated hands at `sim`: tables of more hands than a batch of 3 holds."""
+    tampering_night(url)
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "sim.dsm"
+        live = Live(url)
+        live("simulate", "--hands", "14", "--seed", "5", "-o", path)
+        live("import", "--table", "sim", path)
+
+
+@pytest.fixture
+def many(built_book):
+    return Live(built_book("streaming", streaming_night))
+
+
+STREAMED = [("ledger",), ("ledger", "--json"), ("ledger", "--csv"), ("ledger", "--player", "Ana"),
+            ("ledger", "--table", "sim", "--json"), ("ledger", "--table", "north", "--hand", "2", "--csv"),
+            ("export",), ("export", "--table", "sim"), ("verify", "--json"), ("standings",),
+            ("settle-up", "--json"), ("hand", "log", "--table", "club", "--all")]
+
+
+def test_a_book_read_three_rows_at_a_time_is_written_as_read_whole(many, monkeypatch, tmp_path):
+    """Every command that reads the whole book gives the same bytes whether it reads it 3 rows
+    (hands, postings, journal rows) at a time or all at once; `export -o` writes the same file."""
+    outputs = {}
+    for size in ("100000", "3"):
+        monkeypatch.setenv(BATCH_ENV, size)
+        outputs[size] = [many(*args).stdout for args in STREAMED]
+        many("export", "-o", tmp_path / f"{size}.dsm")
+    for args, whole, three in zip(STREAMED, outputs["100000"], outputs["3"]):
+        assert three == whole, args
+    ledger = json.loads(outputs["3"][1])["postings"]
+    assert len(ledger) > 100 and len({(p["table"], p["hand"]) for p in ledger}) == 20
+    assert json.loads(outputs["3"][STREAMED.index(("verify", "--json"))])["problems"] == []
+    assert (tmp_path / "3.dsm").read_bytes() == (tmp_path / "100000.dsm").read_bytes() \
+        == outputs["3"][6].encode("utf-8")
+
+
+def test_a_tampered_book_read_a_row_at_a_time_says_what_it_says_at_once(many, monkeypatch):
+    """verify keeps a small journal whole and reads a big one a batch of hands at a time (with
+    one row a batch this book's journal is big): second journal rows (the unique index dropped),
+    a deleted move and posting, an edited journal row are found the same either way."""
+    url = many.url
+    assert scalar(url, "SELECT count(*) FROM journal") > 4 * 1 * 10  # pinned.Journal.KEEP batches of 1 x 10
+    sql(url, "DROP INDEX uq_journal_event", "DROP INDEX uq_journal_posting",
+        "INSERT INTO journal (kind, subject, text, hash, writer) SELECT kind, subject, text, hash, writer "
+        "FROM journal WHERE kind IN ('event', 'posting') AND id IN (SELECT min(id) FROM journal GROUP BY kind)",
+        "DELETE FROM event WHERE id = (SELECT max(e.id) FROM event e JOIN hand h ON h.id = e.hand_id "
+        "JOIN card_table t ON t.id = h.table_id WHERE t.name = 'club')",
+        "DELETE FROM posting WHERE id = (SELECT min(p.id) FROM posting p JOIN card_table t ON t.id = p.table_id "
+        "WHERE t.name = 'friday')",
+        "UPDATE journal SET text = replace(text, '1000', '100') WHERE kind = 'table'")
+    found = {}
+    for size in ("100000", "1"):
+        monkeypatch.setenv(BATCH_ENV, size)
+        found[size] = many("verify", status=1).stdout
+    assert found["1"] == found["100000"]
+    for words in ("journals this move a second time", "journals posting", "table club hand 1 move 3: the journal "
+                  "holds this move but the book does not", "does not match its hash", "the journal holds posting"):
+        assert words in found["1"], words
+
+
+def test_the_ledgers_table_written_a_row_at_a_time_is_tabulates(many, monkeypatch):
+    """The text ledger is written a row at a time at the whole table's widths: the table
+    tabulate lays out of every row at once (cli/league._table), in English and in Spanish,
+    and of no row."""
+    import click
+
+    from desmoche_ref.cli import league
+
+    runs = [("ledger",), ("--lang", "es", "ledger"), ("ledger", "--table", "sim", "--hand", "3"),
+            ("ledger", "--player", "Ana", "--table", "south")]
+    streamed = [many(*args).stdout for args in runs]
+    monkeypatch.setattr(league, "_streamed_table", lambda rows, headers, right: click.echo(
+        league._table(list(rows), headers, right=right)))
+    assert streamed == [many(*args).stdout for args in runs]
+    assert len(streamed[0].splitlines()) > 250 and streamed[0] != streamed[1]
+    assert len(streamed[3].splitlines()) == 2  # the headers alone
+
+
+def test_each_batch_is_one_query_of_at_most_a_batch(many, monkeypatch):
+    """The ledger and the export read the book BATCH rows a query, from one snapshot."""
+    from sqlalchemy import event
+
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.scorebook import Scorebook
+
+    book = open_book(many.url, readonly=True)
+    statements = []
+    event.listen(book.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    try:
+        monkeypatch.setenv(BATCH_ENV, "3")
+        with Scorebook(book).ledger(table="sim") as postings:
+            entries = list(postings)
+        pages = [s for s in statements if "FROM posting" in s and "LIMIT" in s]
+        assert len(pages) == len(entries) // 30 + 1  # 3 hands' worth of postings (POSTINGS_A_HAND 10) a query
+        statements.clear()
+        with Scorebook(book).export("sim") as hands:
+            numbers = [number for _table, number, _text in hands]
+        assert numbers == list(range(1, 15))
+        assert len([s for s in statements if "FROM hand" in s and "LIMIT" in s]) == 5  # 3, 3, 3, 3, 2 hands
+    finally:
+        book.engine.dispose()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("items", [[], [{"a": 1}], [{"a": [1, {"b": "ñ"}]}, {"c": None}]])
+def test_json_written_an_item_at_a_time_is_one_document(items, monkeypatch):
+    """`--json` streamed is json.dumps's document, on a terminal (indented) and not."""
+    from desmoche_ref.cli.league import _json_list
+
+    for out, indent in ((io.StringIO(), None), (_Terminal(), 1)):
+        monkeypatch.setattr(sys, "stdout", out)
+        _json_list("postings", iter(items))
+        assert out.getvalue() == json.dumps({"postings": items}, ensure_ascii=False, indent=indent) + "\n"

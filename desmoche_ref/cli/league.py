@@ -244,7 +244,8 @@ def export(table, hand, out, force, db):
     standings, ledger totals, settle-up and tables. With -o, the book head is printed too
     (keep it: `verify --head` proves the book unchanged up to it). `-o FILE` is written
     whole or not at all, with the mode the umask gives a new file; an existing FILE only
-    with --force, and never the book (or any SQLite database).
+    with --force, and never the book (or any SQLite database). The hands are written as they are
+    read, a batch at a time: memory stays the same whatever the book's size.
 
     \b
     Examples:
@@ -264,22 +265,32 @@ def export(table, hand, out, force, db):
             check_output(out, force, book_file)  # before the book is read
         except OutputRefused as e:
             fail(str(e))
-    texts, book_head = Scorebook(book).export(table, hand)
-    text = "\n".join(texts)
+    with Scorebook(book).export(table, hand) as hands:
+        written = [0]
+
+        def texts():  # the records one after another, a blank line between two
+            for _table, _number, text in hands:
+                written[0] += 1
+                yield text if written[0] == 1 else "\n" + text
+
+        if out:
+            try:
+                write_output(out, texts(), force, book_file)
+            except OutputRefused as e:
+                fail(str(e))
+            except OSError as e:
+                fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
+        else:
+            for text in texts():
+                sys.stdout.write(text)
+        book_head = hands.head
+    count = written[0]
     if out:
-        try:
-            write_output(out, text, force, book_file)
-        except OutputRefused as e:
-            fail(str(e))
-        except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
-        click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", len(texts)).format(
-            path=out, count=len(texts)), err=True)
+        click.echo(ngettext("{path}: {count} hand", "{path}: {count} hands", count).format(
+            path=out, count=count), err=True)
         if book_head:  # what `verify --head` proves later (on standard output only the records)
             click.echo(_("book head: {head}").format(head=book_head), err=True)
-    else:
-        sys.stdout.write(text)
-    if not texts:
+    if not count:
         fail(_("no hand in the book matches"), 1)
 
 
@@ -399,10 +410,11 @@ KINDS = (N_("ante"), N_("pot"), N_("bonus"), N_("side-stake"), N_("side-win"), N
          N_("refund"), N_("brought-in"))
 
 
-def _in_words(rows) -> list:
-    """The ledger's table: the postings' kinds, bonuses and the accounts that are no player's
-    (the pots, `outside`) in the language of the run; the players' and side games' names as
-    they are. Each distinct name is looked up once (a season has few, and many postings)."""
+def _in_words():
+    """The ledger's table row of a posting: the postings' kinds, bonuses and the accounts that
+    are no player's (the pots, `outside`) in the language of the run; the players' and side
+    games' names as they are. Each distinct name is looked up once (a season has few, and many
+    postings)."""
     from functools import lru_cache
 
     from ..store.league import BROUGHT_IN, MAIN_POT, OUTSIDE
@@ -422,9 +434,61 @@ def _in_words(rows) -> list:
             detail = _("main")
         return _(kind), detail or ""
 
-    return [[e.table, e.hand, account(e.account, e.kind), *words(e.kind, e.detail),
-             account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
-            for e in rows]
+    return lambda e: [e.table, e.hand, account(e.account, e.kind), *words(e.kind, e.detail),
+                      account(e.counterparty, e.kind), fmt(e.amount), "" if e.reverses is None else e.reverses]
+
+
+def _streamed_table(rows, headers, right=()) -> None:
+    """`click.echo(_table(list(rows), headers, right=right))` written a row at a time: `rows` is
+    iterated twice, first for each column's width, then to write the rows. The layout is
+    tabulate's "simple" one, as `_table` makes it (tests/test_streaming.py holds the two
+    together): cells stripped, a column as wide as its widest cell or its header and two,
+    tabulate's measure of width, two spaces between columns, lines stripped at their end, a
+    line of dashes under the headers."""
+    import tabulate as measure
+
+    wide = getattr(measure, "_visible_width", len)
+
+    def width(cell: str) -> int:  # ASCII is as wide as it is long: tabulate's measure for the rest
+        return len(cell) if cell.isascii() else wide(cell)
+
+    words = [_(h) for h in headers]
+    widths = [width(w) + 2 for w in words]
+    empty = True
+    for row in rows:
+        empty = False
+        for i, cell in enumerate(row):
+            w = width(str(cell).strip())
+            if w > widths[i]:
+                widths[i] = w
+    if empty:
+        return click.echo(_table([], headers, right=right))
+    ends = [h in right for h in headers]
+
+    def line(cells) -> str:
+        return "  ".join(" " * (w - width(c)) + c if end else c + " " * (w - width(c))
+                         for c, w, end in zip(cells, widths, ends)).rstrip()
+
+    out = sys.stdout
+    out.write(line(words) + "\n" + "  ".join("-" * w for w in widths) + "\n")
+    for row in rows:
+        out.write(line([str(cell).strip() for cell in row]) + "\n")
+
+
+def _json_list(key: str, items) -> None:
+    """`_json({key: list(items)})`, written an item at a time: the same one document."""
+    import json
+
+    out, tty, first = sys.stdout, sys.stdout.isatty(), True
+    encode = json.JSONEncoder(ensure_ascii=False, indent=1 if tty else None).encode  # one encoder for all
+    out.write(f"{{\n {json.dumps(key)}: [" if tty else f"{{{json.dumps(key)}: [")
+    for item in items:
+        if tty:
+            out.write(("\n  " if first else ",\n  ") + encode(item).replace("\n", "\n  "))
+        else:
+            out.write(("" if first else ", ") + encode(item))
+        first = False
+    out.write(("]" if first else "\n ]") + "\n}\n" if tty else "]}\n")
 
 
 @click.command(cls=Command)
@@ -439,7 +503,8 @@ def _in_words(rows) -> list:
 def ledger(player, table, hand, as_json, as_csv, db):
     """The postings behind every balance: each with its table, hand, account, kind (ante,
     pot, bonus and which, side-stake, side-win and which game, brought-in), counterparty
-    and amount (+ into the account). Every hand's postings sum to zero.
+    and amount (+ into the account). Every hand's postings sum to zero. The postings are
+    written as they are read, a batch at a time: memory stays the same whatever the book's size.
 
     \b
     Examples:
@@ -449,13 +514,24 @@ def ledger(player, table, hand, as_json, as_csv, db):
     """
     from ..store.scorebook import Scorebook
 
-    rows = Scorebook(open_book(db, readonly=True)).ledger(player, table, hand)
-    if as_json:
-        return _json({"postings": [e.as_json() for e in rows]})
-    if as_csv:  # the book's own words
-        return _csv([[e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
-                      "" if e.reverses is None else e.reverses] for e in rows], LEDGER_HEADERS)
-    click.echo(_table(_in_words(rows), LEDGER_HEADERS, right=("hand", "amount", "reverses")))
+    with Scorebook(open_book(db, readonly=True)).ledger(player, table, hand) as rows:
+        if as_json:
+            return _json_list("postings", (e.as_json() for e in rows))
+        if as_csv:  # the book's own words
+            return _csv(([e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
+                          "" if e.reverses is None else e.reverses] for e in rows), LEDGER_HEADERS)
+        row = _in_words()
+        _streamed_table(_Mapped(row, rows), LEDGER_HEADERS, right=("hand", "amount", "reverses"))
+
+
+class _Mapped:
+    """`f` of each of `rows`, as often as it is iterated."""
+
+    def __init__(self, f, rows):
+        self.f, self.rows = f, rows
+
+    def __iter__(self):
+        return map(self.f, self.rows)
 
 
 # --------------------------------------------------------------- settle-up

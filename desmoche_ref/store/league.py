@@ -42,6 +42,71 @@ event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "super
 
 POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
 
+# How the commands that read the whole book (ledger, export, verify) stream it: BATCH hands at a
+# time (the ledger: POSTINGS_A_HAND times as many postings), each batch one query and its rows
+# let go before the next, so that memory is one batch's whatever the book's size. The next batch
+# starts after the last row's key (keyset pagination): no cursor is kept open between batches,
+# which SQLite and psycopg would each hold differently (psycopg fetches a whole result unless the
+# cursor is named). $DESMOCHE_BATCH sets another size (the tests read books 3 rows at a time).
+# Under SQLite's oldest limit of 999 values bound in one statement (a batch's hand ids).
+BATCH = 100
+POSTINGS_A_HAND = 10
+BATCH_ENV = "DESMOCHE_BATCH"
+
+
+def batch_size() -> int:
+    import os
+
+    given = os.environ.get(BATCH_ENV, "")
+    return int(given) if given.isdigit() and int(given) > 0 else BATCH
+
+
+def snapshot(conn) -> None:
+    """Make the reads of `conn` (before its first) one snapshot of the book, as one query is:
+    batches read one after another see the same book. SQLite's deferred transaction is one
+    already (store/db.py begins it); PostgreSQL's READ COMMITTED is not, REPEATABLE READ is."""
+    if conn.dialect.name == "postgresql":
+        conn.execution_options(isolation_level="REPEATABLE READ")
+
+
+class Stream:
+    """Rows of the book read in batches from one snapshot while a command writes them out:
+    `with Stream(book, read, ...) as rows:` opens a connection for reading, `read(conn, ...)` at
+    once (it refuses an unknown table or player before anything is written), and `rows` may be
+    iterated again (the ledger's table measures its columns, then writes), each time from the
+    same snapshot. `head` is the book head of that snapshot."""
+
+    def __init__(self, book, read, *args):
+        self.book, self.read, self.args = book, read, args
+        self._conn = self._rows = None
+
+    def __enter__(self):
+        from contextlib import ExitStack
+
+        self._stack = ExitStack()
+        try:
+            self._conn = self._stack.enter_context(self.book.connect())
+            snapshot(self._conn)
+            self._rows = self.read(self._conn, *self.args)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __iter__(self):
+        rows, self._rows = self._rows, None
+        return iter(rows if rows is not None else self.read(self._conn, *self.args))
+
+    @property
+    def head(self):
+        from .journal import head
+
+        return head(self._conn)
+
+    def __exit__(self, *exc):
+        return self._stack.__exit__(*exc)
+
+
 
 class Selection(NamedTuple):
     """Which hands a report covers: a table, a player, dates (inclusive)."""
@@ -317,8 +382,15 @@ class Entry(NamedTuple):
         return out
 
 
-def ledger(session, player=None, table=None, hand_number=None):
-    """The postings, in the order they were made, with their table and hand."""
+def ledger_of(session, player=None, table=None, hand_number=None):
+    """`ledger` of a player named as the person typed it (player_name: StoreError if unknown)."""
+    return ledger(session, player_name(session, player) if player is not None else None, table, hand_number)
+
+
+def ledger(session, player=None, table=None, hand_number=None, batch: int | None = None):
+    """The postings, in the order they were made, with their table and hand: read `batch`
+    postings at a time (keyset on the posting's id), so that memory holds one batch. An
+    unknown table is a StoreError at once, not at the first posting."""
     p, h = posting.c, hand.c
     query = (select(card_table.c.name, h.number, p.account, p.kind, p.detail, p.counterparty,
                     p.amount, p.reverses, p.id)
@@ -330,16 +402,28 @@ def ledger(session, player=None, table=None, hand_number=None):
         query = query.where(p.table_id == table_id(session, table))
     if hand_number is not None:
         query = query.where(h.number == hand_number)
-    for row in session.execute(query):
-        yield Entry(*row)
+    return _entries(session, query, batch or batch_size() * POSTINGS_A_HAND)
+
+
+def _entries(session, query, batch: int):
+    last = None
+    while True:
+        rows = session.execute(query.limit(batch) if last is None else
+                               query.where(posting.c.id > last).limit(batch)).all()
+        for row in rows:
+            yield Entry(*row)
+        if len(rows) < batch:
+            return
+        last = rows[-1].id
 
 
 # ------------------------------------------------------------------ export
-def export_hands(session, table=None, hand_number=None):
+def export_hands(session, table=None, hand_number=None, batch: int | None = None):
     """(table name, number, record text) of each stored hand, by table and number, as a
     record `check` judges exactly as the book did (its notes, its tags, then its live lines).
-    Two queries whatever the number of hands (the hands, then all their events in order), and
-    no ORM: the reports start and run faster (bench/bench_report.py).
+    No ORM (the reports start and run faster, bench/bench_report.py), and a table's hands
+    are read `batch` at a time with their events in one query a batch: memory holds one
+    batch whatever the book's size. An unknown table is a StoreError at once.
 
     A hand with no move standing is not written: a void one (closed before any move), one
     just begun, one whose every move was taken back alike hold no card and no posting, and a
@@ -347,36 +431,51 @@ def export_hands(session, table=None, hand_number=None):
     hand that follows them). A closed table's last hand written carries `[Closed "yes"]` (N3):
     importing it closes the table and returns its carried pots as `table close` did
     (docs/rulings.md)."""
-    from .records import event_lines, hand_setup, tagged_text
-
-    VOID = "void"  # hands.VOID, without loading the ORM
-    h, e = hand.c, event.c
+    h = hand.c
     where = [h.status != VOID]
-    last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID)
-            .group_by(h.table_id))
+    tables = select(card_table.c.id, card_table.c.name, card_table.c.closed).order_by(card_table.c.name)
     if table is not None:
-        where.append(h.table_id == table_id(session, table))
+        tables = tables.where(card_table.c.id == table_id(session, table))
     if hand_number is not None:
         where.append(h.number == hand_number)
+    last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID)
+            .group_by(h.table_id))
     lasts = {t: n for t, n in session.execute(last).all()}
-    query = (select(hand, card_table.c.name.label("table_name"), card_table.c.closed.label("table_closed"))
-             .join(card_table, card_table.c.id == h.table_id))
-    rows = session.execute(query.where(*where).order_by(card_table.c.name, h.number)).all()
-    events = {}
-    for row in session.execute(select(event).join(hand, h.id == e.hand_id).where(*where)
-                               .order_by(e.hand_id, e.seq)):
-        events.setdefault(row.hand_id, []).append(row)
-    for row in rows:
-        lines = event_lines(events.get(row.id, []))
-        if not lines:  # begun, not played (or every move taken back): nothing to write
-            continue
-        extra = [tuple(t) for t in json.loads(row.extra_tags)]
-        if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
-            extra.append(("Table", row.table_name))
-        if row.table_closed is not None and lasts.get(row.table_id) == row.number:
-            extra.append(("Closed", "yes"))
-        notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
-        yield row.table_name, row.number, notes + tagged_text(hand_setup(row).tags() + extra, lines)
+    return _exported(session, session.execute(tables).all(), where, lasts, batch or batch_size())
+
+
+VOID = "void"  # hands.VOID, without loading the ORM
+
+
+def _exported(session, tables, where, lasts, batch: int):
+    from .records import event_lines, hand_setup, tagged_text
+
+    h, e = hand.c, event.c
+    for table_row in tables:
+        query = select(hand).where(h.table_id == table_row.id, *where).order_by(h.number).limit(batch)
+        after = None  # no lower bound at first: an edited number may be 0 or less
+        while True:
+            rows = session.execute(query if after is None else query.where(h.number > after)).all()
+            if not rows:
+                break
+            events = {}
+            for row in session.execute(select(event).where(e.hand_id.in_([r.id for r in rows]))
+                                       .order_by(e.hand_id, e.seq)):
+                events.setdefault(row.hand_id, []).append(row)
+            for row in rows:
+                lines = event_lines(events.pop(row.id, []))
+                if not lines:  # begun, not played (or every move taken back): nothing to write
+                    continue
+                extra = [tuple(t) for t in json.loads(row.extra_tags)]
+                if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
+                    extra.append(("Table", table_row.name))
+                if table_row.closed is not None and lasts.get(table_row.id) == row.number:
+                    extra.append(("Closed", "yes"))
+                notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
+                yield table_row.name, row.number, notes + tagged_text(hand_setup(row).tags() + extra, lines)
+            if len(rows) < batch:
+                break
+            after = rows[-1].number  # the number is unique at a table (uq_hand_table_number)
 
 
 # ------------------------------------------------------------------- audit

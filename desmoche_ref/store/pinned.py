@@ -47,31 +47,81 @@ def by(row: Row):
 
 
 class Journal:
-    """The journal as verify reads it: what it says each table, hand, move and posting is."""
+    """The journal as verify reads it, in batches (memory: a batch's rows, whatever its size).
 
-    def __init__(self, session, problems):
+    Reading it first walks every row in order (the chain, the head, the forms, each table's
+    changes; of each hand's verdict and redeal rows only the last's id); then `load` reads the
+    rows of a batch of hands (verify.py's) — each hand's, move's and posting's FIRST row, each
+    hand's last verdict and redeal — through the journal's unique indexes; what it holds of a
+    batch is let go at the next. Second rows (tampering: the database refuses them) are found
+    by one query, and `missing` finds what the journal holds and the book does not.
+
+    A small journal (up to KEEP batches of rows) is kept whole as it is walked, and the batches
+    then read nothing more: verify_book on a laws test's book (called after its every step) asks
+    no more of the database than before the journal was streamed."""
+
+    KEEP = 4  # batches of journal rows (league.batch_size() * POSTINGS_A_HAND each) kept whole
+
+    def __init__(self, session, problems, head: str | None = None):
         self.tables = {}                  # table id -> its last state's text
         self.changes = defaultdict(list)  # table id -> [Row] of its changes (new, bet, close, follow), in order
-        self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row
-        self.verdicts = {}                # hand id -> its last `verdict` Row
-        self.redeals = {}                 # hand id -> its last `redeal` Row (dealt again: its setup now)
+        self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row (of the batch loaded)
+        self.verdicts, self.redeals = {}, {}  # hand id -> its last `verdict` / `redeal` Row (of the batch)
+        self._verdicts, self._redeals = {}, {}  # hand id -> that row's id (every hand's)
         self.again = defaultdict(list)    # (family, id) -> the Rows after its first
+        self.firsts = {}                  # (family, id) -> its first Row, of those with rows after it
         self.reported = set()             # (family, id) whose second rows verify has said
         self.upto = {"hand": 0, "event": 0, "posting": 0}  # written before the upgrade: ids up to these
-        self.hashes, self.head, self.count = set(), "", 0
+        self.head, self.count, self.session = "", 0, session
+        self.wanted = head.strip().lower() if head is not None else None
+        self.found = False                # the head `wanted` is a hash of the chain
+        # the rows of the families, verdicts and redeals, while the journal is small enough to keep
+        self._kept = {family: {} for family in (*J.ONCE, "verdict", "redeal")}
         self._read(session, problems)
+        if self._kept is None:
+            self._seconds(session)
+        else:
+            for family in J.ONCE:
+                for subject, rows in self._kept.pop("again " + family, {}).items():
+                    self.firsts[family, subject] = self._kept[family][subject]
+                    self.again[family, subject] = rows
+
+    def _seconds(self, session) -> None:
+        """The rows after the first of every hand, move and posting journaled more than once
+        (one query, through the unique indexes; a second for their rows when there are any)."""
+        from sqlalchemy import func, select, union_all
+
+        j = J.journal.c
+        twice = session.execute(union_all(*(
+            select(_family(family), j.subject).where(_kinds(kinds)).group_by(j.subject).having(func.count() > 1)
+            for family, kinds in J.ONCE.items()))).all()
+        for family, kinds in J.ONCE.items():
+            subjects = [subject for f, subject in twice if f == family]
+            if not subjects:
+                continue
+            for row in session.execute(select(*_COLUMNS).where(_kinds(kinds), j.subject.in_(subjects))
+                                       .order_by(j.id)):
+                row = Row(*row)
+                if (family, row.subject) in self.firsts:
+                    self.again[family, row.subject].append(row)
+                else:
+                    self.firsts[family, row.subject] = row
 
     def _read(self, session, problems):
+        from .league import POSTINGS_A_HAND, batch_size
+
         previous, newer, first_form, upgraded = "", False, False, False
-        covered = {"hand": self.hands, "event": self.events, "posting": self.postings}
-        for row in J.rows(session):
-            row = Row(*row)
+        early = None  # the redeal rows before their hand's opening: asked at the first redeal row
+        keep = self.KEEP * batch_size() * POSTINGS_A_HAND
+        for row in _all_rows(session):
+            if self._kept is not None and self.count >= keep:
+                self._kept = None  # too many to keep: read a batch of hands' rows at a time (load)
             self.count += 1
             if J.chain(previous, row.kind, row.subject, row.text, row.writer) != row.hash:
                 problems.append(_book(M("journal row {id} ({kind}, {by}) does not match its hash: the journal "
                                         "was changed", id=row.id, kind=row.kind, by=by(row))))
             previous = row.hash
-            self.hashes.add(row.hash)
+            self.found = self.found or row.hash == self.wanted
             if row.writer is None:
                 first_form = True
                 if newer:
@@ -82,18 +132,27 @@ class Journal:
             if family == "table":
                 self.tables[row.subject] = row.text
                 self.changes[row.subject].append(row)
-            elif family in covered:
-                if row.subject in covered[family]:
-                    self.again[family, row.subject].append(row)
-                else:
-                    covered[family][row.subject] = row
+            elif family in J.ONCE:
+                if self._kept is not None:  # else read a batch at a time (load)
+                    first = self._kept[family].setdefault(row.subject, row)
+                    if first is not row:
+                        self._kept.setdefault("again " + family, defaultdict(list))[row.subject].append(row)
             elif family == "verdict":
-                self.verdicts[row.subject] = row
+                self._verdicts[row.subject] = row.id
+                if self._kept is not None:
+                    self._kept[family][row.subject] = row
             elif family == "redeal":
-                if row.subject not in self.hands:
+                if self._kept is not None:
+                    before = row.subject not in self._kept["hand"]
+                    self._kept[family][row.subject] = row
+                else:
+                    early = _early_redeals(session) if early is None else early
+                    before = row.id in early
+                self._redeals[row.subject] = row.id
+                if before:
                     problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
                                             "is opened", id=row.id, by=by(row), subject=row.subject)))
-                self.redeals[row.subject] = row
+                self._redeals[row.subject] = row.id
             elif row.kind == J.UPGRADE and not upgraded:
                 upgraded = True
                 values = values_of(row.text) or [None, 0, 0, 0]
@@ -105,6 +164,37 @@ class Journal:
             problems.append(_book(M("the journal holds rows of the form before schema 0006 but no upgrade "
                                     "row: the journal was changed")))
         self.head = previous
+
+    def load(self, hand_ids) -> None:
+        """The rows of these hands, their moves and their postings (those of the batch before let
+        go): one query for their first rows, one for the last verdict and redeal rows."""
+        from sqlalchemy import literal_column, select, union_all
+
+        from .league import event, posting
+
+        if self._kept is not None:  # the journal kept whole
+            self.hands, self.events, self.postings = (self._kept[family] for family in J.ONCE)
+            self.verdicts, self.redeals = self._kept["verdict"], self._kept["redeal"]
+            return
+        j, session = J.journal.c, self.session
+        self.hands, self.events, self.postings = {}, {}, {}
+        covered = {"hand": self.hands, "event": self.events, "posting": self.postings}
+        query = union_all(
+            select(_family("hand"), *_COLUMNS).where(_kinds(J.ONCE["hand"]), j.subject.in_(hand_ids)),
+            select(_family("event"), *_COLUMNS).join(event, event.c.id == j.subject)
+            .where(_kinds(J.ONCE["event"]), event.c.hand_id.in_(hand_ids)),
+            select(_family("posting"), *_COLUMNS).join(posting, posting.c.id == j.subject)
+            .where(_kinds(J.ONCE["posting"]), posting.c.hand_id.in_(hand_ids)))
+        for family, *row in session.execute(query.order_by(literal_column("id"))):
+            covered[family].setdefault(row[2], Row(*row))
+        verdicts = {h: self._verdicts[h] for h in hand_ids if h in self._verdicts}
+        redeals = {h: self._redeals[h] for h in hand_ids if h in self._redeals}
+        rows = {}
+        if verdicts or redeals:
+            rows = {row.id: Row(*row) for row in session.execute(
+                select(*_COLUMNS).where(j.id.in_(list(verdicts.values()) + list(redeals.values()))))}
+        self.verdicts = {h: rows[i] for h, i in verdicts.items()}
+        self.redeals = {h: rows[i] for h, i in redeals.items()}
 
     def table_problems(self, table) -> list:
         """The table's row against its last journaled state (in that row's form)."""
@@ -121,8 +211,10 @@ class Journal:
     def second_rows(self, family: str, subject: int, what=None) -> list:
         """A problem for each journal row after the first for this hand, move or posting
         (`what` it is, as the problem's place does not already say)."""
+        if (family, subject) not in self.again:
+            return []
         self.reported.add((family, subject))
-        first = {"hand": self.hands, "event": self.events, "posting": self.postings}[family][subject]
+        first = self.firsts[family, subject]
         what = what or {"hand": M("this hand"), "event": M("this move")}.get(family) or \
             M("posting {id}", id=subject)
         return [M("journal row {id} ({by}) journals {what} a second time (journal row {first} did first): the "
@@ -133,6 +225,69 @@ class Journal:
         """Book problems for the second rows of rows verify never met (deleted, or never there)."""
         return [_book(message) for family, subject in sorted(self.again) if (family, subject) not in self.reported
                 for message in self.second_rows(family, subject, row_of(family, subject))]
+
+    def missing(self) -> dict:
+        """{family: the first rows, by subject, of the hands ("hand"), moves ("event") or
+        postings ("posting") the journal holds and the book does not} — a move or posting of no
+        hand counts as not held: verify reads a hand's rows with it. One query."""
+        from sqlalchemy import exists, literal_column, select, union_all
+
+        from .league import event, hand, posting
+
+        j = J.journal.c
+        held = {"hand": exists().where(hand.c.id == j.subject),
+                "event": exists().where(event.c.id == j.subject, hand.c.id == event.c.hand_id),
+                "posting": exists().where(posting.c.id == j.subject, hand.c.id == posting.c.hand_id)}
+        first = {family: {} for family in J.ONCE}
+        query = union_all(*(select(_family(family), *_COLUMNS).where(_kinds(kinds), ~held[family])
+                            for family, kinds in J.ONCE.items()))
+        for family, *row in self.session.execute(query.order_by(literal_column("id"))):
+            first[family].setdefault(row[2], Row(*row))
+        return {family: [rows[s] for s in sorted(rows)] for family, rows in first.items()}
+
+
+def _family(name: str):
+    from sqlalchemy import literal_column
+
+    return literal_column(f"'{name}'").label("family")
+
+
+_COLUMNS = tuple(J.journal.c[name] for name in Row._fields)
+
+
+def _kinds(kinds, name: str = "journal"):
+    """`kind IN (...)` written out, as the journal's partial unique indexes say it (a bound
+    value would keep the database from using them)."""
+    from sqlalchemy import text
+
+    return text(f"{name}.kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
+
+
+def _all_rows(session):
+    """Every journal row, in the order appended, read a batch at a time (keyset on the id)."""
+    from sqlalchemy import select
+
+    from .league import POSTINGS_A_HAND, batch_size
+
+    size, last = batch_size() * POSTINGS_A_HAND, None
+    query = select(*_COLUMNS).order_by(J.journal.c.id).limit(size)
+    while True:
+        rows = session.execute(query if last is None else query.where(J.journal.c.id > last)).all()
+        for row in rows:
+            yield Row(*row)
+        if len(rows) < size:
+            return
+        last = rows[-1].id
+
+
+def _early_redeals(session) -> set:
+    """The ids of the `redeal` rows with no row opening their hand before them."""
+    from sqlalchemy import exists, select
+
+    j = J.journal.c
+    opened = J.journal.alias("opened")
+    return set(session.execute(select(j.id).where(j.kind == J.REDEAL, ~exists().where(
+        _kinds(J.ONCE["hand"], "opened"), opened.c.subject == j.subject, opened.c.id < j.id))).scalars())
 
 
 def row_of(family: str, subject: int):
@@ -151,9 +306,8 @@ def _book(message):
 class HandPins:
     """One hand's rows against the journal: its setup, its moves, its postings, its times."""
 
-    def __init__(self, journal: Journal, hand, seen_events: set, seen_postings: set):
+    def __init__(self, journal: Journal, hand):
         self.journal, self.hand = journal, hand
-        self.seen_events, self.seen_postings = seen_events, seen_postings
         self.row = journal.hands.get(hand.id)
         self.covered = 0      # how many of its first moves its import row covers
         self.imported = None  # (moves, postings, when) the import row covers, in the new form
@@ -194,7 +348,6 @@ class HandPins:
         for move in moves:
             said = journal.events.get(move.id)
             if said is not None:
-                self.seen_events.add(move.id)  # what verify's _missing looks for
                 found += [(move.seq, m) for m in journal.second_rows("event", move.id)]
             if move.seq <= covered:
                 continue
@@ -236,7 +389,6 @@ class HandPins:
             if said is None:
                 unjournaled.append(p)
                 continue
-            self.seen_postings.add(p.id)
             found += [(None, m) for m in journal.second_rows("posting", p.id)]
             if J.posting_text(p) != said.text:
                 found.append((None, _posting_differs(p, said)))

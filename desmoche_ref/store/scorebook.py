@@ -32,14 +32,13 @@ class Scorebook:
         with self.book.connect() as conn:
             return balances(conn, sel)
 
-    def ledger(self, player=None, table=None, hand=None) -> list:
-        """league.Entry of every posting picked, in the order made."""
-        from .league import ledger, player_name
+    def ledger(self, player=None, table=None, hand=None):
+        """league.Entry of every posting picked, in the order made, as a league.Stream (read in
+        batches from one snapshot while they are written out); an unknown player or table is a
+        StoreError on entering it."""
+        from .league import Stream, ledger_of
 
-        with self.book.connect() as conn:
-            if player is not None:
-                player = player_name(conn, player)
-            return list(ledger(conn, player, table, hand))
+        return Stream(self.book, ledger_of, player, table, hand)
 
     def ratings(self, flt=None, min_hands: int = 20):
         """ratings.RatingTable over the hands `flt` (a ratings.Filter) picks, in the order
@@ -66,12 +65,11 @@ class Scorebook:
             return nights_played(conn, flt or Filter())
 
     def export(self, table=None, hand=None):
-        """([record text of each hand picked], the book head or None)."""
-        from .journal import head
-        from .league import export_hands
+        """(table, number, record text) of each hand picked as a league.Stream (read in batches
+        from one snapshot while they are written out), and its `head`: the book head."""
+        from .league import Stream, export_hands
 
-        with self.book.connect() as conn:
-            return [text for _table, _number, text in export_hands(conn, table, hand)], head(conn)
+        return Stream(self.book, export_hands, table, hand)
 
     def verify(self, head: str | None = None):
         """(problems, counts, the book head): verify.verify_book over the whole book."""

@@ -23,8 +23,10 @@ Each problem is (table or None, hand number or None, seq or None, message); none
 book is sound. The messages are findings.Messages: English as `--json` prints them, shown
 by the shell in the language of the run.
 
-A table's hands are read a batch at a time (BATCH), each batch's moves and postings in one
-query apiece: a season is not a few queries a hand, and memory stays that of one batch.
+A table's hands are read a batch at a time (league.BATCH), each batch's moves, postings and
+journal rows in one query apiece, and the journal walked a batch of rows at a time
+(pinned.Journal): a season is not a few queries a hand, and memory stays that of one batch
+whatever the book's size. On PostgreSQL the whole is read from one snapshot (REPEATABLE READ).
 """
 
 import json
@@ -49,36 +51,37 @@ def verify_book(session, head: str | None = None):
     """(problems, counts, book head): every problem found, how many hands, events, postings
     and journal rows were read, and the book head. With `head`, also that it is a hash of
     the book's journal (the history up to it unchanged)."""
+    if session.get_bind().dialect.name == "postgresql" and not session.in_transaction():
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})  # one snapshot
     problems = []
     counts = Counter()
-    journal = Journal(session, problems)
+    journal = Journal(session, problems, head)
     counts["journal"] = journal.count
-    if head is not None and head.strip().lower() not in journal.hashes:
+    if head is not None and not journal.found:
         problems.append((None, None, None, M("{head} is not a head of this book's journal: the history up "
                                              "to it was changed, or it is another book's", head=head)))
     ids = {p.name: p.id for p in session.exec(select(Player))}
     tables = list(session.exec(select(BookTable).order_by(BookTable.name)))
     names = {t.id: t.name for t in tables}
-    seen_hands, seen_events, seen_postings = set(), set(), set()
     for table in tables:
         problems += [(table.name, None, None, message) for message in journal.table_problems(table)]
         lawful = _TableLaws(table, journal, problems)
         reopened = None  # an open hand that later hands follow (course.py: they wait, untouched)
         for batch in _batches(session, table):
+            journal.load([hand.id for hand in batch.hands])
             for hand in batch.hands:
                 counts["hands"] += 1
-                seen_hands.add(hand.id)
                 last = batch.is_last(hand)
                 waiting = reopened is not None and hand.closed is None and not standing_rows(batch.rows(hand))
                 held, refund = lawful.before(hand, last, waiting)
-                found = _Hand(session, table, hand, batch, counts, journal, ids,
-                              (seen_events, seen_postings)).check(last=last, held=held, refund=refund)
+                found = _Hand(session, table, hand, batch, counts, journal, ids).check(last=last, held=held,
+                                                                                      refund=refund)
                 if hand.closed is None and reopened is None:
                     reopened = hand.number
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 lawful.after()
         lawful.changes_until()
-    problems += _missing(session, journal, names, seen_hands, seen_events, seen_postings)
+    problems += _missing(session, journal, names)
     problems += journal.unreported()
     return problems, counts, journal.head
 
@@ -141,34 +144,34 @@ class _TableLaws:
             self.bet = bet
 
 
-def _missing(session, journal, names, seen_hands, seen_events, seen_postings) -> list:
+def _missing(session, journal, names) -> list:
     """What the journal holds and the book does not, and rows of no hand."""
     found = []
     for table_id in sorted(set(journal.tables) - set(names)):
         name = (values_of(journal.tables[table_id]) or [f"#{table_id}"])[0]
         found.append((name, None, None, M("the journal holds this table but the book does not: it was deleted")))
-    where = {}
-    for hand_id in sorted(set(journal.hands) - seen_hands):
-        values = values_of(journal.hands[hand_id].text) or [None, None]
+    where, lost = {}, journal.missing()
+    for row in lost["hand"]:
+        values = values_of(row.text) or [None, None]
         table = names.get(values[0]) or f"#{values[0]}"
-        where[hand_id] = (table, values[1])
+        where[row.subject] = (table, values[1])
         found.append((table, values[1], None, M("the journal holds this hand but the book does not: it was "
                                                 "deleted")))
-    for event_id in sorted(set(journal.events) - seen_events):
-        hand_id, seq = (values_of(journal.events[event_id].text) or [None, None])[:2]
+    for row in lost["event"]:
+        hand_id, seq = (values_of(row.text) or [None, None])[:2]
         if hand_id in where:
             continue  # said with its hand
         hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
         table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
         found.append((table, number, seq, M("the journal holds this move but the book does not: it was deleted")))
-    for posting_id in sorted(set(journal.postings) - seen_postings):
-        hand_id = (values_of(journal.postings[posting_id].text) or [None])[0]
+    for row in lost["posting"]:
+        hand_id = (values_of(row.text) or [None])[0]
         if hand_id in where:
             continue  # said with its hand
         hand = session.get(Hand, hand_id) if isinstance(hand_id, int) else None
         table, number = (names.get(hand.table_id), hand.number) if hand is not None else (None, None)
         found.append((table, number, None, M("the journal holds posting {id} but the book does not: it was "
-                                             "deleted", id=posting_id)))
+                                             "deleted", id=row.subject)))
     for what, model in ((M("moves"), Event), (M("postings"), Posting)):
         count = session.exec(select(func.count()).select_from(model).where(
             model.hand_id.not_in(select(Hand.id)))).one()
@@ -178,22 +181,21 @@ def _missing(session, journal, names, seen_hands, seen_events, seen_postings) ->
     return found
 
 
-# Hands read at a time with their moves and postings: verify holds one batch's rows, whatever
-# the table's size (100 hands: ~4,500 moves, a few MB); larger batches save no time worth having.
-# Under SQLite's oldest limit of 999 values bound in one statement (the hand ids).
-BATCH = 100
-
-
 def _batches(session, table):
     """The table's hands in number order, a _Batch at a time."""
+    from .league import batch_size
+
+    # Hands read at a time with their moves and postings: verify holds one batch's rows, whatever
+    # the table's size (100 hands: ~4,500 moves, a few MB); larger batches save no time worth having.
+    size = batch_size()
     # one hand more than a batch: whether the batch holds the table's last hand
-    query = select(Hand).where(Hand.table_id == table.id).order_by(Hand.number).limit(BATCH + 1)
+    query = select(Hand).where(Hand.table_id == table.id).order_by(Hand.number).limit(size + 1)
     after = None  # no lower bound at first: an edited number may be 0 or less
     while True:
         hands = list(session.exec(query if after is None else query.where(Hand.number > after)))
         if not hands:
             return
-        batch = _Batch(session, table, hands[:BATCH], more=len(hands) > BATCH)
+        batch = _Batch(session, table, hands[:size], more=len(hands) > size)
         yield batch
         if not batch.more:
             return
@@ -233,16 +235,16 @@ def _by_hand(session, model, hand_ids, order) -> dict:
 class _Hand:
     """One hand's audit: its journal rows, its event chain, its verdict columns, its postings."""
 
-    def __init__(self, session, table, hand, batch, counts, journal, ids, seen):
+    def __init__(self, session, table, hand, batch, counts, journal, ids):
         self.session, self.table, self.hand, self.batch, self.counts = session, table, hand, batch, counts
-        self.journal, self.ids, self.seen = journal, ids, seen
+        self.journal, self.ids = journal, ids
 
     def check(self, last: bool, held: dict, refund: dict) -> list:
         hand = self.hand
         rows = self.batch.rows(hand)
         self.counts["events"] += len(rows)
         chained = chain_problems(rows)
-        pins = HandPins(self.journal, hand, *self.seen)
+        pins = HandPins(self.journal, hand)
         found = chained + pins.problems(rows)
         journaled = pins.posting_problems(self.batch.postings.get(hand.id, []))
         if chained:
