@@ -14,31 +14,20 @@ import json
 from datetime import date, datetime, time, timedelta, timezone
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, DateTime, and_, case, cast, column, func, or_, select, table
+from sqlalchemy import BigInteger, and_, case, cast, func, or_, select
 
 from ..findings import M
 from ..limits import nfc, unknown
 from ..money import fmt
+from .models import BookTable, Event, Hand, Player, Posting, core
 from .records import BROUGHT_IN, OUTSIDE, REFUND  # noqa: F401 (carried-in money: importer.py)
 
 COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
 MAIN_POT = "main"          # the main pot's name (settle.MAIN_POT; its account is pot:main)
 
-# The book's tables as plain SQL clauses (models.py defines them; a test holds the two
-# together), not the models: the reports and the importer then never load the ORM, which
-# costs more start-up than SQLAlchemy itself.
-_WHEN = DateTime(timezone=True)
-posting = table("posting", *map(column, ("id", "hand_id", "table_id", "account", "player_id", "kind",
-                                         "detail", "counterparty", "amount", "reverses")))
-hand = table("hand", *map(column, ("id", "table_id", "number", "players", "dealer", "rules", "options",
-                                   "bet", "carry_in", "sides", "side_carry", "extra_tags", "notes", "source",
-                                   "content_hash", "status", "outcome", "winners", "fouls",
-                                   "carry_out", "side_carry_out")),
-             column("opened", _WHEN), column("closed", _WHEN))
-card_table = table("card_table", *map(column, ("id", "name", "players", "bet", "rules", "options", "sides")),
-                   column("created", _WHEN), column("closed", _WHEN))
-player = table("player", column("id"), column("name"))
-event = table("event", *map(column, ("hand_id", "seq", "line", "comment", "supersedes", "id", "recorder")))
+# The book's tables: the models' own (one schema, models.py), in Core statements: a report
+# groups and sums rows, it needs no ORM object.
+posting, hand, card_table, player, event = (core(m) for m in (Posting, Hand, BookTable, Player, Event))
 
 POT_PARTY = "(pot)"  # settle-up's name for the money the pots keep (not a player's name, N3.1)
 
