@@ -360,7 +360,11 @@ class Live:
         result = CliRunner().invoke(main, [str(a) for a in args], env={"DESMOCHE_DB": self.url})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
-        assert result.exit_code == status, (args, result.exit_code, result.output)
+        if result.exit_code != status:
+            import traceback
+
+            told = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+            assert result.exit_code == status, (args, result.exit_code, result.output, told)
         return result
 
     def json(self, *args, status=0):

@@ -71,7 +71,8 @@ def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
         table.new_hand("Ana")
         for line in FRIDAY + ["end"]:
             table.record(line)
-        (record,), _head = Scorebook(book).export()
+        with Scorebook(book).export() as stream:
+            ((_table, _number, record),) = list(stream)
     finally:
         book.engine.dispose()
     other = open_book(imported_url)
