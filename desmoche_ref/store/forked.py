@@ -5,10 +5,7 @@ help: judging holds the GIL).
 The child is forked, so it starts at once with every module already imported; it touches
 nothing of the parent's but the pipe it writes (it never uses the book's connections, and
 leaves by os._exit, as multiprocessing's forked children do, so nothing of the parent's is
-closed or flushed twice). Where fork is not available, or this process runs other threads
-(a fork copies only the calling thread: a lock another one held stays held for ever in the
-child, which then hangs or dies — a server or a test's thread beside an in-process import),
-the generator simply runs here.
+closed or flushed twice). Where fork is not available the generator simply runs here.
 
 The child can also be told one value after it started (`inbox`): the importer forks its
 judging child before it has connected to the book, and tells it the recorder's name (which
@@ -16,7 +13,6 @@ every stored move's hash holds) once it has.
 """
 
 import multiprocessing
-import threading
 
 _ITEM, _ERROR, _DONE = 0, 1, 2
 
@@ -35,7 +31,7 @@ def forked(produce, *args, inbox: bool = False):
     if inbox:
         receiving, sending = multiprocessing.Pipe(duplex=False)
         args = (Inbox(receiving),) + args
-    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+    if "fork" not in multiprocessing.get_all_start_methods():
         items = produce(*args)  # runs here as it is read: after the telling
     else:
         context = multiprocessing.get_context("fork")

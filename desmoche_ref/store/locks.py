@@ -115,7 +115,7 @@ _SLOTS = 1 << 16  # a ticket's slot: the byte the writer holding the ticket keep
 _FIRST_SLOT = 1 << 20
 _FLOCK = "hhqqi4x"  # struct flock (Linux, 64-bit): type, whence, start, length, pid (0: OFD)
 ON = threading.local()  # the books this thread holds the turn of: a write inside a write waits not
-_OPEN = set()  # the queue files this process has open (a forked child lets go of them)
+_OPEN: dict = {}  # fd -> (device, inode) of each queue file this process has open (a forked child lets go of them)
 
 
 @contextmanager
@@ -168,20 +168,27 @@ def _queue_file(path: str):
                      os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     except OSError:
         return None
-    _OPEN.add(fd)
+    info = os.fstat(fd)
+    _OPEN[fd] = (info.st_dev, info.st_ino)
     return fd
 
 
 def _close(fd: int) -> None:
-    _OPEN.discard(fd)
+    _OPEN.pop(fd, None)
     os.close(fd)
 
 
 def _forget_turns() -> None:
     """In a forked child: the parent's queue files closed (a lock is the open file's, which
     the child shares: kept open here, the parent's turn would outlast it), no turn held."""
-    for fd in list(_OPEN):
-        _close(fd)
+    for fd, file in list(_OPEN.items()):
+        _OPEN.pop(fd)
+        try:  # still that queue file: a number closed some other way may name another file now
+            info = os.fstat(fd)
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) == file:
+            os.close(fd)
     ON.books = set()
 
 
