@@ -74,6 +74,24 @@ def _pg_server() -> str:
 _TEMPLATES = {}
 
 
+# friday (tests/conformance/friday.dsm): its move lines, as a recorder types them
+FRIDAY_LINES = [line for line in open(os.path.join(os.path.dirname(__file__), "conformance", "friday.dsm"),
+                                      encoding="utf-8").read().splitlines()
+                if line and not line.startswith("[")]
+
+
+def friday_table_book(book):
+    """friday's table made on `book` through the scorebook service (bet 10.00, `todo`, the
+    oro side game) and its first hand dealt by Ana: the TableBook to record its moves on."""
+    from desmoche_ref.store.tablebook import TableBook, create_table
+
+    create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
+                 sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+    table = TableBook(book, "friday")
+    table.new_hand("Ana")
+    return table
+
+
 def template_book(engine: str) -> str:
     """A new book as the program makes it on first use (its schema at the head, nothing
     recorded), made once per test process: a SQLite file's path, or the name of a PostgreSQL

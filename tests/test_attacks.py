@@ -18,13 +18,11 @@ import pytest
 from psycopg.rows import namedtuple_row
 from sqlalchemy.engine import make_url
 
-from conftest import Live, _pg_conninfo, _pg_server, template_book, verified
+from conftest import FRIDAY_LINES as FRIDAY, Live, _pg_conninfo, _pg_server, friday_table_book, template_book, verified
 from desmoche_ref.store import journal as J
 from desmoche_ref.store import locks
 from desmoche_ref.store.records import chain_hash
 
-FRIDAY = [line for line in open("tests/conformance/friday.dsm").read().splitlines()
-          if line and not line.startswith("[")]
 LEAGUE = ("tests/league_data/north.dsm", "tests/league_data/north2.dsm", "tests/league_data/south.dsm")
 OLD_JOURNAL_LOCK = 0x6A6F75726E616C  # the advisory locks writers waited on before schema 0006
 OLD_IMPORT_LOCK = 0x696D706F7274
@@ -69,15 +67,11 @@ def record_night(league):
     def build(url):
         from desmoche_ref.store.db import open_book
         from desmoche_ref.store.importer import import_records
-        from desmoche_ref.store.tablebook import TableBook, create_table
 
         grant(url, league)
         book = open_book(as_role(url, league["clerk"]))
         try:
-            create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                         sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-            table = TableBook(book, "friday")
-            table.new_hand("Ana")
+            table = friday_table_book(book)
             for line in FRIDAY + ["end"]:
                 table.record(line)
             for path in LEAGUE:

@@ -15,10 +15,10 @@ import sys
 import pytest
 from sqlalchemy import text
 
+from conftest import FRIDAY_LINES as FRIDAY, friday_table_book
+
 HERE = pathlib.Path(__file__).parent
 EXPECTED = HERE / "data" / "book-dump.json"
-FRIDAY = [line for line in (HERE / "conformance" / "friday.dsm").read_text().splitlines()
-          if line and not line.startswith("[")]
 LEAGUE = sorted((HERE / "league_data").glob("*.dsm"))
 CLOSED = HERE / "conformance" / "closed-win.dsm"
 
@@ -27,14 +27,10 @@ def build(url: str) -> None:
     """The commands: live entry, an undo, a bet change, a table close, three imports."""
     from desmoche_ref.store.db import open_book
     from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.tablebook import TableBook, create_table
 
     book = open_book(url)
     try:
-        create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                     sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        table = TableBook(book, "friday")
-        table.new_hand("Ana")
+        table = friday_table_book(book)
         table.record(FRIDAY[0])
         table.record(FRIDAY[1])
         table.undo()

@@ -12,11 +12,9 @@ import shutil
 import pytest
 from sqlalchemy import text
 
-from conftest import _pg_server, fresh_pg_book, template_book
+from conftest import FRIDAY_LINES as FRIDAY, _pg_server, fresh_pg_book, friday_table_book, template_book
 
 HERE = pathlib.Path(__file__).parent
-FRIDAY = [line for line in (HERE / "conformance" / "friday.dsm").read_text().splitlines()
-          if line and not line.startswith("[")]
 
 
 @pytest.fixture
@@ -60,15 +58,11 @@ def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
     from desmoche_ref.store.db import open_book
     from desmoche_ref.store.importer import import_records
     from desmoche_ref.store.scorebook import Scorebook
-    from desmoche_ref.store.tablebook import TableBook, create_table
 
     live_url, imported_url = two_books
     book = open_book(live_url)
     try:
-        create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                     sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        table = TableBook(book, "friday")
-        table.new_hand("Ana")
+        table = friday_table_book(book)
         for line in FRIDAY + ["end"]:
             table.record(line)
         with Scorebook(book).export() as stream:
