@@ -235,6 +235,17 @@ def test_attack_owner_moves_the_times_back_three_days(pg_url):
     assert Live(pg_url).json("hand", "log", "--all", "--json", "--table", "friday") == shown
 
 
+def read_as_the_program(row, table: str):
+    """A row read through psycopg with its JSON columns as the program's columns read them (each
+    column's codec, store/codecs.py): what an attacker with the source hands the journal's texts."""
+    from desmoche_ref.store.codecs import JSONText
+    from desmoche_ref.store.models import BookTable, Hand, core
+
+    model = {"hand": Hand, "card_table": BookTable}.get(table)
+    typed = [c for c in core(model).c if isinstance(c.type, JSONText)] if model is not None else []
+    return row._replace(**{c.name: c.type.process_result_value(getattr(row, c.name), None) for c in typed})
+
+
 def rewrite_journal(conn) -> None:
     """Every journal row's text recomputed from the rows it covers, and the whole chain hashed
     again, each row keeping its writer: what an owner who rewrites the book does."""
@@ -243,7 +254,8 @@ def rewrite_journal(conn) -> None:
         covered = {J.EVENT: "event", J.POSTING: "posting", J.VERDICT: "hand", J.HAND: "hand"}.get(row.kind)
         text = row.text
         if covered is not None:
-            target = conn.execute(f"SELECT * FROM {covered} WHERE id = %s", (row.subject,)).fetchone()
+            target = read_as_the_program(conn.execute(f"SELECT * FROM {covered} WHERE id = %s",
+                                                      (row.subject,)).fetchone(), covered)
             text = {J.EVENT: J.event_text, J.POSTING: J.posting_text, J.VERDICT: J.verdict_text,
                     J.HAND: J.hand_text}[row.kind](target)
         previous = J.chain(previous, row.kind, row.subject, text, row.writer)

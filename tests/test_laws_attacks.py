@@ -81,7 +81,7 @@ def test_attack_a_hand_inserted_that_drops_the_carried_pot_is_found_by_verify(at
     with transaction as conn:  # hand 3 as a live `hand new` writes it, but carrying in nothing
         table_id = conn.execute(select(card_table.c.id).where(card_table.c.name == "north")).scalar()
         values = dict(table_id=table_id, number=3, players="Ana Beto Carla", dealer="Carla", rules="desmoche",
-                      options="todo", bet=1000, carry_in=0, sides="[]", side_carry="{}", extra_tags="[]",
+                      options="todo", bet=1000, carry_in=0, sides=[], side_carry={}, extra_tags=[],
                       notes=None, source="live", status="open", fouls="",
                       opened=datetime.now(timezone.utc))
         hand_id = conn.execute(insert(hand).values(**values).returning(hand.c.id)).scalar()

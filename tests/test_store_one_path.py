@@ -93,15 +93,38 @@ def test_the_batch_rows_are_in_the_order_of_the_models_columns():
     assert list(HAND_COLUMNS) == list(Hand.__table__.c)
 
 
-def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote():
-    from desmoche_ref.store.codecs import POTS, SIDES, TAGS
-    from desmoche_ref.store.models import BookTable, Hand
+def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote(book_url):
+    """Each JSON column of the models is typed with its codec (codecs.JSONText): what a program
+    writes through the model comes back as the same value, stored as the codec's text, and an
+    empty or NULL column reads as the codec says."""
+    from sqlalchemy import insert, select
 
-    assert BookTable.JSON == {"sides": SIDES}
-    assert Hand.JSON == {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS, "side_carry_out": POTS}
+    from desmoche_ref.store.codecs import CODECS, JSONText, POTS, SIDES, TAGS
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.models import BookTable, Hand, core
+
+    typed = {(model.__tablename__, c.name): c.type.codec for model in (BookTable, Hand)
+             for c in core(model).c if isinstance(c.type, JSONText)}
+    assert typed == {("card_table", "sides"): "sides", ("hand", "sides"): "sides", ("hand", "side_carry"): "pots",
+                     ("hand", "extra_tags"): "tags", ("hand", "side_carry_out"): "pots"}
     for codec, stored, value in ((SIDES, '[["oro", 500, ["Ana", "Beto"]]]', [("oro", 500, ["Ana", "Beto"])]),
                                  (POTS, '{"oro": 250}', {"oro": 250}),
                                  (TAGS, '[["Date", "2026-11-05"], ["Table", "north"]]',
                                   [("Date", "2026-11-05"), ("Table", "north")])):
+        assert CODECS[codec.name] is codec
         assert codec.decode(stored) == value and codec.encode(value) == stored
         assert codec.decode(None) == codec.decode("") == codec.decode(codec.encode(codec.empty))
+    book = open_book(book_url)
+    try:
+        with book.begin() as conn:
+            t = core(BookTable)
+            sides = [("oro", 500, ["Ana", "Beto"])]
+            conn.execute(insert(t).values(name="t", players="Ana Beto", bet=100, rules="desmoche", options="",
+                                          sides=sides, created=BookTable().created))
+            assert conn.execute(select(t.c.sides)).scalar() == sides
+            assert conn.exec_driver_sql("SELECT sides FROM card_table").scalar() == '[["oro", 500, ["Ana", "Beto"]]]'
+            conn.exec_driver_sql("UPDATE card_table SET sides = ''")
+            assert conn.execute(select(t.c.sides)).scalar() == []
+            conn.rollback()
+    finally:
+        book.engine.dispose()

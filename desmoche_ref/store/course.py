@@ -25,7 +25,6 @@ from ..describe import claims_shown_as, show_commands
 from ..findings import COMMAND_LINE, M, MN
 from ..limits import too_long
 from ..referee import COMPLETE
-from .codecs import SIDES
 from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new_hand_row, obey,
                     player_ids, refund_postings, returned, table_laws, undo)
 from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
@@ -68,7 +67,7 @@ def deal_again(session, table, hand, previous, dealer=None, sides=None) -> list:
     changes nothing writes nothing (two recorders typing `hand new` at once: one hand). The
     laws across hands judge it as `hand new` would (an error refuses it); their warnings back."""
     before = table_laws(session, table, below=hand.number)
-    fresh = new_hand_row(table, previous, before, dealer, SIDES.decode(hand.sides) if sides is None else sides)
+    fresh = new_hand_row(table, previous, before, dealer, hand.sides if sides is None else sides)
     warnings = obey(follow_on_laws(before, laws.HandFacts.of_row(fresh)))
     if any(getattr(hand, c) != getattr(fresh, c) for c in FIXED):  # only an edit behind our back
         raise StoreError(M("hand {number} at table {table} is not dealt with the table's seats and stakes: "

@@ -24,7 +24,6 @@ from ..notation.parser import parse_text
 from ..notation.writer import write_event
 from ..money import fmt
 from ..referee import COMPLETE, hand_report
-from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .journal import bet_changed_since, journal_event, journal_postings, journal_table, journal_verdict
 from .lawbook import table_now
@@ -65,7 +64,7 @@ def table_setup(table: BookTable, dealer: str | None = None, sides=None) -> Setu
     players = table.players.split()
     return Setup.from_values(players, dealer or players[0], bet=table.bet, rules=table.rules,
                              options=table.options,
-                             sides=SIDES.decode(table.sides) if sides is None else sides)
+                             sides=table.sides if sides is None else sides)
 
 
 def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
@@ -77,13 +76,13 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
     if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
         raise StoreError(M("there is already a table {name!r} in this book", name=name))
     table = BookTable(name=name, players=" ".join(players), bet=bet, rules=rules,
-                      options=options, sides=SIDES.encode(sides))
+                      options=options, sides=list(sides))
     try:
         setup = table_setup(table)
     except SetupError as e:
         raise StoreError(_refusal(e.finding)) from None
     table.rules, table.options = setup.rules, setup.options.changes_from(setup.rules)
-    table.sides = SIDES.encode([(s.game, s.stake, [setup.players[i] for i in s.players]) for s in setup.sides])
+    table.sides = [(s.game, s.stake, [setup.players[i] for i in s.players]) for s in setup.sides]
     try:
         with session.begin_nested():  # another command may make the same table at this moment
             session.add(table)
@@ -144,9 +143,8 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
     carry, side_carry = before.pots if before.pots is not None else (0, {})
     hand = Hand(table_id=table.id, number=(previous.number + 1) if previous else 1,
                 players=table.players, dealer=dealer, rules=table.rules, options=table.options,
-                bet=table.bet, carry_in=carry, sides=table.sides if sides is None else SIDES.encode(sides),
-                side_carry=POTS.encode({g: c for g, c in side_carry.items() if c}),
-                extra_tags=TAGS.encode([("Date", played_today())]))
+                bet=table.bet, carry_in=carry, sides=table.sides if sides is None else list(sides),
+                side_carry={g: c for g, c in side_carry.items() if c}, extra_tags=[("Date", played_today())])
     try:
         hand_setup(hand)
     except SetupError as e:
@@ -219,7 +217,7 @@ def current_seq(session, hand: Hand) -> int:
 
 def record_text(hand: Hand, lines) -> str:
     """The hand as a .dsm record (N7): its tags, then its live lines (`line # comment`)."""
-    return tagged_text(hand_setup(hand).tags() + TAGS.decode(hand.extra_tags), lines)
+    return tagged_text(hand_setup(hand).tags() + list(hand.extra_tags), lines)
 
 
 def judge(hand: Hand, lines):
@@ -373,7 +371,7 @@ def close_hand(session, hand: Hand, report=None):
         hand.winners = " ".join(out["outcome"]["winners"])
         hand.fouls = enforced_fouls(report)
         hand.carry_out = report.settlement.carry_out
-        hand.side_carry_out = POTS.encode({p.game: p.carry_out for p in report.settlement.side_games})
+        hand.side_carry_out = {p.game: p.carry_out for p in report.settlement.side_games}
         post_settlement(session, hand, report)
     session.add(hand)
     journal_verdict(session, hand)

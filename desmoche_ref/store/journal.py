@@ -49,6 +49,7 @@ from sqlalchemy import func, inspect, insert, select, text as sql
 
 from ..findings import M
 from .changes import announce
+from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .locks import lock_row
 from .models import BookTable, Event, Hand, Journal, Posting, core
@@ -87,7 +88,7 @@ def stamp(when) -> str | None:
 def table_text(t, timed: bool = True) -> str:
     """A table's state: what its next hands are dealt with, whether it broke up, and when it
     was made and closed (`timed`: since schema 0006)."""
-    values = [t.name, t.players, t.bet, t.rules, t.options, t.sides, t.closed is not None]
+    values = [t.name, t.players, t.bet, t.rules, t.options, SIDES.encode(t.sides), t.closed is not None]
     if timed:
         values += [stamp(t.created), stamp(t.closed)]
     return _canonical(values)
@@ -95,7 +96,8 @@ def table_text(t, timed: bool = True) -> str:
 
 def _hand_values(h) -> list:
     return [h.table_id, h.number, h.players, h.dealer, h.rules, h.options, h.bet, h.carry_in,
-            h.sides, h.side_carry, h.extra_tags, h.notes, h.source, stamp(h.opened)]
+            SIDES.encode(h.sides), POTS.encode(h.side_carry), TAGS.encode(h.extra_tags), h.notes, h.source,
+            stamp(h.opened)]
 
 
 def hand_text(h) -> str:

@@ -19,7 +19,6 @@ from ..limits import LINE, table_name, too_long, too_many_tags
 from ..notation.parser import KNOWN_TAGS, Lines, read_blocks
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
-from .codecs import POTS, SIDES, TAGS
 from .forked import forked
 from .records import chain_hashes, content_hash, enforced_fouls, pot_map
 
@@ -208,8 +207,8 @@ def _prepare(number: int, table: str, report, who: str):
         notes=_notes(record),
         players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
         options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
-        sides=SIDES.encode([(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides]),
-        side_carry=POTS.encode(setup.side_carry), source="import", status=report.status,
+        sides=[(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides],
+        side_carry=dict(setup.side_carry), source="import", status=report.status,
         outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
     canonical = [write_event(ev) for ev in record.events]  # the event rows' lines
     comments = [ev.comment for ev in record.events]
@@ -224,14 +223,14 @@ def _prepare(number: int, table: str, report, who: str):
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
-    values["extra_tags"] = TAGS.encode([("Table", table) if t[0] == "Table" else t for t in extra])
+    values["extra_tags"] = [("Table", table) if t[0] == "Table" else tuple(t) for t in extra]
     transfers = []
     if report.status == COMPLETE:
         st = report.settlement
         outcome = report.outcome
         values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
                       carry_out=st.carry_out,
-                      side_carry_out=POTS.encode({p.game: p.carry_out for p in st.side_games}))
+                      side_carry_out={p.game: p.carry_out for p in st.side_games})
         transfers = [tuple(t) for t in st.transfers]  # plain tuples pickle in a third of the time
     when = played_on(record)
     values["opened"] = when

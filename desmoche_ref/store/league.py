@@ -10,7 +10,6 @@ a player (its row has a player_id), a pot of a table (`pot:main`, `pot:GAME`), a
 where `unwon` is what the pots hold and `brought_in` what came from outside.
 """
 
-import json
 from datetime import date, datetime, time, timedelta, timezone
 from typing import NamedTuple
 
@@ -455,7 +454,7 @@ def _exported(session, tables, where, lasts, batch: int):
                 lines = event_lines(events.pop(row.id, []))
                 if not lines:  # begun, not played (or every move taken back): nothing to write
                     continue
-                extra = [tuple(t) for t in json.loads(row.extra_tags)]
+                extra = list(row.extra_tags)
                 if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
                     extra.append(("Table", table_row.name))
                 if table_row.closed is not None and lasts.get(table_row.id) == row.number:

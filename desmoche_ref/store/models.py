@@ -39,14 +39,16 @@ hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
 
 from datetime import datetime, timezone
-from typing import ClassVar
+from typing import Any
 
 from sqlalchemy import BigInteger, Index, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ..limits import LINE, NAME, TABLE
-from .codecs import POTS, SIDES, TAGS, Codec
+from .codecs import JSONText
 from .terms import ONCE
+
+SIDES, POTS, TAGS = JSONText("sides"), JSONText("pots"), JSONText("tags")  # the JSON columns' types (codecs.py)
 
 
 def now() -> datetime:
@@ -75,11 +77,9 @@ class BookTable(SQLModel, table=True):
     bet: int = Field(sa_type=BigInteger)  # cents
     rules: str = Field(default="desmoche", max_length=20)
     options: str = Field(default="", max_length=300)  # the Options tag text
-    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
+    sides: list[Any] = Field(default_factory=list, sa_type=SIDES)  # [(game, stake cents, [names])]
     created: datetime = Field(default_factory=now)
     closed: datetime | None = None
-
-    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES}  # its JSON columns' codecs (codecs.py)
 
 
 class Hand(SQLModel, table=True):
@@ -96,9 +96,9 @@ class Hand(SQLModel, table=True):
     options: str = Field(default="", max_length=300)
     bet: int = Field(sa_type=BigInteger)
     carry_in: int = Field(default=0, sa_type=BigInteger)
-    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
-    side_carry: str = Field(default="{}")            # JSON: {game: cents}
-    extra_tags: str = Field(default="[]")            # JSON: [[name, value]] (Event, Date, Result, …)
+    sides: list[Any] = Field(default_factory=list, sa_type=SIDES)  # [(game, stake cents, [names])]
+    side_carry: dict[str, int] = Field(default_factory=dict, sa_type=POTS)  # {game: cents}
+    extra_tags: list[Any] = Field(default_factory=list, sa_type=TAGS)  # [(name, value)] (Event, Date, Result, …)
     notes: str | None = None                         # the comment lines written above its tags, "\n"-joined
     source: str = Field(default="live", max_length=10)  # live | import
     content_hash: str | None = Field(default=None, index=True, max_length=64)  # records.content_hash, once closed
@@ -107,12 +107,9 @@ class Hand(SQLModel, table=True):
     winners: str | None = Field(default=None, max_length=300)
     fouls: str = Field(default="", max_length=300)   # one name per enforced foul (standings)
     carry_out: int | None = Field(default=None, sa_type=BigInteger)
-    side_carry_out: str | None = None                # JSON: {game: cents}
+    side_carry_out: dict[str, int] | None = Field(default=None, sa_type=POTS)  # {game: cents}
     opened: datetime = Field(default_factory=now)
     closed: datetime | None = None
-
-    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS,
-                                        "side_carry_out": POTS}  # its JSON columns' codecs (codecs.py)
 
 
 class Event(SQLModel, table=True):

@@ -10,7 +10,6 @@ from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 from ..settle import MAIN_POT, pot_account
-from .codecs import POTS, SIDES
 
 OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
@@ -99,8 +98,7 @@ def brought_in_moves(carried: dict, held: dict) -> list:
 def hand_setup(hand) -> Setup:
     """The setup a stored hand is judged by, from its row (a Hand, or a row of its columns)."""
     return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
-                             rules=hand.rules, options=hand.options, sides=SIDES.decode(hand.sides),
-                             side_carry=POTS.decode(hand.side_carry))
+                             rules=hand.rules, options=hand.options, sides=hand.sides, side_carry=hand.side_carry)
 
 
 def standing_rows(rows) -> list:

@@ -13,7 +13,6 @@ standing. Its money is what its postings moved into each player's account (the p
 the pots' share (league.POT_PARTY): what the players' nets leave, as settle-up clears them.
 """
 
-import json
 from typing import NamedTuple
 
 from sqlalchemy import func, select
@@ -236,7 +235,7 @@ def records(conn, hands, batch: int = BATCH):
 
 def _text(row, moves, closes_table: bool) -> str:
     """A hand's record as league.export_hands writes it (a test holds the two together)."""
-    extra = [tuple(t) for t in json.loads(row.extra_tags)]
+    extra = list(row.extra_tags)
     if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
         extra.append(("Table", row.table_name))
     if closes_table:

@@ -31,7 +31,6 @@ from ..limits import EVENTS, too_long, too_many
 from ..notation.parser import parse_event, split_comment
 from ..notation.writer import write_event
 from . import course, hands as H
-from .codecs import POTS, SIDES
 from .course import current_hand, follow_on, undo_hand_new, untouched, void_hand
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .models import BookTable, Event, Hand, Setting
@@ -175,7 +174,7 @@ def use_table(book, name: str) -> None:
 
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
     return TableInfo(table.name, table.players.split(), table.bet, table.rules, table.options,
-                     SIDES.decode(table.sides), hands,
+                     table.sides, hands,
                      table.closed is not None, in_use)
 
 
@@ -485,8 +484,7 @@ def _text(row) -> str:
 
 def hand_info(hand) -> HandInfo:
     return HandInfo(hand.number, hand.dealer, hand.bet, hand.carry_in,
-                    {g: c for g, c in POTS.decode(hand.side_carry).items() if c},
-                    SIDES.decode(hand.sides))
+                    {g: c for g, c in hand.side_carry.items() if c}, hand.sides)
 
 
 def log_rows(rows) -> list:

@@ -29,7 +29,6 @@ journal rows in one query apiece, and the journal walked a batch of rows at a ti
 whatever the book's size. On PostgreSQL the whole is read from one snapshot (REPEATABLE READ).
 """
 
-import json
 from collections import Counter, defaultdict, deque
 
 from sqlalchemy import func
@@ -286,7 +285,7 @@ class _Hand:
         out = report.as_json()
         st = report.settlement
         return self.derived((COMPLETE, out["outcome"]["kind"], " ".join(out["outcome"]["winners"]),
-                             st.carry_out, json.dumps({p.game: p.carry_out for p in st.side_games}),
+                             st.carry_out, {p.game: p.carry_out for p in st.side_games},
                              digest, True), report)
 
     def derived(self, expected, report) -> list:
@@ -341,7 +340,7 @@ class _Hand:
         standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in targets)
         expected = Counter()
         if hand.status != VOID:
-            carried = pot_map(hand.carry_in, json.loads(hand.side_carry))
+            carried = pot_map(hand.carry_in, hand.side_carry)
             expected.update(_keys(hand, brought_in_moves(carried, held)))
         if hand.closed is not None and report is not None and report.status == COMPLETE:
             expected.update(_keys(hand, report.settlement.transfers))  # hands.settlement_postings'
