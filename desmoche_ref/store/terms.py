@@ -2,13 +2,15 @@
 that imports nothing of SQLAlchemy or the ORM (so that no module needs an import inside a
 function to reach them, and `check` may name them without loading a database library)."""
 
+from ..engine.found import COMPLETE  # noqa: F401 (a hand's status once settled: terms.COMPLETE)
 from ..findings import M
+from ..laws import OPEN, VOID  # noqa: F401 (a hand's status while recorded, and closed void: never dealt, or voided)
+from ..settle import MAIN_POT  # noqa: F401 (the main pot's name: its account is pot:main)
 
 # ------------------------------------------------------------------ rows
 LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
 END = "end"           # the line of the event that ends a hand (N4.4)
-VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
 LIVE, IMPORTED = "live", "import"  # a hand's source
 IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the content-hash dedupe
 
