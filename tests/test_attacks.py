@@ -144,11 +144,10 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
     so the owner drops it — and the hand posted again by the program's own functions: verify,
     and verify --head of the head noted before, hold each move to its first journal row and
     name the second rows and who wrote them."""
-    from sqlmodel import Session, select
-
-    from desmoche_ref.store import hands as H
+    from desmoche_ref.store import course
     from desmoche_ref.store.db import make_engine
-    from desmoche_ref.store.models import Hand
+    from desmoche_ref.store.tablestate import BookState
+    from desmoche_ref.store.writer import write
 
     noted = head_of(pg_url)
     owner = make_url(pg_url).username
@@ -166,10 +165,13 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
         first = {m.seq: conn.execute("SELECT min(id) AS id FROM journal WHERE kind = 'event' AND subject = %s",
                                      (m.id,)).fetchone().id for m in moves}
     engine = make_engine(pg_url)
-    with Session(engine) as session, session.begin():  # the hand posted again, as the program posts
-        hand = session.exec(select(Hand).where(Hand.source == "live")).one()
-        H.reverse_postings(session, hand)
-        H.close_hand(session, hand)
+    with engine.begin() as conn:  # the hand posted again, as the program's planners and writer post
+        table_id = conn.exec_driver_sql("SELECT id FROM card_table WHERE name = 'friday'").scalar()
+        state = BookState(conn, table_id, owner)
+        hand = state.hand(1)
+        course.reverse_postings(state, hand)
+        course.close_hand(state, hand, hand.judged()[0])
+        write(conn, [state.plan])
     engine.dispose()
     assert Live(pg_url).json("hand", "show", "--json", "--table", "friday")["net"] == {
         "Ana": "-10.00", "Beto": "-25.00", "Carla": "35.00"}  # Beto's 15.00 is now Ana's

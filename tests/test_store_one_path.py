@@ -80,17 +80,21 @@ def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
     assert imported == live
 
 
-def test_the_batch_rows_are_in_the_order_of_the_models_columns():
-    """The batch write hands the driver tuples: a hand's judged moves (judging.Prepared.event_rows)
-    and its postings (records.posting_rows, then their time) in the order of the models' columns
-    it inserts, the ones an import leaves NULL left out."""
-    from desmoche_ref.store.batch import EVENT_COLUMNS, HAND_COLUMNS, POSTING_COLUMNS
-    from desmoche_ref.store.models import Hand
-    from desmoche_ref.store.records import POSTING_FIELDS
+def test_the_rows_the_planners_make_are_the_models_columns():
+    """The planners' rows (records.ROWS) are the models' tables' columns, in order: the one writer
+    hands the driver their values as they are (writer.insert), and reads them back as they are
+    (tablestate); an imported hand's moves (judging.Prepared.event_rows) are the event table's
+    columns less the id and the undo's target, which an import leaves NULL."""
+    from desmoche_ref.store.models import BookTable, Event, Hand, Posting, core
+    from desmoche_ref.store.records import ROWS
+    from desmoche_ref.store.writer import TABLES
 
-    assert [c.name for c in EVENT_COLUMNS] == ["hand_id", "seq", "line", "comment", "entered", "hash", "recorder"]
-    assert [c.name for c in POSTING_COLUMNS] == [*POSTING_FIELDS, "created"]
-    assert list(HAND_COLUMNS) == list(Hand.__table__.c)
+    models = {"card_table": BookTable, "hand": Hand, "event": Event, "posting": Posting}
+    assert set(ROWS) == set(TABLES) == set(models)
+    for name, row in ROWS.items():
+        assert list(row._fields) == [c.name for c in core(models[name]).c] == [c.name for c in TABLES[name].c]
+    moved = [c for c in row._fields if c not in ("id", "supersedes")] if (row := ROWS["event"]) else []
+    assert moved == ["hand_id", "seq", "line", "comment", "entered", "hash", "recorder"]
 
 
 def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote(book_url):

@@ -85,54 +85,102 @@ def stamp(when) -> str | None:
 
 
 # ------------------------------------------------------------------ texts
-def table_text(t, timed: bool = True) -> str:
+# Each kind's text is the canonical JSON of its values (`*_values`): `verify` compares them with
+# what a planner would have written there value by value (store/replay.py).
+def table_values(t, timed: bool = True) -> list:
     """A table's state: what its next hands are dealt with, whether it broke up, and when it
     was made and closed (`timed`: since schema 0006)."""
     values = [t.name, t.players, t.bet, t.rules, t.options, SIDES.encode(t.sides), t.closed is not None]
     if timed:
         values += [stamp(t.created), stamp(t.closed)]
-    return _canonical(values)
+    return values
 
 
-def _hand_values(h) -> list:
+def hand_values(h) -> list:
+    """A hand's setup as opened or imported, the time it was opened included: everything of
+    its row but its verdict (which `verify` recomputes from its moves: models.py says which
+    columns are derived) and its closing time (its `verdict` rows')."""
     return [h.table_id, h.number, h.players, h.dealer, h.rules, h.options, h.bet, h.carry_in,
             SIDES.encode(h.sides), POTS.encode(h.side_carry), TAGS.encode(h.extra_tags), h.notes, h.source,
             stamp(h.opened)]
 
 
-def hand_text(h) -> str:
-    """A hand's setup as opened or imported, the time it was opened included: everything of
-    its row but its verdict (which `verify` recomputes from its moves: models.py says which
-    columns are derived) and its closing time (its `verdict` rows')."""
-    return _canonical(_hand_values(h))
-
-
-def import_text(h, count: int, head: str, postings: int | None = None, when=None) -> str:
+def import_values(h, count: int, head: str, postings: int | None = None, when=None) -> list:
     """An imported hand: its setup, how many moves it came with and their chain head; since
     schema 0006 also how many postings it came with and when it was stored (`when`: the time
     its moves were entered, its postings made, and it closed)."""
-    values = _hand_values(h) + [count, head]
+    values = hand_values(h) + [count, head]
     if postings is not None:
         values += [postings, when if isinstance(when, str) else stamp(when)]  # (verify: as journaled)
-    return _canonical(values)
+    return values
 
 
-def event_text(e, timed: bool = True) -> str:
+def event_values(e, timed: bool = True) -> list:
     """A move as stored, who entered it and (`timed`: since schema 0006) when."""
     values = [e.hand_id, e.seq, e.line, e.comment, e.supersedes, e.recorder, e.hash]
     if timed:
         values.append(stamp(e.entered))
-    return _canonical(values)
+    return values
+
+
+def posting_values(p) -> list:
+    return [p.hand_id, p.table_id, p.account, p.player_id, p.kind, p.detail, p.counterparty, p.amount,
+            p.reverses, stamp(p.created)]
+
+
+def verdict_values(h) -> list:
+    """A hand's state after it closed or reopened: its status and when it closed (None: open)."""
+    return [h.id, h.status, stamp(h.closed)]
+
+
+def table_text(t, timed: bool = True) -> str:
+    return _canonical(table_values(t, timed))
+
+
+def hand_text(h) -> str:
+    return _canonical(hand_values(h))
+
+
+def import_text(h, count: int, head: str, postings: int | None = None, when=None) -> str:
+    return _canonical(import_values(h, count, head, postings, when))
+
+
+def event_text(e, timed: bool = True) -> str:
+    return _canonical(event_values(e, timed))
 
 
 def posting_text(p) -> str:
-    return _canonical([p.hand_id, p.table_id, p.account, p.player_id, p.kind, p.detail, p.counterparty,
-                       p.amount, p.reverses, stamp(p.created)])
+    return _canonical(posting_values(p))
 
 
 def verdict_text(h) -> str:
-    """A hand's state after it closed or reopened: its status and when it closed (None: open)."""
-    return _canonical([h.id, h.status, stamp(h.closed)])
+    return _canonical(verdict_values(h))
+
+
+# the table of the row a journal row of each kind covers (a plan's row: store/plans.py)
+COVERED = {kind: {"table": "card_table", "verdict": "hand", "redeal": "hand"}.get(family, family)
+           for kind, family in KINDS.items() if family is not None}
+
+
+def values_of(kind: str, row, extra=None) -> list:
+    """The values of a journal row of `kind` covering `row` (as it stood when written); `extra`,
+    for an `import` row, what it covers beyond the hand's row (plans.Imported)."""
+    if kind in TABLE_KINDS:
+        return table_values(row)
+    if kind == IMPORT:
+        return import_values(row, extra.moves, extra.head, extra.postings, extra.when)
+    if kind in (HAND, REDEAL):
+        return hand_values(row)
+    if kind == EVENT:
+        return event_values(row)
+    if kind == POSTING:
+        return posting_values(row)
+    return verdict_values(row)
+
+
+def text_of(kind: str, row, extra=None) -> str:
+    """The text of a journal row of `kind` covering `row`: its values' canonical JSON."""
+    return _canonical(values_of(kind, row, extra))
 
 
 # ------------------------------------------------------------------ writing

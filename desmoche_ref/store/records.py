@@ -100,7 +100,7 @@ class PostingRow(NamedTuple):
     created: Any
 
 
-ROWS = {"card_table": TableRow, "hand": HandRow, "event": EventRow, "posting": PostingRow}
+ROWS: dict[str, Any] = {"card_table": TableRow, "hand": HandRow, "event": EventRow, "posting": PostingRow}
 # the columns a close derives from the moves (verify recomputes them), and what they are while open
 VERDICT = ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "content_hash")
 OPEN_VERDICT = {"status": "open", "outcome": None, "winners": None, "fouls": "", "carry_out": None,

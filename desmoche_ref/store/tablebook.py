@@ -9,85 +9,32 @@ hand afresh under that lock and refuses with `HandChanged` if another recorder m
 this one looked — so the loser of any race changes nothing (exit 3).
 
 It returns plain values and raises only `Refused` (a finding: the rules forbid the line),
-`HandChanged` (with the move the hand is at) or `StoreError` (a message). Each policy lives in
-one method here; docs/rulings.md lists them:
-- a line the rules refuse gets its rule code, whoever typed it (an unknown player is N3.1);
-- after the end (N4.4) a hand takes only `show`, `end` and the forgiving of the foul that
-  ended it, closed or not; on a closed hand such a line is stored, and the hand's postings
-  are reversed and posted again only if its settlement changed;
-- once the hand is over, a line identical to the last one that changes nothing in the
-  verdict is not stored twice (`Recorded.unchanged`);
-- live messages cite the move number (the event's seq), as `hand log` shows it.
+`HandChanged` (with the move the hand is at) or `StoreError` (a message). What each command
+writes is planned by store/course.py (the table's course: a policy lives there once, and
+`verify` holds the book to it) and stored by store/writer.py; live messages cite the move
+number (the event's seq), as `hand log` shows it.
 """
 
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from sqlmodel import func, select
 
-from ..engine.queries import DEAL_MOVES
 from ..engine.replay import COMPLETE
-from ..findings import MN, M, error, listed
-from ..limits import EVENTS, too_long, too_many
-from ..notation.parser import parse_event, split_comment
-from ..notation.writer import write_event
+from ..findings import M
 from . import course, hands as H
-from .course import current_hand, follow_on, undo_hand_new, untouched, void_hand
+from .course import HandInfo, Opened, Recorded, TableClosed, Undone, Voided, hand_info  # noqa: F401 (tablebook.*)
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
-from .models import BookTable, Event, Hand, Setting
+from .identity import recorder
+from .models import BookTable, Hand, Setting
+from .plans import HandState, judge, judge_rows
+from .records import live_events, void_row
+from .tablestate import BookState, make_table, read_current
 from .terms import HandChanged, Refused, StoreError
+from .writer import write
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
            "use_table"]
-
-
-class Recorded(NamedTuple):
-    """What recording a line did."""
-
-    seq: int              # its move number (the hand's move count when unchanged)
-    line: str             # the canonical line stored (N7)
-    fouls: list           # fouls that came with it (findings, move-numbered)
-    warnings: list        # warnings that came with it
-    closing: object       # the HandReport posted when the line closed the hand, else None
-    unchanged: bool       # an identical line that changed nothing: not stored
-    number: int           # the hand it went to
-
-
-class Undone(NamedTuple):
-    seq: int              # the undo row's move number
-    target: int           # the move taken back
-    line: str             # its line
-    reopened: bool        # a closed hand was reopened (its postings reversed)
-    number: int           # the hand it went to
-    hand_new: bool        # it took back the `hand new` that dealt the hand after it
-
-
-class Voided(NamedTuple):
-    seq: int              # the `void` row's move number
-    number: int           # the hand voided
-    reason: str
-
-
-class HandInfo(NamedTuple):
-    number: int
-    dealer: str
-    bet: int              # cents
-    carry_in: int         # cents
-    side_carry: dict      # {game: cents}
-    sides: list           # [(game, stake cents, [names])]
-
-
-class Opened(NamedTuple):
-    closed_number: int | None   # the hand closed first, if one was
-    closed: object              # its HandReport, or None
-    hand: HandInfo
-    redealt: bool               # the hand had no move: dealt again, same number
-    warnings: list = []         # the laws' warnings on the new hand (laws.Breach: N9.3, the dealer)
-
-
-class TableClosed(NamedTuple):
-    closed_number: int | None
-    closed: object              # the HandReport of the hand it closed, or None
-    refund: dict                # {pot: {player: cents}} returned per R11.5
 
 
 class TableInfo(NamedTuple):
@@ -139,23 +86,14 @@ class Night(NamedTuple):
     pending: object       # the current hand's HandReport when over but not yet posted, else None
 
 
-class _Held:
-    """The table's latest hand as this TableBook last read or wrote it."""
-
-    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref")
-
-    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref):
-        self.hand_id, self.number, self.closed = hand_id, number, closed
-        self.seq, self.last_hash, self.lines, self.moves, self.ref = seq, last_hash, lines, moves, ref
-
-
 # ------------------------------------------------------------------ tables
 def create_table(book, name: str, players: list, bet: int, rules: str = "desmoche",
                  options: str = "", sides=()) -> TableInfo:
     """A new table; it becomes the table in use. Its values are judged as a hand's tags."""
     with book.write() as s:
-        table = H.create_table(s, name, players, bet, rules, options, sides)
-        return _table_info(table, 0, True)
+        row = make_table(s.connection(), name, players, bet, rules, options, sides)
+        H.use_table(s, row.name)
+        return _table_info(row, 0, True)
 
 
 def list_tables(book) -> list:
@@ -169,19 +107,23 @@ def list_tables(book) -> list:
 
 def use_table(book, name: str) -> None:
     with book.write() as s:
-        H.use_table(s, H.find_table(s, name))
+        H.use_table(s, H.find_table(s, name).name)
 
 
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
     return TableInfo(table.name, table.players.split(), table.bet, table.rules, table.options,
-                     table.sides, hands,
-                     table.closed is not None, in_use)
+                     list(table.sides), hands, table.closed is not None, in_use)
 
 
 # ------------------------------------------------------------------ one table
 class TableBook:
     """One table of the book (named, else the table last used). `use=True` makes it the
-    table the commands without --table go on at."""
+    table the commands without --table go on at. It holds the hand the table is at as it
+    last read or wrote it (a plans.HandState: its rows and its referee): `play` keeps one for
+    the night, a single-shot verb makes one per call. Each write plans the command on the
+    table as the book holds it (course.py, on a tablestate.BookState: the table's row locked
+    first), the held hand used as it is when the book's hand is still it, and stores the plan
+    (writer.py) in one transaction."""
 
     def __init__(self, book, table: str | None = None, use: bool = False):
         self.book, self.use = book, use
@@ -189,20 +131,13 @@ class TableBook:
             row = H.find_table(s, table)
             self.table_id, self.name = row.id, row.name
             self.closed_table = row.closed is not None
-            hand = current_hand(s, row)
-            self._held = None if hand is None else self._read_hand(s, hand)
+            self._held = read_current(s.connection(), row.id)
 
     def make_current(self) -> None:
         """Make this the table the commands without --table go on at."""
         with self.book.write() as s:
-            H.use_table(s, H.lock_table(s, self.table_id))
-
-    def _lock(self, session):
-        """The table's row, locked for this write (and made current if asked)."""
-        table = H.lock_table(session, self.table_id)
-        if self.use:
-            H.use_table(session, table)
-        return table
+            BookState(s.connection(), self.table_id, "")
+            H.use_table(s, self.name)
 
     # ------------------------------------------------------------ the hand held
     @property
@@ -224,21 +159,14 @@ class TableBook:
         return held.seq if held else 0
 
     def reload(self) -> None:
-        """Hold the table's latest hand as the book has it now (one replay of its moves)."""
+        """Hold the table's hand as the book has it now (its moves replayed when next asked)."""
         with self.book.read() as s:
-            table = s.get(BookTable, self.table_id)
-            self.closed_table = table.closed is not None
-            hand = current_hand(s, table)
-            self._held = None if hand is None else self._read_hand(s, hand)
+            conn = s.connection()
+            self.closed_table = conn.execute(select(BookTable.closed).where(BookTable.id == self.table_id)) \
+                .scalar() is not None
+            self._held = read_current(conn, self.table_id)
 
-    def _read_hand(self, session, hand) -> _Held:
-        rows = H.events(session, hand)
-        live = H.live_events(rows)
-        ref = H.judge_rows(hand, live)[1]
-        return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref)
-
-    def hand(self) -> _Held:
+    def hand(self) -> HandState:
         """The hand held; StoreError when the table has none yet."""
         held = self._held
         if held is None:
@@ -249,18 +177,49 @@ class TableBook:
                                "`desmoche-ref hand new --dealer NAME`", table=self.name))
         return held
 
-    def _open_table(self) -> None:
-        if self.closed_table:
-            raise StoreError(M("table {table} is closed", table=self.name))
-
-    def _held_at(self, expect_seq):
+    def _held_at(self, expect_seq) -> HandState:
         """The hand held, for a write at an open table; HandChanged if it is not at the move
         `expect_seq` the recorder saw (None: whatever it is at)."""
-        self._open_table()
+        if self.closed_table:
+            raise StoreError(M("table {table} is closed", table=self.name))
         held = self.hand()
         if expect_seq is not None and expect_seq != held.seq:
             raise HandChanged(held.seq)
         return held
+
+    def _state(self, session) -> BookState:
+        """The table as the book holds it, its row locked (made current if asked)."""
+        state = BookState(session.connection(), self.table_id, recorder(session))
+        if self.use:
+            H.use_table(session, self.name)
+        return state
+
+    def _at_held(self, state: BookState, held: HandState) -> HandState:
+        """The held hand, as the state's; HandChanged if the table is not at it as held."""
+        if state.table.closed is not None:
+            raise StoreError(M("table {table} is closed", table=self.name))
+        at = state.at()
+        if at is None or at[0] != held.row.id:
+            raise HandChanged(at[3] if at is not None else 0, at[1] if at is not None else None)
+        if at[3] != held.seq or (at[2] is not None) != held.closed:
+            raise HandChanged(at[3])
+        return state.adopt(held)
+
+    def _write(self, session, state: BookState) -> dict:
+        return write(session.connection(), [state.plan])
+
+    @contextmanager
+    def _transaction(self):
+        """One write (book.write()): a row another writer stored first at the same place (the
+        hand's next move: the (hand, seq) key) is HandChanged, the hand read again."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.book.write() as s:
+                yield s
+        except IntegrityError:
+            self.reload()
+            raise HandChanged(self.seq) from None
 
     # ------------------------------------------------------------ writing
     def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
@@ -268,120 +227,48 @@ class TableBook:
 
         `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
         held = self._held_at(expect_seq)
-        body, comment = split_comment(typed)
-        if not body.strip() or "\n" in typed or "\r" in typed:
-            raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
-        ev = parse_event(body.strip(), held.seq + 1)
-        ev.comment = comment
-        if ev.error is not None:
-            raise Refused(ev.error)
-        trial = held.ref.fork()
-        finding = deal_first(held.ref, ev, trial.apply(ev))
-        if finding is not None:
-            self._check_unchanged()  # refused on the hand as the book has it, not a stale one
-            raise Refused(finding)
-        text = write_event(ev)
-        full = text if comment is None else f"{text} #{comment}"
-        if too_long(len(full)):  # N1.5, for the line as the book keeps it
-            raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
-        if held.lines and held.lines[-1] == full and held.ref.same_table(trial) \
-                and self._same_verdict(held, full):
-            self._check_unchanged()  # two recorders typing one line: stored once
-            return Recorded(held.moves[-1], text, [], [], None, True, held.number)
-        if len(held.lines) >= EVENTS:  # N1.5: the hand's record would hold one event too many
-            raise Refused(error(held.seq + 1, "N1.5", too_many("events", EVENTS)))
-        closing = waiting = None
         try:
-            with self.book.write() as s:
-                hand = self._locked_hand(s, held)
-                row = H.insert_event(s, hand, text, comment, held.seq, held.last_hash)
-                if trial.status == COMPLETE and (held.closed or ev.verb == "end"):
-                    closing = self._post(s, hand, held)
-                    if closing is not None and not held.closed:  # the hand waiting after it is dealt
-                        waiting = follow_on(s, self._lock(s), hand)
+            with self._transaction() as s:
+                state = self._state(s)
+                hand = self._at_held(state, held)
+                done = course.record(state, hand, typed)
+                if done.unchanged:
+                    return done
+                moved_on = hand.closed and not held.closed and state.waiting_after(hand) is not None
+                ids = self._write(s, state)
         except HandChanged:
             self.reload()
             raise
-        before = held.ref.report
-        held.ref, held.seq, held.last_hash = trial, row.seq, row.hash
-        held.lines.append(full)
-        held.moves.append(row.seq)
-        held.closed = held.closed or closing is not None
-        after = trial.report
-        done = Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
-                        [w for w in after.warnings if w not in before.warnings], closing, False, held.number)
-        if waiting is not None:
+        if moved_on:
             self.reload()  # the table is at the hand that waited
+        else:
+            hand.events[:] = [e._replace(id=ids.get(e.id, e.id)) for e in hand.events]
+            hand.row = hand.row._replace(id=held.row.id)
+            self._held = hand
         return done
-
-    def _post(self, session, hand, held):
-        """Close the hand (or, closed already, settle it again if what it settles changed)."""
-        if held.closed:  # a move after its `end`: the settlement stands unless it changed
-            return H.settle_again(session, hand)
-        report = H.judge_rows(hand, H.live_events(H.events(session, hand)))[0]
-        return H.close_hand(session, hand, report)
-
-    def _same_verdict(self, held, full: str) -> bool:
-        """Whether the hand with `full` once more gives exactly the verdict it gives now."""
-        with self.book.read() as s:
-            hand = s.get(Hand, held.hand_id)
-        return H.judge(hand, held.lines).as_json() == H.judge(hand, held.lines + [full]).as_json()
-
-    def _locked_hand(self, session, held):
-        """The held hand's row, the table locked; HandChanged if it is not as held."""
-        table = self._lock(session)
-        if table.closed is not None:
-            raise StoreError(M("table {table} is closed", table=self.name))
-        hand = current_hand(session, table)
-        seq = H.current_seq(session, hand) if hand is not None else 0
-        if hand is None or hand.id != held.hand_id:
-            raise HandChanged(seq, hand.number if hand is not None else None)
-        if seq != held.seq or (hand.closed is not None) != held.closed:
-            raise HandChanged(seq)
-        return hand
-
-    def _check_unchanged(self) -> None:
-        """HandChanged (the hand read again) if the book moved the hand since we held it."""
-        held = self._held
-        with self.book.read() as s:
-            hand = current_hand(s, s.get(BookTable, self.table_id))
-            seq = H.current_seq(s, hand) if hand is not None else 0
-            same = hand is not None and hand.id == held.hand_id and seq == held.seq \
-                and (hand.closed is not None) == held.closed
-        if not same:
-            self.reload()
-            raise HandChanged(seq, None if hand is None or hand.id == held.hand_id else hand.number)
 
     def undo(self, expect_seq: int | None = None) -> Undone:
         """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
         On a hand with no move it takes back the `hand new` that dealt it: the hand before
-        reopens (course.undo_hand_new)."""
+        reopens (course.undo)."""
         held = self._held_at(expect_seq)
         try:
-            with self.book.write() as s:
-                hand = self._locked_hand(s, held)
-                hand_new = untouched(s, hand)
-                if hand_new:
-                    hand, row = undo_hand_new(s, self._lock(s), hand)
-                    was_closed = True
-                else:
-                    was_closed = hand.closed is not None
-                    row = H.undo(s, hand, held.seq)
-                target = s.get(Event, row.supersedes)
-                done = Undone(row.seq, target.seq, target.line, was_closed and hand.closed is None,
-                              hand.number, hand_new)
+            with self._transaction() as s:
+                state = self._state(s)
+                done = course.undo(state, self._at_held(state, held))
+                self._write(s, state)
         finally:
             self.reload()
         return done
 
     def void(self, reason: str, expect_seq: int | None = None) -> Voided:
-        """`hand void --reason TEXT`: the hand being played closed void (course.void_hand)."""
+        """`hand void --reason TEXT`: the hand being played closed void (course.void)."""
         held = self._held_at(expect_seq)
         try:
-            with self.book.write() as s:
-                hand = self._locked_hand(s, held)
-                row = void_hand(s, self._lock(s), hand, reason)
-                done = Voided(row.seq, hand.number, row.comment)
+            with self._transaction() as s:
+                state = self._state(s)
+                done = course.void(state, self._at_held(state, held), reason)
+                self._write(s, state)
         finally:
             self.reload()
         return done
@@ -396,47 +283,49 @@ class TableBook:
         if expect_number is None:
             expect_number = seen
         try:
-            with self.book.write() as s:
-                table = self._lock(s)
-                previous = current_hand(s, table)
-                now_at = previous.number if previous is not None else 0
+            with self._transaction() as s:
+                state = self._state(s)
+                at = state.at()
+                now_at = at[1] if at is not None else 0
                 if now_at != expect_number:
-                    raise HandChanged(H.current_seq(s, previous), now_at)
-                closed, new, warnings = course.open_hand(s, table, dealer, sides)
-                info = hand_info(new)
+                    raise HandChanged(at[3] if at is not None else 0, now_at)
+                opened = course.hand_new(state, dealer, sides)
+                self._write(s, state)
         finally:
             self.reload()
-        return Opened(info.number - 1 if closed is not None else None, closed, info,
-                      closed is None and info.number == now_at, warnings)
+        return opened
 
     def set_bet(self, cents: int) -> int:
         """A new bet from the next hand (R2.2, R2.3: laws.bet_change)."""
-        with self.book.write() as s:
-            H.set_bet(s, self._lock(s), cents)
+        with self._transaction() as s:
+            state = self._state(s)
+            course.set_bet(state, cents)
+            self._write(s, state)
         return cents
 
     def close(self) -> TableClosed:
         """The table breaks up: its last hand closed, carried pots returned (R11.5)."""
         try:
-            with self.book.write() as s:
-                closed, refund = course.close_table(s, self._lock(s))
+            with self._transaction() as s:
+                state = self._state(s)
+                closed = course.close_table(state)
+                self._write(s, state)
         finally:
             self.reload()
-        number, report = closed if closed is not None else (None, None)
-        return TableClosed(number, report, refund)
+        return closed
 
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
         """A hand of the table (the one it is at by default) as the book has it."""
         with self.book.read() as s:
-            hand = course.find_hand(s, s.get(BookTable, self.table_id), number)
+            hand = H.find_hand(s, s.get(BookTable, self.table_id), number)
             rows = H.events(s, hand)
-        live = H.live_events(rows)
+        live = live_events(rows)
         lines = [_text(r) for r in live]
-        report = H.judge(hand, lines)
-        moved, ref = H.judge_rows(hand, live)
+        report = judge(hand, lines)
+        moved, ref = judge_rows(hand, live)
         log = log_rows(rows)
-        voided = H.void_row(rows)
+        voided = void_row(rows)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
                         log, H.record_text(hand, lines), report, ref, moved.findings(),
                         next((r for r in log if r.seq == voided.seq), None) if voided else None)
@@ -457,34 +346,13 @@ class TableBook:
         held = self._held
         if held is None or held.closed or held.ref.status != COMPLETE:
             return None
-        with self.book.read() as s:
-            hand = s.get(Hand, held.hand_id)
-        return H.judge(hand, held.lines)
-
-
-# ------------------------------------------------------------------ judging
-def deal_first(ref, ev, finding):
-    """The finding a line gets at the table: the engine's (`finding`, None when it accepts
-    the line), except that a line ending the deal while a player is dealt no card and no
-    misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
-    (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
-    first records one. A line the engine refuses for another reason keeps that reason."""
-    missing = ref.undealt()
-    if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
-        return error(ev.line, "R3.3", MN(
-            "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
-            "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
-            len(missing), players=listed(missing), player=missing[0]))
-    return finding
+        return judge(held.row, held.lines())
 
 
 def _text(row) -> str:
-    return row.line if row.comment is None else f"{row.line} #{row.comment}"
+    from ..notation.writer import with_comment
 
-
-def hand_info(hand) -> HandInfo:
-    return HandInfo(hand.number, hand.dealer, hand.bet, hand.carry_in,
-                    {g: c for g, c in hand.side_carry.items() if c}, hand.sides)
+    return with_comment(row.line, row.comment)
 
 
 def log_rows(rows) -> list:

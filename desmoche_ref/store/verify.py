@@ -39,7 +39,8 @@ from ..findings import ERROR, M, MN, joined
 from ..money import fmt
 from ..referee import COMPLETE, INVALID
 from .pinned import HandPins, Journal, values_of, entered_by
-from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
+from .hands import UNDO, VOID, event_lines, events, judge
+from .records import chain_hash, content_hash, enforced_fouls
 from .records import standing_rows, void_row
 from .models import BookTable, Event, Hand, Player, Posting, core
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
