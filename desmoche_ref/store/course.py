@@ -182,8 +182,9 @@ def new_hand_row(state: TableState, previous: HandState | None, before: laws.Tab
         raise StoreError(M("{dealer!r} is not seated at table {table} ({players})", dealer=dealer,
                            table=table.name, players=table.players))
     carry, side_carry = before.pots if before.pots is not None else (0, {})
+    games = [(game, stake, list(names)) for game, stake, names in (table.sides if sides is None else sides)]
     row = HandRow(state.ids.new(), table.id, (previous.number + 1) if previous else 1, table.players, dealer,
-                  table.rules, table.options, table.bet, carry, list(table.sides if sides is None else sides),
+                  table.rules, table.options, table.bet, carry, games,
                   {g: c for g, c in side_carry.items() if c}, [("Date", state.today)], None, LIVE, None, "open",
                   None, None, "", None, None, state.now, None)
     try:
@@ -514,7 +515,7 @@ def import_hand(state: TableState, prepared: Any) -> tuple[list, list]:
                          content_hash=prepared.hash, opened=values["opened"] or state.now, closed=state.now))
     held = pot_map(*before.pots) if before.pots is not None else {}
     moves = brought_in_moves(prepared.pots_before, held) + prepared.transfers
-    made = [PostingRow._make((None, *posting, None, state.now))
+    made = [PostingRow._make((state.ids.new(), *posting, None, state.now))
             for posting in posting_rows(row.id, row.table_id, moves, state.player_ids(prepared.players))]
     state.add_hand(row, Imported(prepared.count, prepared.head(), len(made), state.now, prepared), facts=facts)
     state.plan.postings.extend(made)

@@ -45,14 +45,14 @@ import hashlib
 import json
 from datetime import timezone
 
-from sqlalchemy import func, inspect, insert, select, text as sql
+from sqlalchemy import func, insert, select, text as sql
 
 from ..findings import M
 from .changes import announce
 from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .locks import lock_row
-from .models import BookTable, Event, Hand, Journal, Posting, core
+from .models import BookTable, Event, Hand, Journal, core
 from .terms import (BET, CLOSE, EVENT, FOLLOW, FORM_1, FORM_2, HAND, IMPORT, KINDS, LOCK_KEY,  # noqa: F401
                     ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, VERDICT)  # (journal.KINDS, …)
 
@@ -217,39 +217,6 @@ def append(db, rows) -> str:
     return previous
 
 
-def journal_table(db, t, kind: str = TABLE) -> None:
-    """A table created (`table`), its bet changed (`bet`), closed (`close`), followed (`follow`)."""
-    append(db, [(kind, t.id, table_text(t))])
-
-
-def journal_hand(db, h) -> None:
-    """A hand opened live, with its setup."""
-    append(db, [(HAND, h.id, hand_text(h))])
-
-
-def journal_redeal(db, h) -> None:
-    """A hand with no move dealt again (same number), with its new setup."""
-    append(db, [(REDEAL, h.id, hand_text(h))])
-
-
-def journal_event(db, e) -> None:
-    """A move or an undo stored live."""
-    append(db, [(EVENT, e.id, event_text(e))])
-
-
-def journal_postings(db, postings) -> None:
-    """Postings made live (Posting rows added to the Session `db`): one row each."""
-    postings = list(postings)
-    if postings:
-        db.flush()  # their ids
-        append(db, [(POSTING, p.id, posting_text(p)) for p in postings])
-
-
-def journal_verdict(db, h) -> None:
-    """A hand closed (or closed again), or reopened: its status and closing time."""
-    append(db, [(VERDICT, h.id, verdict_text(h))])
-
-
 def _dialect(db) -> str:
     bind = db.get_bind() if hasattr(db, "get_bind") else db
     return bind.dialect.name
@@ -274,51 +241,31 @@ def bet_changed_since(db, table_id: int, hand_id: int) -> bool:
 
 # ------------------------------------------------------------------ backfill
 def backfill(conn) -> int:
-    """Journal the book as it stands, appended to what the journal holds. Migration 0004
-    journaled a book written before the journal in the first form: each table's state, then
-    each of its hands in order with its moves (an imported hand as one `import` row). In the
-    form of schema 0006 (a journal with a writer), every hand, move and posting gets a row of
-    its own and every closed hand its verdict: what someone who rewrites a whole book (and
-    its journal) would write. The head then pins the book as it was. Returns the rows written.
-    (Every column of the tables it reads was there by schema 0004; the journal's writer came
-    with 0006.)"""
+    """Journal a book written before the journal, as migration 0004 did, in the first form (no
+    writer, no times: the journal had neither then): each table's state, then each of its
+    hands in order with its moves (an imported hand as one `import` row). The head then pins
+    the book as it was. Returns the rows written. (Every column of the tables it reads was
+    there by schema 0004.)"""
     card_table, hands, ev = core(BookTable), core(Hand), core(Event)
-    timed = "writer" in {c["name"] for c in inspect(conn).get_columns("journal")}
     out = []
     for t in conn.execute(select(card_table).order_by(card_table.c.id)).all():
-        out.append((TABLE, t.id, table_text(t, timed)))
+        out.append((TABLE, t.id, table_text(t, False)))
         for h in conn.execute(select(hands).where(hands.c.table_id == t.id)
                               .order_by(hands.c.number)).all():
             moves = conn.execute(select(ev).where(ev.c.hand_id == h.id).order_by(ev.c.seq)).all()
-            if h.source == "import" and not timed:
+            if h.source == "import":
                 out.append((IMPORT, h.id, import_text(h, len(moves), moves[-1].hash if moves else "")))
                 continue
             out.append((HAND, h.id, hand_text(h)))
-            out += [(EVENT, e.id, event_text(e, timed)) for e in moves]
-            if timed:
-                out += _postings_and_verdict(conn, h)
-    (append if timed else _append_first_form)(conn, out)
-    return len(out)
-
-
-def _postings_and_verdict(conn, h) -> list:
-    p = core(Posting)
-    out = [(POSTING, r.id, posting_text(r))
-           for r in conn.execute(select(p).where(p.c.hand_id == h.id).order_by(p.c.id)).all()]
-    if h.closed is not None:
-        out.append((VERDICT, h.id, verdict_text(h)))
-    return out
-
-
-def _append_first_form(conn, rows) -> None:
-    """Migration 0004's append: rows of the first form (no writer; the journal had none)."""
+            out += [(EVENT, e.id, event_text(e, False)) for e in moves]
     previous = head(conn)
     values = []
-    for kind, subject, text in rows:
+    for kind, subject, text in out:
         previous = chain(previous, kind, subject, text)
         values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
     if values:
         conn.execute(insert(journal), values)  # no writer: the column came with schema 0006
+    return len(out)
 
 
 def mark_upgrade(conn) -> None:

@@ -139,7 +139,7 @@ def _judged(recorder, source, path: str, table: str | None, encoding=None):
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))
         else:
-            hand, problem = _prepare(number, name, report, who)
+            hand, problem = prepare_hand(number, name, report, who)
             if problem:
                 refused.append(Rejected(path, number, record.line, name, [problem]))
             else:
@@ -195,7 +195,7 @@ def played_on(record):
 EXPORT_ADDED = ("Table", "Date", "Closed")  # limits.too_many_tags counts them apart
 
 
-def _prepare(number: int, table: str, report, who: str):
+def prepare_hand(number: int, table: str, report, who: str):
     """(Prepared, None), or (None, the N1.5 finding of a line too long as the book keeps it)."""
     record, setup = report.record, report.setup
     names = setup.players

@@ -40,6 +40,14 @@ def values_of(text: str):
     return values if isinstance(values, list) and len(values) >= 2 else None
 
 
+def _values(text: str):
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return None
+    return values if isinstance(values, list) else None
+
+
 def by(row: Row):
     """Who wrote a journal row, as a problem says it."""
     return M("written by {writer}", writer=row.writer) if row.writer is not None else \
@@ -62,7 +70,7 @@ class Journal:
 
     KEEP = 4  # batches of journal rows (league.batch_size() * POSTINGS_A_HAND each) kept whole
 
-    def __init__(self, session, problems, head: str | None = None):
+    def __init__(self, session, problems, head: str | None = None, replay=None):
         self.tables = {}                  # table id -> its last state's text
         self.changes = defaultdict(list)  # table id -> [Row] of its changes (new, bet, close, follow), in order
         self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row (of the batch loaded)
@@ -72,7 +80,7 @@ class Journal:
         self.firsts = {}                  # (family, id) -> its first Row, of those with rows after it
         self.reported = set()             # (family, id) whose second rows verify has said
         self.upto = {"hand": 0, "event": 0, "posting": 0}  # written before the upgrade: ids up to these
-        self.head, self.count, self.session = "", 0, session
+        self.head, self.count, self.session, self.replay = "", 0, session, replay
         self.wanted = head.strip().lower() if head is not None else None
         self.found = False                # the head `wanted` is a hash of the chain
         # the rows of the families, verdicts and redeals, while the journal is small enough to keep
@@ -122,6 +130,10 @@ class Journal:
                                         "was changed", id=row.id, kind=row.kind, by=by(row))))
             previous = row.hash
             self.found = self.found or row.hash == self.wanted
+            if self.replay is not None:  # each table's course, replayed as the journal goes (replaybook.py)
+                from .replay import Entry
+
+                self.replay.push(Entry(*row, _values(row.text)))
             if row.writer is None:
                 first_form = True
                 if newer:

@@ -150,7 +150,7 @@ def record_text(hand: Any, lines: Iterable[str]) -> str:
 
 def judge(hand: Any, lines: list[str]) -> Any:
     """The referee's verdict (HandReport) on the hand with these lines, as `check` gives it."""
-    return _judged_record(hand, parse_text(record_text(hand, lines)).hands[0])[0]
+    return judged_record(hand, parse_text(record_text(hand, lines)).hands[0])[0]
 
 
 def judge_rows(hand: Any, live: list[EventRow]) -> tuple[Any, Referee]:
@@ -161,10 +161,10 @@ def judge_rows(hand: Any, live: list[EventRow]) -> tuple[Any, Referee]:
         ev.line = row.seq
     for tag in record.tags:
         tag.line = 0  # before the first move
-    return _judged_record(hand, record)
+    return judged_record(hand, record)
 
 
-def _judged_record(hand: Any, record: Any) -> tuple[Any, Referee]:
+def judged_record(hand: Any, record: Any) -> tuple[Any, Referee]:
     setup, errors = read_setup(record)
     if errors:  # a hand row's values were judged when stored: only an edit gets here
         raise StoreError(M("hand {number}: its setup is refused: {refusal}", number=hand.number,

@@ -84,10 +84,9 @@ class EventRow(NamedTuple):
 
 
 class PostingRow(NamedTuple):
-    """A row of posting (models.Posting); `id` None for a posting an import covers (not journaled
-    a row apiece: the database numbers it)."""
+    """A row of posting (models.Posting)."""
 
-    id: int | None
+    id: int
     hand_id: int
     table_id: int
     account: str

@@ -53,9 +53,13 @@ def verify_book(session, head: str | None = None):
     the book's journal (the history up to it unchanged)."""
     if session.get_bind().dialect.name == "postgresql" and not session.in_transaction():
         session.connection(execution_options={"isolation_level": "REPEATABLE READ"})  # one snapshot
+    from .replaybook import BookReplay
+
     problems = []
     counts = Counter()
-    journal = Journal(session, problems, head)
+    replay = BookReplay(session.connection())
+    journal = Journal(session, problems, head, replay)
+    problems += replay.finish()  # each table's course: what the program would have written where
     counts["journal"] = journal.count
     if head is not None and not journal.found:
         problems.append((None, None, None, M("{head} is not a head of this book's journal: the history up "
@@ -74,13 +78,12 @@ def verify_book(session, head: str | None = None):
                 last = batch.is_last(hand)
                 waiting = reopened is not None and hand.closed is None and not standing_rows(batch.rows(hand))
                 held, refund = lawful.before(hand, last, waiting)
-                found = _Hand(session, table, hand, batch, counts, journal, ids).check(last=last, held=held,
-                                                                                      refund=refund)
+                found = _Hand(session, table, hand, batch, counts, journal, ids, replay).check(
+                    last=last, held=held, refund=refund)
                 if hand.closed is None and reopened is None:
                     reopened = hand.number
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
                 lawful.after()
-        lawful.changes_until()
     problems += _missing(session, journal, names)
     problems += journal.unreported()
     return problems, counts, journal.head
@@ -235,9 +238,11 @@ def _by_hand(session, model, hand_ids, order) -> dict:
 class _Hand:
     """One hand's audit: its journal rows, its event chain, its verdict columns, its postings."""
 
-    def __init__(self, session, table, hand, batch, counts, journal, ids):
+    def __init__(self, session, table, hand, batch, counts, journal, ids, replay=None):
         self.session, self.table, self.hand, self.batch, self.counts = session, table, hand, batch, counts
         self.journal, self.ids = journal, ids
+        # what the table's course left of the hand (replaybook.py): its row and its postings
+        self.course = replay.final(hand.id) if replay is not None else None
 
     def check(self, last: bool, held: dict, refund: dict) -> list:
         hand = self.hand
@@ -258,6 +263,11 @@ class _Hand:
         if hand.status == VOID:
             if lines and voided is None:
                 found.append((None, M("it was closed void (never dealt) but moves of it stand")))
+        if self.course is not None:  # the course's verdict: what the program's commands left
+            row = self.course[0]
+            found += self.derived((row.status, row.outcome, row.winners, row.carry_out, row.side_carry_out,
+                                   row.content_hash, row.closed is not None), None, row.fouls)
+        elif hand.status == VOID:
             expected = ("void", None, None, hand.carry_in, hand.side_carry, None, True)
             found += self.derived(expected, None)
         else:
@@ -289,8 +299,9 @@ class _Hand:
                              st.carry_out, {p.game: p.carry_out for p in st.side_games},
                              digest, True), report)
 
-    def derived(self, expected, report) -> list:
-        """The derived columns against what they must be (models.py lists them)."""
+    def derived(self, expected, report, fouls=None) -> list:
+        """The derived columns against what they must be (models.py lists them); the fouls, on a
+        complete hand, as its moves give them (`fouls`, or the report's)."""
         hand = self.hand
         stored = (hand.status, hand.outcome, hand.winners, hand.carry_out, hand.side_carry_out,
                   hand.content_hash, hand.closed is not None)
@@ -298,9 +309,11 @@ class _Hand:
         found = [(None, M("its {column} was stored as {stored} but its moves give {judged}", column=name,
                           stored=repr(s), judged=repr(e)))
                  for name, s, e in zip(names, stored, expected) if s != e]
-        if report is not None and expected[0] == COMPLETE and hand.fouls != enforced_fouls(report):
+        if fouls is None and report is not None:
+            fouls = enforced_fouls(report)
+        if fouls is not None and expected[0] == COMPLETE and hand.fouls != fouls:
             found.append((None, M("its fouls were stored as {stored!r} but its moves give {judged!r}",
-                                  stored=hand.fouls, judged=enforced_fouls(report))))
+                                  stored=hand.fouls, judged=fouls)))
         return found
 
     def postings(self, report, last: bool, held: dict, refund: dict) -> list:
@@ -339,6 +352,11 @@ class _Hand:
             if times > 1:
                 found.append((None, M("posting {target} is reversed {times} times", target=target, times=times)))
         standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in targets)
+        if self.course is not None:  # the postings the course made and kept
+            made = self.course[1]
+            undone = {r.reverses for r in made if r.reverses is not None}
+            expected = Counter(_key(r) for r in made if r.reverses is None and r.id not in undone)
+            return found + _unlike(standing, expected)
         expected = Counter()
         if hand.status != VOID:
             carried = pot_map(hand.carry_in, hand.side_carry)
@@ -347,13 +365,16 @@ class _Hand:
             expected.update(_keys(hand, report.settlement.transfers))  # hands.settlement_postings'
         if last and table.closed is not None:
             expected.update(_keys(hand, refund_moves(refund)))  # hands.refund_postings'
-        if standing != expected:
-            extra = standing - expected
-            missing = expected - standing
-            what = joined([M("unexpected {posting}", posting=_say(k)) for k in extra]
-                          + [M("missing {posting}", posting=_say(k)) for k in missing])
-            found.append((None, M("its postings do not match its settlement: {what}", what=what)))
-        return found
+        return found + _unlike(standing, expected)
+
+
+def _unlike(standing: Counter, expected: Counter) -> list:
+    """The standing postings against those expected."""
+    if standing == expected:
+        return []
+    what = joined([M("unexpected {posting}", posting=_say(k)) for k in standing - expected]
+                  + [M("missing {posting}", posting=_say(k)) for k in expected - standing])
+    return [(None, M("its postings do not match its settlement: {what}", what=what))]
 
 
 def _keys(hand, moves) -> Counter:

@@ -1,0 +1,298 @@
+"""`verify`'s replay of a book's journal (store/replay.py each table's course): the journal's rows
+fed in order (`push`, from store/pinned.py's walk), each routed to its table — a table's rows
+by their subject, a hand's, a move's, a posting's by the hand they name — and each table's
+writes planned again and compared as the journal goes. What the program would not have
+written there is a finding: consecutive rows of one writer at one table make one, naming the
+rows, their writer, the table and the hand, and why.
+
+An `import` row's moves and postings are the book's: read a window of rows ahead, in one
+query apiece. Rows of the form before schema 0006 (no writer: store/journal.py FORM_1) are
+taken as they are (the program then journaled no verdict and no posting): at the `upgrade`
+row the tables they built take their hands' verdicts and postings from the book, and every
+write after it is held to the course.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import select
+
+from .. import laws
+from ..findings import M
+from .codecs import SIDES
+from .lawbook import follow_on_laws
+from .models import BookTable, Event, Hand, Player, Posting, core
+from .plans import HandState
+from .records import OPEN_VERDICT, EventRow, PostingRow, TableRow
+from .replay import Course, Entry, Lost, Mismatch, attempt, candidates, hand_row_of, take
+from .terms import (BET, CLOSE, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UPGRADE, VERDICT, Refused,
+                    StoreError, refusal)
+
+LOOKAHEAD = 256  # rows read ahead of the one replayed: a write's rows, an import's window of moves
+TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW)
+events, postings, hands, players, card_table = (core(m) for m in (Event, Posting, Hand, Player, BookTable))
+
+
+def by(entry: Entry) -> Any:
+    return M("written by {writer}", writer=entry.writer) if entry.writer is not None else \
+        M("its writer not recorded: written before schema 0006")
+
+
+class BookReplay:
+    """The journal's rows replayed table by table as they are pushed; `findings` once `finish`ed."""
+
+    def __init__(self, conn: Any):
+        self.conn = conn
+        self.courses: dict[int, Course] = {}
+        self.hand_table: dict[int, int] = {}   # hand id -> its table id, as its opening row said
+        self.findings: list = []
+        self.pending: list[Entry] = []
+        self._players: dict[str, int] | None = None
+        self._moves: dict[int, list] = {}      # hand id -> the book's moves of an imported hand (read ahead)
+        self._paid: dict[int, list] = {}       # hand id -> the book's postings of an imported hand
+        self._legacy: set[int] = set()         # tables journaled before schema 0006
+        self._upto = {"hand": 0, "posting": 0}
+        self._run: list | None = None          # the rows failing together: [table id, writer, entries, why]
+
+    # ------------------------------------------------------------ fed by the walk
+    def push(self, entry: Entry) -> None:
+        self.pending.append(entry)
+        if len(self.pending) >= 2 * LOOKAHEAD:
+            self._replay(final=False)
+
+    def finish(self) -> list:
+        self._replay(final=True)
+        self._close_run()
+        self._final = {h.row.id: (h.row, c.postings.get(h.row.id, [])) for c in self.courses.values()
+                       for h in c.hands.values()}
+        return self.findings
+
+    def final(self, hand_id: int) -> tuple | None:
+        """(its row, its postings) as the hand's table's course left it, or None (not journaled)."""
+        return self._final.get(hand_id)
+
+    def _replay(self, final: bool) -> None:
+        at, rows = 0, self.pending
+        self._read_ahead(rows)
+        while at < len(rows) and (final or len(rows) - at > LOOKAHEAD):
+            at += self._step(rows, at)
+        self.pending = rows[at:]
+        for hand_id in [h for h in self._moves if h not in {e.subject for e in self.pending}]:
+            self._moves.pop(hand_id, None)
+            self._paid.pop(hand_id, None)
+
+    # ------------------------------------------------------------ one write
+    def _step(self, rows: list[Entry], at: int) -> int:
+        entry = rows[at]
+        if entry.writer is None:
+            self._close_run()
+            self._first_form(entry)
+            return 1
+        if entry.kind == UPGRADE:
+            self._close_run()
+            self._upgraded(entry)
+            return 1
+        table_id = self._route(entry)
+        if table_id is None:
+            self._fail(None, entry, M("it is about a hand the journal never opened"))
+            return 1
+        c = self.course(table_id)
+        if c.lost:  # past an import whose moves the book lost: the book's checks say so
+            return 1
+        best: tuple[int, Any] | None = None
+        for command in candidates(c, rows, at):
+            try:
+                a, binds, times = attempt(c, command, rows, at)
+            except Lost:
+                c.lost = True
+                self._close_run()
+                return 1
+            except Mismatch as m:
+                if best is None or m.agreed > best[0]:
+                    best = (m.agreed, m.why)
+                continue
+            except Refused as e:
+                best = best or (0, M("the program refuses it here: {refusal}", refusal=refusal(e.finding)))
+                continue
+            except StoreError as e:
+                best = best or (0, M("the program refuses it here: {refusal}", refusal=e.args[0]))
+                continue
+            self._close_run()
+            take(c, a, binds, rows, at)
+            self._in_order(c, rows[at:at + len(a.plan.journal)], times)
+            return len(a.plan.journal)
+        why = self._laws_say(c, entry) or (best[1] if best is not None else M("no command writes it"))
+        self._fail(c, entry, why)
+        return 1
+
+    def _in_order(self, c: Course, written: list[Entry], times: list[str]) -> None:
+        """A write's times are not earlier than the table's writes before it (the journal's order)."""
+        if times and c.last_time is not None and min(times) < c.last_time[0]:
+            first = written[0]
+            self._name(c, first, M("journal row {id} ({kind}, {by}) was written at {when}, before the table's "
+                                   "write of {last} (journal row {row}): a time earlier than the rows it follows",
+                                   id=first.id, kind=first.kind, by=by(first), when=min(times), last=c.last_time[0],
+                                   row=c.last_time[1]))
+        if times and (c.last_time is None or max(times) > c.last_time[0]):
+            c.last_time = (max(times), written[0].id)
+
+    def _laws_say(self, c: Course, entry: Entry) -> Any:
+        """Why a hand's row is not the program's, in the laws' words, when they refuse it (N9)."""
+        values = entry.values or []
+        if entry.kind not in (HAND, REDEAL, IMPORT) or len(values) < 14 or c.table is None:
+            return None
+        try:
+            row = hand_row_of(entry.subject, values)
+            from .replay import Attempt
+
+            before = Attempt(c, entry.writer or "", None).laws(below=row.number)
+            errors = [b for b in follow_on_laws(before, laws.HandFacts.of_row(row)) if b.severity == "error"]
+        except (ValueError, TypeError, KeyError, AttributeError, StoreError):
+            return None
+        return M("{code} {message}", code=errors[0].code, message=errors[0].message) if errors else None
+
+    # ------------------------------------------------------------ findings
+    def _fail(self, c: Course | None, entry: Entry, why: Any) -> None:
+        table_id = c.table_id if c is not None else None
+        run = self._run
+        if run is not None and run[0] == table_id and run[1] == entry.writer and run[2][-1].id == entry.id - 1:
+            run[2].append(entry)
+            return
+        self._close_run()
+        self._run = [table_id, entry.writer, [entry], why, c]
+
+    def _close_run(self) -> None:
+        run, self._run = self._run, None
+        if run is None:
+            return
+        _table, _writer, entries, why, c = run
+        first, last = entries[0], entries[-1]
+        kinds = ", ".join(dict.fromkeys(e.kind for e in entries))
+        if len(entries) == 1:
+            message = M("journal row {id} ({kind}, {by}) is not what the program writes at this point of the table's "
+                        "course: {why}", id=first.id, kind=first.kind, by=by(first), why=why)
+        else:
+            message = M("journal rows {first} to {last} ({kinds}, {by}) are not what the program writes at this point "
+                        "of the table's course: row {first}: {why}", first=first.id, last=last.id, kinds=kinds,
+                        by=by(first), why=why)
+        self._name(c, first, message)
+
+    def _name(self, c: Course | None, entry: Entry, message: Any) -> None:
+        """A finding placed at the table and hand the row is about (its move, for a move's row)."""
+        table = c.table.name if c is not None and c.table is not None else self._table_name(c)
+        number, seq, values = None, None, entry.values or []
+        if c is not None:
+            hand_id = None
+            if entry.kind in (HAND, IMPORT, REDEAL) and len(values) > 1:
+                number = values[1] if isinstance(values[1], int) else None
+            elif entry.kind == VERDICT:
+                hand_id = entry.subject
+            elif entry.kind in (EVENT, POSTING) and values:
+                hand_id = values[0]
+                seq = values[1] if entry.kind == EVENT and len(values) > 1 else None
+            elif entry.kind in TABLE_KINDS:
+                number = c.latest()
+            if hand_id is not None:
+                number = next((n for n, h in c.hands.items() if h.row.id == hand_id), None)
+        self.findings.append((table, number, seq if number is not None else None, message))
+
+    def _table_name(self, c: Course | None) -> str | None:
+        if c is None:
+            return None
+        name = self.conn.execute(select(card_table.c.name).where(card_table.c.id == c.table_id)).scalar()
+        return name or f"#{c.table_id}"
+
+    # ------------------------------------------------------------ routing
+    def course(self, table_id: int) -> Course:
+        if table_id not in self.courses:
+            self.courses[table_id] = Course(self, table_id)
+        return self.courses[table_id]
+
+    def _route(self, entry: Entry) -> int | None:
+        """The table a row is about: a table's rows by their subject, a hand's by its opening row."""
+        kind, values = entry.kind, entry.values or []
+        if kind in TABLE_KINDS:
+            return entry.subject
+        if kind in (HAND, IMPORT) and values and isinstance(values[0], int):
+            self.hand_table.setdefault(entry.subject, values[0])
+            return values[0]
+        if kind in (REDEAL, VERDICT):
+            return self.hand_table.get(entry.subject)
+        if kind in (EVENT, POSTING) and values:
+            return self.hand_table.get(values[0])
+        return None
+
+    # ------------------------------------------------------------ what the book holds
+    def player_ids(self, names: Iterable[str]) -> dict[str, int]:
+        if self._players is None:
+            self._players = dict(self.conn.execute(select(players.c.name, players.c.id)).all())
+        return {n: self._players[n] for n in names if n in self._players}
+
+    def _read_ahead(self, rows: list[Entry]) -> None:
+        """The book's moves and postings of the imported hands in the rows: one query apiece."""
+        wanted = [e.subject for e in rows if e.kind == IMPORT and e.subject not in self._moves]
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            for hand_id in part:
+                self._moves[hand_id], self._paid[hand_id] = [], []
+            for row in self.conn.execute(select(events).where(events.c.hand_id.in_(part))
+                                         .order_by(events.c.hand_id, events.c.seq)):
+                self._moves[row.hand_id].append(EventRow(*row))
+            for row in self.conn.execute(select(postings).where(postings.c.hand_id.in_(part))
+                                         .order_by(postings.c.hand_id, postings.c.id)):
+                self._paid[row.hand_id].append(PostingRow(*row))
+
+    def imported(self, entry: Entry) -> tuple[list, list]:
+        """(the book's moves, its postings) of an imported hand (all of them: the caller takes
+        those its row covers)."""
+        if entry.subject not in self._moves:
+            self._read_ahead([entry])
+        return self._moves.get(entry.subject, []), self._paid.get(entry.subject, [])
+
+    # ------------------------------------------------------------ before schema 0006
+    def _first_form(self, entry: Entry) -> None:
+        """A row of the first form, taken as it is (its table's course is held from the upgrade on)."""
+        table_id = self._route(entry)
+        values = entry.values or []
+        if table_id is None:
+            return
+        c = self.course(table_id)
+        self._legacy.add(table_id)
+        try:
+            if entry.kind in TABLE_KINDS and len(values) >= 7:
+                name, seats, bet, rules, options, sides, closed = values[:7]
+                c.table = TableRow(table_id, name, seats, bet, rules, options, SIDES.decode(sides), None,
+                                   c.table.closed if c.table is not None else (True if closed else None))
+            elif entry.kind in (HAND, IMPORT) and len(values) >= 14:
+                row = hand_row_of(entry.subject, values)
+                moves = self.imported(entry)[0][:values[14]] if entry.kind == IMPORT else []
+                c.hands[row.number] = HandState(row, list(moves))
+            elif entry.kind == EVENT and len(values) >= 7:
+                hand = next((h for h in c.hands.values() if h.row.id == values[0]), None)
+                if hand is not None:
+                    hand_id, seq, line, comment, supersedes, recorder, digest = values[:7]
+                    hand.events.append(EventRow(entry.subject, hand_id, seq, line, comment, None, supersedes, digest,
+                                                recorder))
+        except (ValueError, TypeError, IndexError):
+            return  # an edited text: its hash says so
+
+    def _upgraded(self, entry: Entry) -> None:
+        """The upgrade to schema 0006: the tables of the first form take their hands' verdicts and
+        postings, their creation and close, as the book holds them (the journal did not hold them)."""
+        values = entry.values or []
+        if len(values) >= 4:
+            self._upto = {"hand": values[1] or 0, "posting": values[3] or 0}
+        for table_id in sorted(self._legacy):
+            c = self.course(table_id)
+            row = self.conn.execute(select(card_table).where(card_table.c.id == table_id)).first()
+            if row is not None and c.table is not None:
+                c.table = c.table._replace(created=row.created, closed=row.closed)
+            for hand in c.hands.values():
+                stored = self.conn.execute(select(hands).where(hands.c.id == hand.row.id)).first()
+                if stored is not None:
+                    hand.row = hand.row._replace(**{k: getattr(stored, k) for k in (*OPEN_VERDICT, "closed")})
+                c.postings[hand.row.id] = [PostingRow(*p) for p in self.conn.execute(
+                    select(postings).where(postings.c.hand_id == hand.row.id,
+                                           postings.c.id <= self._upto["posting"]).order_by(postings.c.id))]
+                hand.moved_on()
+            c.laws = None
