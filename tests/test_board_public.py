@@ -1,6 +1,7 @@
 """The public view of a hand (public.py), which the live board shows (issue 28): exactly what
 every player at the table has seen. Each card is followed independently of public.py — a card
-is seen once drawn, paid, laid in a meld, shown, or laid face up by a declaration (docs/rulings.md)
+is seen once drawn, paid, laid in a meld, shown, or laid face up by a declaration (of the
+cards it names, those the declarer holds: docs/rulings.md)
 — and after every event of every sample record, conformance record and a simulated season,
 neither the view's JSON nor the board drawn from it (in English and in Spanish) holds a card
 not yet seen, in the form the board writes cards (Q♦) or the notation's (Qd)."""
@@ -42,8 +43,9 @@ class Seen:
             return False
         if ev.verb in SHOWING:
             self.cards |= set(ev.cards)
-        elif ev.verb == "declare":  # the nine named, else the hand laid down
-            self.cards |= set(ev.cards) or set(self.ref.g.players[self.ref.seats[ev.actor]].hand)
+        elif ev.verb == "declare":  # the hand laid down: of the cards named, those held (R6.3)
+            held = self.ref.g.players[self.ref.seats[ev.actor]].hand
+            self.cards |= set(ev.cards) & held if ev.cards else set(held)
         return True
 
     def hidden(self) -> set:
@@ -190,3 +192,27 @@ def test_a_claims_cards_only_once_its_claimant_showed_them():
     assert view["claims"] == [{"player": "Beto", "game": "oro", "cards": [], "void": None}]
     shown = public_hand(setup, record.events)  # Beto shows Qd at the end: not his claim's card
     assert shown["claims"][0]["cards"] == [] and shown["players"][1]["shown"] == ["Qd"]
+
+
+def test_a_card_passed_in_the_cambio_and_named_in_a_declaration_stays_hidden():
+    """friday's cambio (Ana passes 2c to Beto), then `declare Ana peladilla` naming her nine
+    dealt cards: the eight she holds are laid face up; 2c lies face down in Beto's hand and is
+    in no part of the view (issue 34). A declaration naming no card lays the hand held."""
+    from desmoche_ref.notation.parser import parse_event
+
+    (hand,) = [h for name, h in sample_hands() if name == "friday.dsm"][:1]
+    setup = read_setup(hand)[0]
+    public = PublicHand(setup)
+    for ev in hand.events[:7]:  # the deal, the announcement, the cambio
+        public.apply(ev)
+    public.apply(parse_event("declare Ana peladilla 4s 5s 6s 8h 8c Jd Jh 2c Ac", 8))
+    assert not public.stopped
+    view = public.view()
+    laid = ["4s", "5s", "6s", "8h", "8c", "Jd", "Jh", "Ac"]
+    assert [d["cards"] for d in view["declarations"]] == [laid]
+    assert view["last"]["cards"] == laid and "2c" not in str(view)
+    blind = PublicHand(setup)
+    for ev in hand.events[:7]:
+        blind.apply(ev)
+    blind.apply(parse_event("declare Ana peladilla", 8))  # Ana holds her eight and Beto's Qh
+    assert sorted(blind.view()["declarations"][0]["cards"]) == sorted(laid + ["Qh"])
