@@ -32,6 +32,10 @@ from .settle import MAIN_POT, pots_at_stake, settle
 SHOWS = ("draw", "pay", "meld", "add", "show")  # the verbs whose cards every player sees
 FINDINGS = 6      # the latest findings the view keeps
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[shdc♠♥♦♣](?![0-9A-Za-z])")
+# a word that reads as a card in any notation a person may write (N2: any case, 10 or T, suit
+# letters or either set of symbols)
+_ANY_CARD = re.compile("(?<![0-9A-Za-z])(?:10|[2-9TJQKAtjqka])\ufe0f?[shdcSHDC♠♥♦♣♤♡♢♧]\ufe0f?(?![0-9A-Za-z])")
+HIDDEN_WORD = "…"  # what stands for a card a person's words name that the room has not seen
 
 
 class _Seen:
@@ -98,6 +102,21 @@ class PublicHand:
 
     def view(self) -> dict:
         return _view(self.ref, self.setup, self.seen, self.last)
+
+    def text(self, words: str) -> str:
+        """Words a person wrote about the hand (a void hand's reason), as the room may read them."""
+        return public_text(words, self.seen.cards)
+
+
+def public_text(words: str, public=frozenset()) -> str:
+    """Free words a person wrote (the reason a hand was voided) as the room may read them:
+    each word that reads as a card not among `public` (ints) stands as `…` (by default every
+    card: a hand over hides its cards again, R3.3)."""
+    def kept(found):
+        card = parse_card(found.group(0))
+        return found.group(0) if card is not None and card in public else HIDDEN_WORD
+
+    return _ANY_CARD.sub(kept, words)
 
 
 def public_hand(setup, events) -> dict:

@@ -93,12 +93,13 @@ def test_the_board_opens_with_no_error_nothing_off_the_host_and_fits_a_phone(sql
     assert {"en": "Table friday", "es": "Mesa friday"}[lang] in page.evaluate("document.body.textContent")
     rows = page.eval_on_selector_all("#night-1 tbody tr", """rows => rows.map(r =>
         Object.fromEntries([...r.querySelectorAll('[data-key]')].map(c => [c.dataset.key, c.textContent.trim()])))""")
-    counted = ("hands", "wins", "auto_wins", "no_winner", "fouls", "side_games_won")
-    night = Live(sqlite_url).json("standings", "--json", "--table", "friday")
-    assert [{k: int(v) if k in counted else v for k, v in r.items()} for r in rows] == night["players"]
+    night = Live(sqlite_url).json("standings", "--json", "--table", "friday")  # one night: the table's all
+    assert rows == [{"player": r["player"], "hands": str(r["hands"]), "wins": str(r["wins"]),
+                     "net": ("+" if not r["net"].startswith(("-", "0.00")) else "") + r["net"].replace("-", "−")}
+                    for r in night["players"]]
     assert [r["player"] for r in night["players"]] == ["Carla", "Beto", "Ana"]
     if lang == "en":
-        transfers = page.eval_on_selector_all("section[data-table='friday'] ul.transfers li",
+        transfers = page.eval_on_selector_all("section[data-night='friday'] ul.transfers li",
                                               "l => l.map(x => x.textContent)")
         assert transfers == ["Ana pays Carla 25.00", "Beto pays Carla 10.00"]
     page.set_viewport_size({"width": 390, "height": 844})
@@ -106,11 +107,11 @@ def test_the_board_opens_with_no_error_nothing_off_the_host_and_fits_a_phone(sql
     assert tab.errors == [] and tab.outside == [], (tab.errors, tab.outside)
     tab.close()
     tv = Tab(chromium, board, "/tv", width=1280, height=720)
-    tv.page.wait_for_selector("body.cycling")
-    shown = ("() => [...document.querySelectorAll('section.table')].filter(s => s.offsetParent !== null)"
-             ".map(s => s.dataset.table)")
+    tv.page.wait_for_function("document.getElementById('board-page').textContent.startsWith('1 / ')")
+    shown = ("() => [...document.querySelectorAll('section.panel')].filter(s => s.offsetParent !== null)"
+             ".map(s => s.dataset.table || s.dataset.night || s.dataset.kind)")
     first = tv.page.evaluate(shown)
-    assert len(first) == 1
+    assert len(first) == 1 and first[0] == "friday"  # 1280 x 720: a table at a time, the first first
     tv.page.wait_for_function(f"(first) => ({shown})()[0] !== first", arg=first[0], timeout=5000)
     tv.page.set_viewport_size({"width": 390, "height": 844})
     assert tv.page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -133,7 +134,7 @@ def test_moves_by_other_processes_are_on_the_page_within_2_seconds(book_url, boa
                       encoding="utf-8")
     steps = [(("draw", "Carla", "4d", "--table", "friday"), None, "section[data-table='friday'] p.offer", "4♦"),
              (("play", "--table", "friday"), "meld Carla 4d 5d 6d\npay Carla Kc\n",
-              "section[data-table='friday'] tr[data-player='Carla'] .meld", "6♦"),
+              "section[data-table='friday'] li[data-player='Carla'] .meld", "6♦"),
              (("import", str(record), "--table", "north"), None, "section[data-table='north'] h2", "north")]
     for args, text, where, expected in steps:
         command(book_url, *args, text=text)
@@ -169,7 +170,7 @@ def test_without_javascript_the_page_reloads_itself(sqlite_url, boards, chromium
     book, table = friday_book(sqlite_url, 10)
     board = boards(sqlite_url, refresh=1)
     tab = Tab(chromium, board, js=False)
-    assert tab.page.query_selector("section[data-table='friday'] tr[data-player='Beto'] .meld") is not None
+    assert tab.page.query_selector("section[data-table='friday'] li[data-player='Beto'] .meld") is not None
     table.record(FRIDAY[10])
     with tab.page.expect_navigation(timeout=5000):
         pass
