@@ -237,7 +237,8 @@ SCREEN = """() => {
   return {
     height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth,
     viewport: [innerWidth, innerHeight], counter: document.getElementById('board-page').textContent,
-    panels: visible.map(p => p.dataset.kind + ':' + (p.dataset.table || p.dataset.night || (p.querySelector('table') || {}).id)),
+    panels: visible.map(p => p.dataset.kind + ':' +
+      (p.dataset.table || p.dataset.night || (p.querySelector('table') || {}).id)),
     cut: visible.filter(p => { const r = p.getBoundingClientRect();
       return r.bottom > main.bottom + 1 || r.right > main.right + 1 || r.left < main.left - 1; }).length,
     fonts: {turn: px('.turn'), seats: px('ul.seats li'), nets: px('table.nets td.net'), settle: px('ul.transfers li'),
