@@ -20,11 +20,17 @@ from .lang import Command, _, lang_option, language
                       "(the club's: phones and the TV)."))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help=N_("The port to listen on (0: any free one)."))
+@click.option("--allow-host", "names", multiple=True, metavar=N_("NAME"),
+              help=N_("Another name the board answers to (repeat for several), e.g. a name the club's "
+                      "network gives this computer. It answers to nothing else: the address it serves "
+                      "on, this computer's addresses on every network, localhost on this computer."))
 @click.option("--max-viewers", type=click.IntRange(min=1), default=300, show_default=True,
               help=N_("Open pages served at once; past it a page is told to come back later (503)."))
+@click.option("--max-per-address", type=click.IntRange(min=1), default=20, show_default=True,
+              help=N_("Open pages served at once to one address (a phone, the TV): no client takes them all."))
 @db_option
 @lang_option
-def board(tables, host, port, max_viewers, db):
+def board(tables, host, port, names, max_viewers, max_per_address, db):
     """Show the night live in a browser: the club's TV (/tv) and the players' phones.
 
     For each table in play: the hand, the dealer, the bet, the pots, whose turn it is and the
@@ -50,6 +56,7 @@ def board(tables, host, port, max_viewers, db):
 
     from ..board import serve
     from ..board.app import make_app
+    from ..board.guard import allowed_hosts
     from ..board.hub import Hub
     from ..board.render import Renderer
     from .lang import ngettext
@@ -66,10 +73,13 @@ def board(tables, host, port, max_viewers, db):
     renderer = Renderer(lang, version("desmoche-ref"), address if everyone else None,
                         serve.qr_svg(address) if everyone and address else None)
     hub = Hub(db, tables, renderer, tell=lambda line: click.echo(line, err=True))
-    app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}): "
-                                       "try again in a moment.").format(count=max_viewers) + "\n")
+    hosts = allowed_hosts(host, serve.own_addresses(), names)
+    app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}), or as "
+                                       "it serves to one address ({each}): try again in a moment.").format(
+                       count=max_viewers, each=max_per_address) + "\n",
+                   hosts, max_per_address, _("This board does not answer to that name.") + "\n")
     _say_where(host, port, address, everyone, ngettext)
-    serve.serve(app, sock)
+    serve.serve(app, sock, max_viewers)
     click.echo(_("board: stopped"), err=True)
 
 
