@@ -6,7 +6,8 @@ for all connections at once (`Gate`):
   opened, or after its last answer — is closed (slowloris: uvicorn's own keep-alive timer is
   put off by every byte, so a head sent a byte at a time would hold the connection for ever);
 - at most PER_ADDRESS connections of one address wait for a head: a new one closes that
-  address's oldest waiting one;
+  address's oldest waiting one, once it has waited YOUNG seconds (a browser, a crowd behind
+  one address, opens several at once: none of them is closed before it could speak);
 - at most `budget` connections at all, fewer than uvicorn's `limit_concurrency` (which counts
   idle connections too: past it every request is a 503) and than the process's file
   descriptors: past it a new connection closes the oldest that waits for a head, or, when
@@ -24,6 +25,7 @@ PER_ADDRESS = 16      # connections of one address waiting for a head
 SPARE = 64            # connections beyond the open pages: a page's, a JSON's request, a 503 said
 RESERVED_FDS = 200    # file descriptors kept from connections: the book's, the logs', a burst of accepts
 BACKLOG = 64          # connections the listening socket queues, and accepts at a time
+YOUNG = 1.0           # seconds a connection has to send its head before another of its address may close it
 
 
 class Gate:
@@ -37,16 +39,17 @@ class Gate:
     def opened(self, conn) -> bool:
         """A new connection: room made for it; False when there is none (close it)."""
         address = conn.client[0] if conn.client else ""
-        waiting = [c for c, (a, _t) in self.open.items() if a == address and c.waiting()]
-        if len(waiting) >= self.per_address:
-            self._close(waiting[0])
+        now = time.monotonic()
+        waiting = [(c, t) for c, (a, t) in self.open.items() if a == address and c.waiting()]
+        if len(waiting) >= self.per_address and now - waiting[0][1] >= YOUNG:
+            self._close(waiting[0][0])
         if len(self.open) >= self.budget:
             idle = next((c for c in self.open if c.waiting()), None)
             if idle is None:
                 self.refused += 1
                 return False
             self._close(idle)
-        self.open[conn] = (address, time.monotonic())
+        self.open[conn] = (address, now)
         return True
 
     def closed(self, conn) -> None:
