@@ -31,24 +31,27 @@ from .lang import Command, _, lang_option, language
 @db_option
 @lang_option
 def board(tables, host, port, names, max_viewers, max_per_address, db):
-    """Show the night live in a browser: the club's TV (/tv) and the players' phones.
+    """Show tonight live in a browser: the club's TV (/tv) and the players' phones.
 
-    For each table in play: the hand, the dealer, the bet, the pots, whose turn it is and the
-    card on offer (who may take it, who must), the melds, each player's number of cards, the
-    top of the discard pile, the stock, the latest findings with their rule, the night's nets
-    and the settle-up it would make now; the season's standings beside them. A move recorded
-    by any command (a verb, `play`, `import`) reaches every open page at once.
+    For each table in play tonight: the hand it is at (the dealer, the bet, the pots, whose turn
+    it is and the card on offer, the melds, each player's number of cards, the top of the
+    discard pile, the stock, the latest findings with their rule; void with its reason, a move
+    taken back, dealt again), tonight's nets and the settle-up it would make now (a night: the
+    hands since the last pause of more than four hours); the season's standings and ratings. The
+    TV page is one screen that never scrolls, its parts shown in turn. A move recorded by any
+    command (a verb, `play`, `import`) reaches every open page at once.
 
     It shows only what every player at the table has seen: never a card in a hand, the deal,
     the cambio or the stock. It reads the book and writes nothing to it (a PostgreSQL role
-    granted `db grant --reader` is enough). A book that cannot be read (missing, of another
-    schema, its server gone) is said on the page and here, and the board picks it up again
-    when it is back. Ctrl-C stops it.
+    granted `db grant --reader` is enough), and answers only to the names it was started for.
+    A book that cannot be read (missing, of another schema, its server gone) is said on the
+    page and here, and the board picks it up again when it is back. Ctrl-C stops it.
 
     \b
     Examples:
       desmoche-ref board
       desmoche-ref board --host 0.0.0.0 --port 8000
+      desmoche-ref board --host 0.0.0.0 --allow-host tablero.club
       desmoche-ref --lang es board --table norte --table sur
       desmoche-ref board --db postgresql://viewer@server/desmoche --host 0.0.0.0
     """
