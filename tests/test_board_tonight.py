@@ -91,6 +91,7 @@ def test_a_table_reused_every_week_shows_tonight_only(sqlite_url):  # noqa: F811
     assert data["tables"][0]["tonight"]["first"] == 7 and data["season"] == cli.json("standings", "--json")
     page = Renderer("en").fragment(board.snapshot())
     assert page.count('<li value="') == 1 and "1 hand tonight" in page
+    assert "Fewer than 20 rated hands, not ranked yet: " in page  # the ratings there are, of 7 hands
     # the same hand four and a half hours ago: tonight is the next hand, when it is dealt
     with book.write() as s:
         from sqlalchemy import text

@@ -68,11 +68,14 @@ class Renderer:
 
     def _values(self, snapshot, notice) -> dict:
         if snapshot is None:
-            return {"snapshot": None, "notice": notice, "tables": [], "season": [], "ratings": []}
+            return {"snapshot": None, "notice": notice, "tables": [], "season": [], "ratings": [], "provisional": []}
         seated = {name for t in snapshot.tables for name in t.seats}
+        rated = snapshot.ratings
+        ratings = panels(season_rows(rated.rated if rated else [], seated))
+        provisional = [r for r in rated.provisional if r.player in seated] if rated else []
         return {"snapshot": snapshot, "notice": notice, "tables": snapshot.tables,
                 "season": panels(season_rows(snapshot.season.players, seated)),
-                "ratings": panels(season_rows(snapshot.ratings.rated if snapshot.ratings else [], seated)),
+                "ratings": ratings or ([[]] if provisional else []), "provisional": provisional,
                 "changed": _local(snapshot.changed)}
 
 
