@@ -248,13 +248,14 @@ SCREEN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("tables", [1, 4, 8])
-def test_the_tv_fits_its_screen_and_shows_every_panel_in_turn(boards, chromium, tables):
+@pytest.mark.parametrize("tables, lang", [(1, "en"), (4, "es"), (8, "en")])
+def test_the_tv_fits_its_screen_and_shows_every_panel_in_turn(boards, chromium, tables, lang):
     """At 1920 x 1080 and 1280 x 720: the TV page never scrolls, no panel is cut, its screens
     show every panel in turn (the tables, each table's night, the season, the ratings), the
     main figures and the status at 24 px or more, the phones' address and QR code on screen all
-    the while. (A table of 30 hands tonight; 4 and 8 tables with a hand each under way.)"""
-    board = boards(club_book(tables), cycle=0.4, address="http://192.0.2.7:8000/")
+    the while. (A table of 30 hands tonight; 4 tables, in Spanish, and 8 with a hand each under
+    way.)"""
+    board = boards(club_book(tables), cycle=0.4, address="http://192.0.2.7:8000/", lang=lang)
     for width, height in ((1920, 1080), (1280, 720)):
         tab = Tab(chromium, board, "/tv", width=width, height=height)
         tab.page.wait_for_selector("#board-live:not([hidden])")

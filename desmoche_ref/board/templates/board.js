@@ -6,6 +6,8 @@
 // The room's screen (body.tv) never scrolls: its panels (tables, then each table's night,
 // then the season, then the ratings) are laid out a screen at a time — as many side by side
 // and one under the other as fit — and the screens shown in turn, every data-cycle seconds.
+// A panel taller than the screen is squeezed: what the phones show in full (the night's
+// hands, the findings, the claims) gives way.
 (function () {
   "use strict";
   var board = document.getElementById("board");
@@ -41,12 +43,13 @@
     panels.sort(function (a, b) {
       return KINDS.indexOf(a.dataset.kind) - KINDS.indexOf(b.dataset.kind) || panels.indexOf(a) - panels.indexOf(b);
     });
-    panels.forEach(function (p, i) { p.classList.remove("off"); p.style.order = i; });
+    panels.forEach(function (p, i) { p.classList.remove("off", "squeezed"); p.style.order = i; });
     var style = getComputedStyle(grid);
     var columns = Math.max(1, style.gridTemplateColumns.split(" ").length);
     var gap = parseFloat(style.rowGap) || 0;
     var room = board.clientHeight - (grid.getBoundingClientRect().top - board.getBoundingClientRect().top)
       - parseFloat(getComputedStyle(board).paddingBottom || 0);
+    panels.forEach(function (p) { if (p.offsetHeight > room) { p.classList.add("squeezed"); } });
     var screen = [], used = 0;
     for (var i = 0; i < panels.length; i += columns) {
       var row = panels.slice(i, i + columns);
