@@ -172,13 +172,9 @@ def test_a_hand_seen_move_by_move():
         before_show["result"]["side_games"][0]["cards"] == []
 
 
-def _every_moment(hands, renderers, drawn=lambda name, k: True):
-    """(where, hidden cards, texts the board would send) after each event of each hand: the
-    JSON, and the board drawn by each renderer at the moments `drawn(name, k)` picks (k
-    counts the moments: 0, 1, …)."""
-    from desmoche_ref.board.render import dumps, snapshot_json
-
-    moments = 0
+def walk(hands):
+    """(where, the event just applied, the test's own Seen, public.py's PublicHand) after each
+    event of each hand, up to the first the referee refuses."""
     for name, record in hands:
         setup, errors = read_setup(record)
         if errors:
@@ -188,11 +184,22 @@ def _every_moment(hands, renderers, drawn=lambda name, k: True):
             if not seen.apply(ev):
                 break
             public.apply(ev)
-            snapshot = board_of(public.view())
-            texts = [dumps(snapshot_json(snapshot)).decode()]
-            texts += [r.fragment(snapshot) for k, r in enumerate(renderers) if drawn(name, moments + k)]
-            moments += len(renderers)
-            yield f"{name} line {ev.line}", seen.hidden(), texts
+            yield f"{name} line {ev.line}", ev, seen, public
+
+
+def _every_moment(hands, renderers, drawn=lambda name, k: True):
+    """(where, hidden cards, texts the board would send) after each event of each hand: the
+    JSON, and the board drawn by each renderer at the moments `drawn(name, k)` picks (k
+    counts the moments: 0, 1, …)."""
+    from desmoche_ref.board.render import dumps, snapshot_json
+
+    moments = 0
+    for where, _ev, seen, public in walk(hands):
+        snapshot = board_of(public.view())
+        texts = [dumps(snapshot_json(snapshot)).decode()]
+        texts += [r.fragment(snapshot) for k, r in enumerate(renderers) if drawn(where.split(" line ")[0], moments + k)]
+        moments += len(renderers)
+        yield where, seen.hidden(), texts
 
 
 # the board drawn after every line of these (in English and Spanish); the JSON after every line
@@ -249,23 +256,12 @@ def every_byte(hands, renderer, pages_every=7):
     it (hub.drawing, Renderer.page), of a board whose table is at that hand."""
     from desmoche_ref.board.hub import drawing
 
-    k = 0
-    for where, record in hands:
-        setup, errors = read_setup(record)
-        if errors:
-            continue
-        seen, public = Seen(setup), PublicHand(setup)
-        for ev in record.events:
-            if not seen.apply(ev):
-                break
-            public.apply(ev)
-            drawn = drawing(renderer, board_of(public.view(), k % 40 + 1), None, k, f"0a1b2c3d-{k}")
-            sent = [drawn.event.decode(), drawn.json.decode()]
-            if k % pages_every == 0:
-                sent += [renderer.page(drawn.fragment, tv).decode() if isinstance(drawn.fragment, bytes)
-                         else renderer.page(drawn.fragment, tv) for tv in (False, True)]
-            k += 1
-            yield f"{where} line {ev.line}", seen.hidden(), sent, ev, seen
+    for k, (where, ev, seen, public) in enumerate(walk(hands)):
+        drawn = drawing(renderer, board_of(public.view(), k % 40 + 1), None, k, f"0a1b2c3d-{k}")
+        sent = [drawn.event.decode(), drawn.json.decode()]
+        if k % pages_every == 0:
+            sent += [renderer.page(drawn.fragment, tv) for tv in (False, True)]
+        yield where, seen.hidden(), sent, ev, seen
 
 
 def _walk(seeds, lang, pages_every):
