@@ -242,10 +242,12 @@ VERBS = {"cut", "deal", "return", "announce", "cambio", "declare", "draw", "clai
 
 def simulated(seeds, hands=6):
     """The simulator's varied nights (presets, options, fouls forgiven or not, closed records,
-    side games, declarations valid and void, claims shown and not), 3 and 4 players."""
+    side games, declarations valid and void, claims shown and not), 3 and 4 players: a seed, or
+    (seed, hands) for a night of another length."""
     from desmoche_ref.simulate import simulate_session
 
-    text = "\n".join(simulate_session(hands, 3 + seed % 2, seed, vary=True) for seed in seeds)
+    nights = [seed if isinstance(seed, tuple) else (seed, hands) for seed in seeds]
+    text = "\n".join(simulate_session(n, 3 + seed % 2, seed, vary=True) for seed, n in nights)
     return [("seed", hand) for hand in parse_text(text).hands]
 
 
@@ -285,12 +287,12 @@ def _walk(seeds, lang, pages_every):
 
 def test_no_hidden_card_in_any_byte_at_any_prefix_of_simulated_hands():
     """The property (issue 34), the fast lane's share: every prefix of every hand of three
-    simulated nights — every verb of the notation, declarations valid, void and naming the card
+    simulated nights (two of six hands, one of two) — every verb of the notation, declarations valid, void and naming the card
     passed in the cambio, claims shown and not, fouls forgiven — drawn as the board sends it."""
-    met, moments = _walk((0, 1, 8), "en", 9)
+    met, moments = _walk((0, 8, (4, 2)), "en", 9)
     assert VERBS <= met, VERBS - met
     assert {"declare naming a card not held", "void declaration"} <= met
-    assert moments > 700
+    assert moments > 500
 
 
 @pytest.mark.slow

@@ -61,6 +61,7 @@ def _night(seed=7, hands=7):
     return records, lines
 
 
+@pytest.mark.slow  # an import, then a hand recorded move by move (the rule itself: the test above)
 def test_a_table_reused_every_week_shows_tonight_only(sqlite_url):  # noqa: F811
     """Two earlier nights imported (their Date), then tonight's hand recorded live: the night on
     the board is that hand alone — its nets, its settle-up — the season every hand; a pause of
@@ -136,6 +137,7 @@ def test_a_void_hand_is_void_with_its_reason_also_to_a_board_started_after(sqlit
     book.engine.dispose()
 
 
+@pytest.mark.slow  # a whole hand recorded move by move
 def test_an_undo_a_hand_dealt_again_its_end_taken_back_and_a_closed_table(sqlite_url):  # noqa: F811
     book, table = friday_book(sqlite_url, 11)
     board = Scoreboard(book)
