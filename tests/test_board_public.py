@@ -287,8 +287,9 @@ def _walk(seeds, lang, pages_every):
 
 def test_no_hidden_card_in_any_byte_at_any_prefix_of_simulated_hands():
     """The property (issue 34), the fast lane's share: every prefix of every hand of three
-    simulated nights (two of six hands, one of two) — every verb of the notation, declarations valid, void and naming the card
-    passed in the cambio, claims shown and not, fouls forgiven — drawn as the board sends it."""
+    simulated nights (two of six hands, one of two) — every verb of the notation, declarations
+    valid, void and naming the card passed in the cambio, claims shown and not, fouls forgiven —
+    drawn as the board sends it."""
     met, moments = _walk((0, 8, (4, 2)), "en", 9)
     assert VERBS <= met, VERBS - met
     assert {"declare naming a card not held", "void declaration"} <= met
