@@ -400,3 +400,24 @@ def _event(line, number):
     from desmoche_ref.notation.parser import parse_event
 
     return parse_event(line, number)
+
+
+def test_a_card_passed_in_the_cambio_and_declared_is_sent_nowhere(sqlite_url, served):
+    """issue 34 over HTTP: after friday's cambio (Ana passes 2c to Beto) `declare Ana peladilla`
+    names her nine dealt cards. The page, the TV page, /board.json and the stream hold the eight
+    she laid and never 2c, in any notation; nor does the event a page already open receives."""
+    from desmoche_ref.cards import CARD_NAME
+
+    book, table = friday_book(sqlite_url, 7)
+    board = served(sqlite_url)
+    stream = Stream(board)
+    stream.wait_head(book_head(book))
+    table.record("declare Ana peladilla 4s 5s 6s 8h 8c Jd Jh 2c Ac")
+    event = stream.wait_head(book_head(book))[2]
+    sent = [event, board.get("/")[2], board.get("/tv")[2], board.get("/board.json")[2]]
+    stream.close()
+    passed = CARD_NAME.index("2c")
+    assert [leaks(text, [passed]) for text in sent] == [[], [], [], []]
+    assert all("<b>4♠</b> <b>5♠</b> <b>6♠</b>" in text for text in sent[:3])
+    assert '["4s","5s","6s","8h","8c","Jd","Jh","Ac"]' in sent[3]
+    book.engine.dispose()

@@ -14,7 +14,7 @@ from .lang import Command, _, lang_option, language
 @click.command(cls=Command)
 @click.option("--table", "tables", multiple=True, metavar=N_("NAME"),
               help=N_("Only this table (repeat for several). Default: every table that changed in the "
-                      "last 12 hours."))
+                      "last 4 hours (tonight's: a longer pause ends a night)."))
 @click.option("--host", default="127.0.0.1", show_default=True, metavar=N_("ADDRESS"),
               help=N_("Where to listen: 127.0.0.1 is this computer only; 0.0.0.0 every network it is on "
                       "(the club's: phones and the TV)."))
