@@ -298,10 +298,10 @@ def test_no_hidden_card_in_any_byte_at_any_prefix_of_simulated_hands():
 
 @pytest.mark.slow
 def test_no_hidden_card_in_any_byte_at_any_prefix_of_many_simulated_hands():
-    """The same over seven nights, in Spanish, every fifth moment's pages drawn too."""
-    met, moments = _walk((0, 4, 5, 11, 15, 36, 51), "es", 5)
+    """The same over four more nights, in Spanish, every fifth moment's pages drawn too."""
+    met, moments = _walk((0, 4, 36, 51), "es", 5)
     assert VERBS <= met and {"declare naming a card not held", "void declaration"} <= met
-    assert moments > 1400
+    assert moments > 1000
 
 
 @pytest.mark.slow
