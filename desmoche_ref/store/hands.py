@@ -7,6 +7,7 @@ tags and its live event lines, `record_text`), and the referee judges it exactly
 judges a file (store/plans.py).
 """
 
+import json
 from typing import NamedTuple
 
 from sqlalchemy import func
@@ -14,13 +15,14 @@ from sqlmodel import select
 
 from ..findings import M
 from ..limits import nfc, unknown
-from .models import BookTable, Event, Hand, Posting, Setting
+from .identity import recorder
+from .models import BookTable, Event, Hand, Journal, Posting, core
 from .plans import judge, judge_rows, record_text  # noqa: F401 (hands.judge, …: a hand judged from its rows)
 from .records import event_lines, live_events, standing_rows, void_row  # noqa: F401 (hands.live_events, …)
 from .tablestate import played_today  # noqa: F401 (hands.played_today: a live hand's Date)
 # hands.StoreError, hands.END … stay importable from here
-from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401
-                    StoreError, refusal as _refusal)
+from .terms import (BET, END, HAND, IMPORT, POSTING, REDEAL, TABLE_KINDS, UNDO, UPGRADE, USE, VERDICT,  # noqa: F401
+                    VOID, HandChanged, Refused, StoreError)
 
 
 class NightHand(NamedTuple):
@@ -37,31 +39,52 @@ class NightHand(NamedTuple):
 def create_table(session, name: str, players: list, bet: int, rules: str = "desmoche",
                  options: str = "", sides=()) -> BookTable:
     """`table new` in the session's transaction (course.new_table, stored by the writer): the
-    table's row; it becomes the table in use."""
+    table's row, the table its recorder works at from then on."""
     from .tablestate import make_table
 
     row = make_table(session.connection(), name, players, bet, rules, options, sides)
-    use_table(session, row.name)
     return session.get(BookTable, row.id)
 
 
-def use_table(session, name: str) -> None:
-    row = session.get(Setting, LAST_TABLE)
+def current_table(conn, who: str) -> int | None:
+    """The id of the table `who` works at: the table of its last journal row (a write at a table,
+    or `table use`), or None. A recorder's own: no row another writes moves it (the server
+    names the writer of every row, schema 0006)."""
+    j = core(Journal).c
+    row = conn.execute(select(j.kind, j.subject, j.text).where(j.writer == who, j.kind != UPGRADE)
+                       .order_by(j.id.desc()).limit(1)).first()
     if row is None:
-        session.add(Setting(key=LAST_TABLE, value=name))
-    else:
-        row.value = name
-    session.flush()
+        return None
+    if row.kind in TABLE_KINDS or row.kind == USE:
+        return row.subject
+    try:
+        values = json.loads(row.text)
+        if row.kind in (HAND, IMPORT, REDEAL):
+            return values[0]
+        if row.kind == POSTING:
+            return values[1]
+        hand_id = row.subject if row.kind == VERDICT else values[0]
+    except (ValueError, IndexError, TypeError, KeyError):
+        return None  # an edited row: verify says so
+    h = core(Hand).c
+    return conn.execute(select(h.table_id).where(h.id == hand_id)).scalar()
 
 
 def find_table(session, name: str | None = None) -> BookTable:
-    """The table named, else the table last used in this book."""
+    """The table named, else the table its recorder works at (current_table); a book of one
+    table, that table; else which one is asked (the tables said)."""
     if name is None:
-        last = session.get(Setting, LAST_TABLE)
-        if last is None:
+        found = current_table(session, recorder(session))
+        if found is not None and (table := session.get(BookTable, found)) is not None:
+            return table
+        names = list(session.exec(select(BookTable.name).order_by(BookTable.name)))
+        if not names:
             raise StoreError(M("no table yet in this book: start one with "
                                "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
-        name = last.value
+        if len(names) > 1:
+            raise StoreError(M("which table? {who} has worked at none of this book's tables yet: say --table NAME "
+                               "(tables: {tables})", who=recorder(session), tables=", ".join(names)))
+        name = names[0]
     table = session.exec(select(BookTable).where(BookTable.name == nfc(name).strip())).first()
     if table is None:
         raise StoreError(unknown(M("there is no table {name!r} in this book (`desmoche-ref table list`)",

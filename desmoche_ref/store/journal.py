@@ -54,7 +54,7 @@ from .identity import recorder
 from .locks import lock_row
 from .models import BookTable, Event, Hand, Journal, core
 from .terms import (BET, CLOSE, EVENT, FOLLOW, FORM_1, FORM_2, HAND, IMPORT, KINDS, LOCK_KEY,  # noqa: F401
-                    ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, VERDICT)  # (journal.KINDS, …)
+                    ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, USE, VERDICT)  # (journal.KINDS, …)
 
 journal = core(Journal)
 
@@ -158,7 +158,7 @@ def verdict_text(h) -> str:
 
 
 # the table of the row a journal row of each kind covers (a plan's row: store/plans.py)
-COVERED = {kind: {"table": "card_table", "verdict": "hand", "redeal": "hand"}.get(family, family)
+COVERED = {kind: {"table": "card_table", "use": "card_table", "verdict": "hand", "redeal": "hand"}.get(family, family)
            for kind, family in KINDS.items() if family is not None}
 
 
@@ -167,6 +167,8 @@ def values_of(kind: str, row, extra=None) -> list:
     for an `import` row, what it covers beyond the hand's row (plans.Imported)."""
     if kind in TABLE_KINDS:
         return table_values(row)
+    if kind == USE:
+        return [row.name]  # the table its writer works at from then on
     if kind == IMPORT:
         return import_values(row, extra.moves, extra.head, extra.postings, extra.when)
     if kind in (HAND, REDEAL):

@@ -154,7 +154,9 @@ class Journal(SQLModel, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
-    __table_args__ = tuple(_once(family, kinds) for family, kinds in ONCE.items())
+    __table_args__ = (*(_once(family, kinds) for family, kinds in ONCE.items()),
+                      # a recorder's last row: the table it works at (hands.current_table)
+                      Index("ix_journal_writer", "writer", "id"))
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=12)                 # journal.KINDS
     subject: int                                     # the id of the row it covers (table, hand, event, posting)

@@ -139,7 +139,7 @@ class Journal:
                 if newer:
                     problems.append(_book(M("journal row {id} is of the form before schema 0006 but follows "
                                             "rows of the newer form: the journal was changed", id=row.id)))
-            newer = newer or row.writer is not None
+            was_newer, newer = newer, newer or row.writer is not None
             family = J.KINDS.get(row.kind, "?")
             if family == "table":
                 self.tables[row.subject] = row.text
@@ -165,7 +165,15 @@ class Journal:
                     problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
                                             "is opened", id=row.id, by=by(row), subject=row.subject)))
                 self._redeals[row.subject] = row.id
-            elif row.kind == J.UPGRADE and not upgraded:
+            elif family == "use":
+                pass  # the table its writer works at: the course holds it (replay.py)
+            elif row.kind == J.UPGRADE and (upgraded or was_newer or not first_form):
+                # the migration's upgrade row is the first of the new form, after the first form's rows
+                why = M("it follows rows of the form since schema 0006") if was_newer or upgraded else \
+                    M("no row of the form before schema 0006 comes before it")
+                problems.append(_book(M("journal row {id} (upgrade, {by}) is not the upgrade's: {why}", id=row.id,
+                                        by=by(row), why=why)))
+            elif row.kind == J.UPGRADE:
                 upgraded = True
                 values = values_of(row.text) or [None, 0, 0, 0]
                 self.upto = dict(zip(("hand", "event", "posting"), values[1:4]))

@@ -32,7 +32,8 @@ from . import course
 from .journal import stamp, values_of
 from .plans import HandState, Ids, TableState
 from .records import HandRow, PostingRow, TableRow
-from .terms import (BET, CLOSE, END, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UNDO, VERDICT, StoreError)
+from .terms import (BET, CLOSE, END, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UNDO, USE, VERDICT,
+                    StoreError)
 
 NOW = datetime(1, 1, 1, 0, 0, 0, 101010, tzinfo=timezone.utc)  # a write's time, left open by the replay
 OPEN_TIME = stamp(NOW)
@@ -44,9 +45,10 @@ FIELDS = {  # the names of each kind's values (journal.py), as a finding says wh
     "posting": ("hand", "table", "account", "player", "kind", "detail", "counterparty", "amount", "reverses",
                 "created"),
     "verdict": ("hand", "status", "closed"),
+    "use": ("table",),
 }
 SHAPE = {TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", HAND: "hand", REDEAL: "hand",
-         IMPORT: "hand", EVENT: "event", POSTING: "posting", VERDICT: "verdict"}
+         IMPORT: "hand", EVENT: "event", POSTING: "posting", VERDICT: "verdict", USE: "use"}
 
 
 class Entry(NamedTuple):
@@ -233,6 +235,8 @@ def candidates(c: Course, entries: list[Entry], at: int) -> list[Command]:
         return [Command("import", lambda a: _import(a, entry))]
     if kind == CLOSE:
         return [Command("table close", course.close_table)]
+    if kind == USE:
+        return [Command("table use", lambda a: a.plan.journal.append((USE, a.table, None)))]
     if kind in (HAND, REDEAL):
         return [Command("hand new", lambda a: course.hand_new(a, *dealt))]
     if kind == EVENT and len(values) > 3:
@@ -402,7 +406,8 @@ def take(c: Course, a: Attempt, binds: dict[int, int], entries: list[Entry], at:
                              closed=when.get(("table", "closed at", c.table_id), table.closed))
     c.laws = a._laws
     c.commands += 1
-    c.last_kind = a.plan.journal[0][0]
+    if a.plan.journal[0][0] != USE:
+        c.last_kind = a.plan.journal[0][0]
     for j, (kind, row, _extra) in enumerate(a.plan.journal):
         entry = entries[at + j]
         if kind == BET:

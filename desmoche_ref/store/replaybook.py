@@ -25,11 +25,11 @@ from .models import BookTable, Event, Hand, Player, Posting, core
 from .plans import HandState
 from .records import OPEN_VERDICT, EventRow, PostingRow, TableRow
 from .replay import Course, Entry, Lost, Mismatch, attempt, candidates, hand_row_of, take
-from .terms import (BET, CLOSE, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UPGRADE, VERDICT, Refused,
+from .terms import (BET, CLOSE, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UPGRADE, USE, VERDICT, Refused,
                     StoreError, refusal)
 
 LOOKAHEAD = 256  # rows read ahead of the one replayed: a write's rows, an import's window of moves
-TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW)
+TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW, USE)  # the rows about a table (their subject)
 events, postings, hands, players, card_table = (core(m) for m in (Event, Posting, Hand, Player, BookTable))
 
 
@@ -53,6 +53,7 @@ class BookReplay:
         self._legacy: set[int] = set()         # tables journaled before schema 0006
         self._upto = {"hand": 0, "posting": 0}
         self._run: list | None = None          # the rows failing together: [table id, writer, entries, why]
+        self._newer = False                    # a row of the form since schema 0006 was replayed
 
     # ------------------------------------------------------------ fed by the walk
     def push(self, entry: Entry) -> None:
@@ -88,10 +89,13 @@ class BookReplay:
             self._close_run()
             self._first_form(entry)
             return 1
-        if entry.kind == UPGRADE:
+        if entry.kind == UPGRADE:  # the migration's (store/pinned.py says of any other)
             self._close_run()
-            self._upgraded(entry)
+            if self._legacy and not self._newer:
+                self._upgraded(entry)
+            self._newer = True
             return 1
+        self._newer = True
         table_id = self._route(entry)
         if table_id is None:
             self._fail(None, entry, M("it is about a hand the journal never opened"))

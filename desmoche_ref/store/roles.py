@@ -29,7 +29,7 @@ MOVES = "event"  # the table whose privileges say what a role is (the stored mov
 # (docs/rulings.md). hand: its verdict on close, cleared on undo (store/hands.py close_hand,
 # close_if_over, reverse_postings), and the setup of a hand with no move dealt again
 # (store/course.py deal_again, journaled); card_table: `table bet`, `table close`, and an
-# import's seats and stakes (importer._follow); setting: the table last used (hands.use_table).
+# import's seats and stakes (course.follow_import); setting: the rows writers lock (store/locks.py).
 UPDATABLE = {
     "hand": ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "closed",
              "content_hash", "dealer", "carry_in", "sides", "side_carry", "extra_tags", "opened"),

@@ -26,11 +26,11 @@ from . import course, hands as H
 from .course import HandInfo, Opened, Recorded, TableClosed, Undone, Voided, hand_info  # noqa: F401 (tablebook.*)
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .identity import recorder
-from .models import BookTable, Hand, Setting
+from .models import BookTable, Hand
 from .plans import HandState, judge, judge_rows
 from .records import live_events, void_row
 from .tablestate import BookState, make_table, read_current
-from .terms import HandChanged, Refused, StoreError
+from .terms import USE, HandChanged, Refused, StoreError
 from .writer import write
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
@@ -92,22 +92,31 @@ def create_table(book, name: str, players: list, bet: int, rules: str = "desmoch
     """A new table; it becomes the table in use. Its values are judged as a hand's tags."""
     with book.write() as s:
         row = make_table(s.connection(), name, players, bet, rules, options, sides)
-        H.use_table(s, row.name)
         return _table_info(row, 0, True)
 
 
 def list_tables(book) -> list:
     """Every table of the book (TableInfo), by name."""
     with book.read() as s:
-        current = s.get(Setting, H.LAST_TABLE)
+        current = H.current_table(s, recorder(s))
         counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
-        return [_table_info(t, counts.get(t.id, 0), current is not None and current.value == t.name)
+        return [_table_info(t, counts.get(t.id, 0), t.id == current)
                 for t in s.exec(select(BookTable).order_by(BookTable.name))]
 
 
 def use_table(book, name: str) -> None:
+    """`table use NAME`: the table its recorder works at from then on (a `use` journal row)."""
     with book.write() as s:
-        H.use_table(s, H.find_table(s, name).name)
+        _use(s, H.find_table(s, name).id)
+
+
+def _use(session, table_id: int) -> None:
+    """The recorder's table is this one from now on: a `use` row, unless it is already."""
+    who = recorder(session)
+    if H.current_table(session, who) != table_id:
+        state = BookState(session.connection(), table_id, who)
+        state.plan.journal.append((USE, state.table, None))
+        write(session.connection(), [state.plan])
 
 
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
@@ -117,16 +126,16 @@ def _table_info(table, hands: int, in_use: bool) -> TableInfo:
 
 # ------------------------------------------------------------------ one table
 class TableBook:
-    """One table of the book (named, else the table last used). `use=True` makes it the
-    table the commands without --table go on at. It holds the hand the table is at as it
+    """One table of the book (named, else the table its recorder works at: hands.find_table);
+    every write at it makes it the recorder's table. It holds the hand the table is at as it
     last read or wrote it (a plans.HandState: its rows and its referee): `play` keeps one for
     the night, a single-shot verb makes one per call. Each write plans the command on the
     table as the book holds it (course.py, on a tablestate.BookState: the table's row locked
     first), the held hand used as it is when the book's hand is still it, and stores the plan
     (writer.py) in one transaction."""
 
-    def __init__(self, book, table: str | None = None, use: bool = False):
-        self.book, self.use = book, use
+    def __init__(self, book, table: str | None = None):
+        self.book = book
         with book.read() as s:
             row = H.find_table(s, table)
             self.table_id, self.name = row.id, row.name
@@ -134,10 +143,9 @@ class TableBook:
             self._held = read_current(s.connection(), row.id)
 
     def make_current(self) -> None:
-        """Make this the table the commands without --table go on at."""
+        """Make this the table its recorder's commands without --table go on at."""
         with self.book.write() as s:
-            BookState(s.connection(), self.table_id, "")
-            H.use_table(s, self.name)
+            _use(s, self.table_id)
 
     # ------------------------------------------------------------ the hand held
     @property
@@ -188,11 +196,8 @@ class TableBook:
         return held
 
     def _state(self, session) -> BookState:
-        """The table as the book holds it, its row locked (made current if asked)."""
-        state = BookState(session.connection(), self.table_id, recorder(session))
-        if self.use:
-            H.use_table(session, self.name)
-        return state
+        """The table as the book holds it, its row locked."""
+        return BookState(session.connection(), self.table_id, recorder(session))
 
     def _at_held(self, state: BookState, held: HandState) -> HandState:
         """The held hand, as the state's; HandChanged if the table is not at it as held."""

@@ -8,7 +8,6 @@ from ..laws import OPEN, VOID  # noqa: F401 (a hand's status while recorded, and
 from ..settle import MAIN_POT  # noqa: F401 (the main pot's name: its account is pot:main)
 
 # ------------------------------------------------------------------ rows
-LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
 END = "end"           # the line of the event that ends a hand (N4.4)
 LIVE, IMPORTED = "live", "import"  # a hand's source
@@ -19,13 +18,14 @@ TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state
 HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
 REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
 UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
+USE = "use"          # `table use`: the table its writer works at from then on (hands.current_table)
 # What a row of each kind covers: the hand, move or posting it journals once (a unique index
 # of the journal per family: models.Journal), a table's or a hand's state after a change (many
 # rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
 KINDS = {
     TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
     HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
-    VERDICT: "verdict", REDEAL: "redeal", UPGRADE: None,
+    VERDICT: "verdict", REDEAL: "redeal", USE: "use", UPGRADE: None,
 }
 ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
 TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")
