@@ -29,13 +29,10 @@ OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
 def open_table(book, table_name=None):
     """The night's hold on one table of the book (store/tablebook.py: its latest hand's
-    referee kept in memory); named, it becomes the table the verbs go on at."""
+    referee kept in memory); the table the verbs go on at once the session writes there."""
     from ..store.tablebook import TableBook
 
-    table = TableBook(book, table_name)
-    if table_name is not None:
-        table.make_current()
-    return table
+    return TableBook(book, table_name)
 
 
 # ---------------------------------------------------------------- commands

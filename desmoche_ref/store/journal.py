@@ -43,7 +43,7 @@ live commands with a Session. The kinds and their families are store/terms.py's.
 
 import hashlib
 import json
-from datetime import timezone
+from datetime import datetime, timezone
 
 from sqlalchemy import func, insert, select, text as sql
 
@@ -76,12 +76,20 @@ def _canonical(values) -> str:
     return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
 
 
+STAMP = "%Y-%m-%d %H:%M:%S.%f"
+
+
 def stamp(when) -> str | None:
-    """A stored time in one form whatever the engine gives back (SQLite: naive UTC)."""
+    """A stored time in one form whatever the engine gives back (SQLite: naive UTC, or the text it
+    stores: models.plain)."""
     if when is None:
         return None
+    if isinstance(when, str):
+        if len(when) == 26:
+            return when  # as SQLite stores a time: this form already
+        when = datetime.fromisoformat(when)
     when = when.replace(tzinfo=timezone.utc) if when.utcoffset() is None else when.astimezone(timezone.utc)
-    return when.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return when.strftime(STAMP)
 
 
 # ------------------------------------------------------------------ texts

@@ -165,6 +165,18 @@ class Journal(SQLModel, table=True):
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
 
 
+def plain(table: Table, conn) -> list:
+    """The table's columns to read rows as they are stored, for `verify` and the replay: on SQLite
+    a time as its stored text (journal.stamp's form, as the journal's texts hold it), not parsed
+    into a datetime (a third of reading a season's moves); on PostgreSQL as they are."""
+    from sqlalchemy import DateTime, String, type_coerce
+
+    if conn.dialect.name != "sqlite":
+        return list(table.c)
+    return [type_coerce(c, String).label(c.name) if isinstance(getattr(c.type, "impl", c.type), DateTime) else c
+            for c in table.c]
+
+
 def core(model) -> Table:
     """The model's own Core table, for statements that want no ORM session (the importer's
     batches, the journal, the reports' grouped queries): the one schema. (SQLModel does not

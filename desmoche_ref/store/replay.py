@@ -33,7 +33,7 @@ from .journal import stamp, values_of
 from .plans import HandState, Ids, TableState
 from .records import HandRow, PostingRow, TableRow
 from .terms import (BET, CLOSE, END, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UNDO, USE, VERDICT,
-                    StoreError)
+                    StoreError, refusal)
 
 NOW = datetime(1, 1, 1, 0, 0, 0, 101010, tzinfo=timezone.utc)  # a write's time, left open by the replay
 OPEN_TIME = stamp(NOW)
@@ -94,12 +94,21 @@ class Course:
         self.own: dict[int, int] = {}                    # hand id -> its last row of its own
         self.commands = 0
         self.lost = False                                # past an import whose book rows were lost
+        self.opened: set[int] = set()                    # the numbers of its open hands
+        self.last_number: int | None = None              # its latest hand's
 
     def open_numbers(self) -> list[int]:
-        return sorted(n for n, h in self.hands.items() if not h.closed)
+        return sorted(self.opened)
 
     def latest(self) -> int | None:
-        return max(self.hands) if self.hands else None
+        return self.last_number
+
+    def put(self, hand: HandState) -> None:
+        """The hand as a command left it: the open hands and the latest number follow."""
+        self.hands[hand.number] = hand
+        (self.opened.add if not hand.closed else self.opened.discard)(hand.number)
+        if self.last_number is None or hand.number > self.last_number:
+            self.last_number = hand.number
 
 
 class Attempt(TableState):
@@ -111,9 +120,12 @@ class Attempt(TableState):
         super().__init__(table, NOW, recorder, Ids(), today)
         self.c = c
         self._laws = c.laws
+        self.imported: tuple | None = None  # an import's row, its prepared hand, the book's moves and postings
 
     def _load(self, number: int) -> HandState | None:
         hand = self.c.hands.get(number)
+        if hand is not None and hand.events is None:  # let go of (replaybook._let_go): read again
+            self.c.book.reload(self.c, hand)
         return hand.copy() if hand is not None else None
 
     def _current_number(self) -> int | None:
@@ -127,8 +139,9 @@ class Attempt(TableState):
         return list(self.c.postings.get(hand_id, []))
 
     def _newest_first(self, below: int | None) -> Iterator[Any]:
-        for number in sorted(self.c.hands, reverse=True):
-            if below is None or number < below:
+        top = self.c.last_number or 0  # read newest first, lazily: the laws stop at the last hand they need
+        for number in range(top if below is None else min(top, below - 1), 0, -1):
+            if number in self.c.hands:
                 yield self.c.hands[number].row
 
     def player_ids(self, names: Iterable[str]) -> dict[str, int]:
@@ -139,10 +152,10 @@ class Attempt(TableState):
 
 
 # ------------------------------------------------------------------ comparing
-def compare(planned: list, entries: list[Entry], at: int, recorder: str, binds: dict[int, int]) -> list[str]:
+def compare(planned: list, entries: list[Entry], at: int, recorder: str, binds: dict[int, int]) -> dict:
     """The plan's journal rows against the entries from `at`: Mismatch where they differ; the
-    times of the rows where the plan left the time open."""
-    times = []
+    times of the rows where the plan left the time open, {(shape, field, row id): time}."""
+    times: dict = {}
     for j, (kind, row, extra) in enumerate(planned):
         if at + j >= len(entries):
             raise Mismatch(j, M("the program writes a row of kind {kind} next", kind=kind))
@@ -160,10 +173,12 @@ def compare(planned: list, entries: list[Entry], at: int, recorder: str, binds: 
         expected, found = values_of(kind, row, extra), entry.values
         if found is None or len(found) != len(expected):
             raise Mismatch(j, M("its text is not one of a row of kind {kind}", kind=kind))
-        for name, e, f in zip(FIELDS[SHAPE[kind]], expected, found):
+        if expected == found:
+            continue
+        shape = SHAPE[kind]
+        for i, (name, e, f) in enumerate(zip(FIELDS[shape], expected, found)):
             if e == OPEN_TIME and (f is None or isinstance(f, str)):
-                if f is not None:
-                    times.append(f)
+                times[("hand" if shape == "verdict" else shape, TIMED.get((shape, i), name), entry.subject)] = f
                 continue
             if e != f:
                 raise Mismatch(j, M("its {field} is {found}, where the program writes {expected}", field=name,
@@ -181,31 +196,17 @@ def bind(row: Any, binds: dict[int, int], subject: int) -> Any:
     return row._replace(**changed) if changed else row
 
 
-TIMES = {"table": (("created", 7), ("closed at", 8)), "hand": (("opened", 13), ("closed", 17)),
-         "event": (("entered", 7),), "posting": (("created", 9),), "verdict": (("closed", 2),)}
+# the row's field each open time of a row's values is (an import row's time is when it closed)
+TIMED = {("hand", 17): "closed", ("table", 8): "closed"}
 
 
-def _times(planned: list, entries: list[Entry], at: int, binds: dict[int, int]) -> dict:
-    """{(field, row id): the time the journal gives} where the plan left a time open."""
-    out = {}
-    for j, (kind, row, extra) in enumerate(planned):
-        entry = entries[at + j]
-        expected = values_of(kind, bind(row, binds, entry.subject), extra)
-        for field, i in TIMES[SHAPE[kind]]:
-            if i < len(expected) and expected[i] == OPEN_TIME and entry.values and i < len(entry.values):
-                found = entry.values[i]
-                key = "hand" if SHAPE[kind] == "verdict" else SHAPE[kind]
-                out[(key, field, entry.subject)] = _parsed(found) if isinstance(found, str) else None
-    return out
-
-
-def _parsed(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc)
+def _parsed(text: str | None) -> datetime | None:
+    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc) if text else None
 
 
 def _timed(row: Any, shape: str, field: str, when: dict) -> Any:
-    found = when.get((shape, field, row.id), getattr(row, field))
-    return row._replace(**{field: found}) if found is not getattr(row, field) else row
+    key = (shape, field, row.id)
+    return row._replace(**{field: _parsed(when[key])}) if key in when else row
 
 
 def _shown(value: Any) -> str:
@@ -306,10 +307,10 @@ def _import(a: Attempt, entry: Entry) -> None:
     values = entry.values or []
     if len(values) < 18 or not isinstance(values[14], int) or not isinstance(values[16], int) or a.table is None:
         raise StoreError(M("its text is not an imported hand's"))
-    moves, paid = a.c.book.imported(entry)
-    if len(moves) < values[14]:
+    every, paid_all = a.c.book.imported(entry)
+    if len(every) < values[14]:
         raise Lost()
-    moves, paid = moves[:values[14]], paid[:values[16]]
+    moves, paid = every[:values[14]], paid_all[:values[16]]
     try:
         prepared = prepare(entry.subject, values, moves, a.table.name, entry.writer or "")
     except StoreError:
@@ -329,26 +330,36 @@ def _import(a: Attempt, entry: Entry) -> None:
     if hand is not None:
         hand.events = list(moves)
         a._postings[hand.row.id] = made
+    a.imported = (entry, prepared, every, paid_all)  # for the book's rows of it (replaybook._audited)
 
 
 def prepare(hand_id: int, values: list, moves: list, table: str, who: str) -> Any:
     """An imported hand as the importer prepared it (judging.Prepared): its record made again
     from its row's setup and tags (the import row's) and its moves (the book's), judged."""
+    from ..engine.replay import Referee
+    from ..engine.setup import SetupError
     from ..notation.model import HandRecord, Tag
     from ..notation.parser import parse_event
+    from ..referee import hand_report
     from .judging import prepare_hand
-    from .plans import judged_record
     from .records import hand_setup
 
     row = hand_row_of(hand_id, values)
     record = HandRecord(1, lead=row.notes.split("\n") if row.notes is not None else [])
-    record.tags = [Tag(name, value, 0) for name, value in hand_setup(row).tags() + list(row.extra_tags)]
+    record.tags = [Tag(name, value, 0) for name, value in row.extra_tags]  # the setup's: its values, below
     for number, move in enumerate(moves, 1):
         event = parse_event(move.line, number)
         event.comment = move.comment
         record.events.append(event)
-    report = judged_record(row, record)[0]
-    prepared, problem = prepare_hand(1, table, report, who)
+    try:  # the setup as its row's values make it (as a stored hand is judged: records.hand_setup)
+        setup = hand_setup(row)
+        result = next((v for name, v in row.extra_tags if name == "Result"), None)
+        if result is not None:
+            setup.result = [] if result == "none" else result.split()
+    except SetupError as e:
+        raise StoreError(refusal(e.finding)) from None
+    report = hand_report(record, setup, Referee(setup).run(record.events))
+    prepared, problem = prepare_hand(1, table, report, who, [move.line for move in moves])
     if prepared is None:
         raise StoreError(M("{code} {message}", code=problem[1], message=problem[2]))
     return prepared
@@ -375,7 +386,7 @@ def today_of(entries: list[Entry], at: int) -> str | None:
     return None
 
 
-def attempt(c: Course, command: Command, entries: list[Entry], at: int) -> tuple[Attempt, dict, list]:
+def attempt(c: Course, command: Command, entries: list[Entry], at: int) -> tuple[Attempt, dict, dict]:
     """The command planned on the course and compared with the entries from `at`: (the attempt,
     its binds, the times of its rows). Mismatch, or StoreError/Refused: the program's refusal."""
     first = entries[at]
@@ -388,22 +399,20 @@ def attempt(c: Course, command: Command, entries: list[Entry], at: int) -> tuple
     return a, binds, times
 
 
-def take(c: Course, a: Attempt, binds: dict[int, int], entries: list[Entry], at: int) -> None:
+
+def take(c: Course, a: Attempt, binds: dict[int, int], entries: list[Entry], at: int, when: dict) -> None:
     """The attempt's rows are the journal's: the course takes its hands and postings as written,
-    each time the planner left open the journal's."""
-    when = _times(a.plan.journal, entries, at, binds)
+    each time the planner left open the journal's (`when`: compare's)."""
     for number, hand in a._hands.items():  # copies of the course's hands, as the command left them
-        row = bind(hand.row, binds, hand.row.id)
-        hand.row = row._replace(opened=when.get(("hand", "opened", row.id), row.opened),
-                                closed=when.get(("hand", "closed", row.id), row.closed))
-        hand.events = [_timed(bind(e, binds, e.id), "event", "entered", when) for e in hand.events]
-        c.hands[number] = hand
+        row = _timed(_timed(bind(hand.row, binds, hand.row.id), "hand", "opened", when), "hand", "closed", when)
+        hand.row = row
+        hand.events = [_timed(bind(e, binds, e.id), "event", "entered", when) if e.id < 0 else e
+                       for e in hand.events]
+        c.put(hand)
     for hand_id, rows in a._postings.items():
         c.postings[binds.get(hand_id, hand_id)] = [_timed(bind(p, binds, p.id), "posting", "created", when)
-                                                   for p in rows]
-    table = a.table._replace(id=c.table_id)
-    c.table = table._replace(created=when.get(("table", "created", c.table_id), table.created),
-                             closed=when.get(("table", "closed at", c.table_id), table.closed))
+                                                   if p.id < 0 else p for p in rows]
+    c.table = _timed(_timed(a.table._replace(id=c.table_id), "table", "created", when), "table", "closed", when)
     c.laws = a._laws
     c.commands += 1
     if a.plan.journal[0][0] != USE:

@@ -21,7 +21,7 @@ from .. import laws
 from ..findings import M
 from .codecs import SIDES
 from .lawbook import follow_on_laws
-from .models import BookTable, Event, Hand, Player, Posting, core
+from .models import BookTable, Event, Hand, Player, Posting, core, plain
 from .plans import HandState
 from .records import OPEN_VERDICT, EventRow, PostingRow, TableRow
 from .replay import Course, Entry, Lost, Mismatch, attempt, candidates, hand_row_of, take
@@ -54,6 +54,10 @@ class BookReplay:
         self._upto = {"hand": 0, "posting": 0}
         self._run: list | None = None          # the rows failing together: [table id, writer, entries, why]
         self._newer = False                    # a row of the form since schema 0006 was replayed
+        self._last: dict[int, int] | None = None  # hand id -> the last journal row about it (last_rows)
+        self._imports: dict[int, tuple] = {}   # hand id -> what its import row covers (replay.Attempt.imported)
+        self.audited: dict[int, tuple] = {}    # hand id -> (moves, postings) of a hand held whole here
+        self._final: dict[int, tuple] = {}
 
     # ------------------------------------------------------------ fed by the walk
     def push(self, entry: Entry) -> None:
@@ -65,11 +69,12 @@ class BookReplay:
         self._replay(final=True)
         self._close_run()
         self._final = {h.row.id: (h.row, c.postings.get(h.row.id, [])) for c in self.courses.values()
-                       for h in c.hands.values()}
+                       for h in c.hands.values() if h.events is not None}
         return self.findings
 
     def final(self, hand_id: int) -> tuple | None:
-        """(its row, its postings) as the hand's table's course left it, or None (not journaled)."""
+        """(its row, its postings) as the hand's table's course left it, or None: not journaled, or
+        held to it already (`_let_go`)."""
         return self._final.get(hand_id)
 
     def _replay(self, final: bool) -> None:
@@ -81,6 +86,50 @@ class BookReplay:
         for hand_id in [h for h in self._moves if h not in {e.subject for e in self.pending}]:
             self._moves.pop(hand_id, None)
             self._paid.pop(hand_id, None)
+        if at:
+            self._let_go(rows[at - 1].id)
+
+    # ------------------------------------------------------------ memory: hands let go
+    def _let_go(self, upto: int) -> None:
+        """The hands no later row of the journal is about, closed, and not among their table's two
+        latest (which an undo may reach): held now to what the course left of them, then let go of
+        (their moves and postings; their row stays for the laws), so that memory is a window of
+        the journal's, whatever the book's size. A hand let go is read again if a write reaches it."""
+        from .verify import by_hand, postings_unlike, verdict_unlike
+
+        if self._last is None:
+            self._last = last_rows(self.conn)
+        done = [(c, hand) for c in self.courses.values() for number, hand in c.hands.items()
+                if hand.events is not None and hand.closed and number < (c.latest() or 0) - 1
+                and self._last.get(hand.row.id, 0) <= upto]
+        for start in range(0, len(done), 500):
+            part = done[start:start + 500]
+            ids = [hand.row.id for _c, hand in part]
+            stored = {r.id: r for r in self.conn.execute(select(hands).where(hands.c.id.in_(ids))).all()}
+            kept = {i: self._imports[i][3] for i in ids if i in self._imports}  # read already: an import's
+            paid = by_hand(self.conn, postings, [i for i in ids if i not in kept], "id") if len(kept) < len(ids) else {}
+            paid.update(kept)
+            for c, hand in part:
+                row = stored.get(hand.row.id)
+                imported = self._imports.pop(hand.row.id, None)
+                if row is not None:
+                    found = verdict_unlike(row, hand.row) + postings_unlike(paid.get(hand.row.id, []),
+                                                                            c.postings.get(hand.row.id, []))
+                    self.findings += [(c.table.name if c.table else None, hand.number, seq, message)
+                                      for seq, message in found]
+                    if not found and imported is not None and self._last.get(hand.row.id) == imported[0].id \
+                            and whole(row, imported, self.player_ids(row.players.split())):
+                        self.audited[hand.row.id] = (len(imported[2]), len(imported[3]))
+                hand.events = None  # type: ignore[assignment]
+                hand.moved_on()
+                c.postings.pop(hand.row.id, None)
+
+    def reload(self, c: Course, hand: HandState) -> None:
+        """A hand let go, read again from the book (no row after it: the book's rows are its)."""
+        hand.events = [EventRow(*r) for r in self.conn.execute(select(events).where(events.c.hand_id == hand.row.id)
+                                                               .order_by(events.c.seq))]
+        c.postings[hand.row.id] = [PostingRow(*r) for r in self.conn.execute(
+            select(postings).where(postings.c.hand_id == hand.row.id).order_by(postings.c.id))]
 
     # ------------------------------------------------------------ one write
     def _step(self, rows: list[Entry], at: int) -> int:
@@ -122,8 +171,10 @@ class BookReplay:
                 best = best or (0, M("the program refuses it here: {refusal}", refusal=e.args[0]))
                 continue
             self._close_run()
-            take(c, a, binds, rows, at)
-            self._in_order(c, rows[at:at + len(a.plan.journal)], times)
+            take(c, a, binds, rows, at, times)
+            if a.imported is not None:
+                self._imports[entry.subject] = a.imported
+            self._in_order(c, rows[at:at + len(a.plan.journal)], [t for t in times.values() if t is not None])
             return len(a.plan.journal)
         why = self._laws_say(c, entry) or (best[1] if best is not None else M("no command writes it"))
         self._fail(c, entry, why)
@@ -239,12 +290,10 @@ class BookReplay:
             part = wanted[start:start + 500]
             for hand_id in part:
                 self._moves[hand_id], self._paid[hand_id] = [], []
-            for row in self.conn.execute(select(events).where(events.c.hand_id.in_(part))
-                                         .order_by(events.c.hand_id, events.c.seq)):
-                self._moves[row.hand_id].append(EventRow(*row))
-            for row in self.conn.execute(select(postings).where(postings.c.hand_id.in_(part))
-                                         .order_by(postings.c.hand_id, postings.c.id)):
-                self._paid[row.hand_id].append(PostingRow(*row))
+            for row in _rows(self.conn, events, part, "seq"):
+                self._moves[row[1]].append(EventRow._make(row))
+            for row in _rows(self.conn, postings, part, "id"):
+                self._paid[row[1]].append(PostingRow._make(row))
 
     def imported(self, entry: Entry) -> tuple[list, list]:
         """(the book's moves, its postings) of an imported hand (all of them: the caller takes
@@ -270,7 +319,7 @@ class BookReplay:
             elif entry.kind in (HAND, IMPORT) and len(values) >= 14:
                 row = hand_row_of(entry.subject, values)
                 moves = self.imported(entry)[0][:values[14]] if entry.kind == IMPORT else []
-                c.hands[row.number] = HandState(row, list(moves))
+                c.put(HandState(row, list(moves)))
             elif entry.kind == EVENT and len(values) >= 7:
                 hand = next((h for h in c.hands.values() if h.row.id == values[0]), None)
                 if hand is not None:
@@ -295,8 +344,75 @@ class BookReplay:
                 stored = self.conn.execute(select(hands).where(hands.c.id == hand.row.id)).first()
                 if stored is not None:
                     hand.row = hand.row._replace(**{k: getattr(stored, k) for k in (*OPEN_VERDICT, "closed")})
+                    c.put(hand)
                 c.postings[hand.row.id] = [PostingRow(*p) for p in self.conn.execute(
                     select(postings).where(postings.c.hand_id == hand.row.id,
                                            postings.c.id <= self._upto["posting"]).order_by(postings.c.id))]
                 hand.moved_on()
             c.laws = None
+
+
+def last_rows(conn: Any) -> dict[int, int]:
+    """{hand id: the last journal row about it} (its own rows, its moves', its postings'): one query."""
+    from sqlalchemy import func, union_all
+
+    from .journal import journal
+
+    j = journal.c
+    mine = select(j.subject.label("hand"), func.max(j.id).label("last")).where(
+        j.kind.in_((HAND, IMPORT, REDEAL, VERDICT))).group_by(j.subject)
+    moves = select(events.c.hand_id, func.max(j.id)).select_from(journal.join(events, events.c.id == j.subject)) \
+        .where(j.kind == EVENT).group_by(events.c.hand_id)
+    paid = select(postings.c.hand_id, func.max(j.id)).select_from(journal.join(postings, postings.c.id == j.subject)) \
+        .where(j.kind == POSTING).group_by(postings.c.hand_id)
+    out: dict[int, int] = {}
+    for hand_id, last in conn.execute(union_all(mine, moves, paid)):
+        out[hand_id] = max(out.get(hand_id, 0), last)
+    return out
+
+
+def whole(hand: Any, imported: tuple, ids: dict) -> bool:
+    """A hand imported, no row of the journal after its `import` row, whose book rows are all that row
+    says — its row the row's, its moves the prepared hand's (lines, chain, recorder) entered when it
+    was imported, its postings as many as it says, made then, on its table and players, balancing,
+    none reversed: what verify's per-hand checks would find in order (store/verify.py _Hand), held
+    here while the replay has the rows; any other is left to them (they say what is wrong)."""
+    from .journal import import_text, stamp
+
+    entry, prepared, moves, paid = imported
+    values = entry.values or []
+    count, when = values[14], values[17]
+    lines, hashes = prepared.lines.split("\n") if prepared.count else [], \
+        prepared.hashes.split("\n") if prepared.count else []
+    comments = prepared.comments or [None] * count
+    if len(moves) != count or len(paid) != values[16] or stamp(hand.closed) != when:
+        return False
+    if import_text(hand, count, values[15], values[16], when) != entry.text:
+        return False
+    for n, (move, line, comment, digest) in enumerate(zip(moves, lines, comments, hashes), 1):
+        if (move.seq, move.line, move.comment, move.hash, move.recorder, move.supersedes) != \
+                (n, line, comment, digest, entry.writer, None) or stamp(move.entered) != when:
+            return False
+    seated = hand.players.split()
+    return sum(p.amount for p in paid) == 0 and all(
+        p.reverses is None and stamp(p.created) == when and p.table_id == hand.table_id
+        and p.player_id == (ids.get(p.account) if p.account in seated else None) for p in paid)
+
+
+def _rows(conn: Any, table: Any, hand_ids: list, order: str) -> list:
+    """The rows of these hands, by hand then `order`, as the driver's tuples (the models' columns
+    in order, times as stored: models.plain): a season's moves read without SQLAlchemy's row
+    processing, a third of the replay's reading."""
+    query = select(*plain(table, conn)).where(table.c.hand_id.in_(hand_ids)).order_by(table.c.hand_id,
+                                                                                        table.c[order])
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.construct_params()
+    cursor = conn.connection.driver_connection.cursor()
+    try:
+        if conn.dialect.paramstyle == "qmark":
+            cursor.execute(str(compiled), [params[name] for name in compiled.positiontup or ()])
+        else:
+            cursor.execute(str(compiled), params)
+        return cursor.fetchall()
+    finally:
+        cursor.close()

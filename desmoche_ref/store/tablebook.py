@@ -142,11 +142,6 @@ class TableBook:
             self.closed_table = row.closed is not None
             self._held = read_current(s.connection(), row.id)
 
-    def make_current(self) -> None:
-        """Make this the table its recorder's commands without --table go on at."""
-        with self.book.write() as s:
-            _use(s, self.table_id)
-
     # ------------------------------------------------------------ the hand held
     @property
     def number(self):
