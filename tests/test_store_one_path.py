@@ -31,6 +31,19 @@ def two_books(book_url, tmp_path):
         give_back()
 
 
+def _journal(url: str) -> list:
+    """(kind, values) of each journal row, in order."""
+    from desmoche_ref.store.db import open_book
+
+    book = open_book(url)
+    try:
+        with book.read() as s:
+            return [(kind, json.loads(body)) for kind, body in s.execute(text("SELECT kind, text FROM journal "
+                                                                              "ORDER BY id")).all()]
+    finally:
+        book.engine.dispose()
+
+
 def _rows(url: str) -> dict:
     from desmoche_ref.store.db import open_book
 
@@ -78,6 +91,17 @@ def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
     live, imported = _rows(live_url), _rows(imported_url)
     assert len(live["events"]) == 30 and len(live["postings"]) == 20
     assert imported == live
+    # the journal: each says the same of the hand, in the grain each command writes (docs/rulings.md)
+    night, once = _journal(live_url), _journal(imported_url)
+    assert [kind for kind, _ in night] == ["table", "hand"] + ["event"] * 30 + ["posting"] * 20 + ["verdict"]
+    assert [kind for kind, _ in once] == ["table", "import", "follow"]
+    table, dealt, moves, made, closed = night[0][1], night[1][1], night[2:32], night[32:52], night[52][1]
+    assert once[0][1][:7] == table[:7] == once[2][1][:7]  # its seats and stakes, not yet closed
+    setup = once[1][1][:14]
+    aside = {0, 10, 12, 13}  # the table's id, the Table tag an import keeps, the source, when it was dealt
+    assert [v for i, v in enumerate(setup) if i not in aside] == [v for i, v in enumerate(dealt) if i not in aside]
+    assert once[1][1][14:17] == [len(moves), moves[-1][1][6], len(made)]  # its moves, their chain head, postings
+    assert closed[1] == "complete" and once[1][1][17] is not None
 
 
 def test_the_rows_the_planners_make_are_the_models_columns():

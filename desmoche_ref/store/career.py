@@ -49,8 +49,8 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
     verdicts = _verdicts([*read, *_judge(details[0::2]), *theirs], tallies)
     standing = {r.player: r for r in book.table()[0]}
-    return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
-                           standing.get(name), curves[name])
+    return {name: t.record(nets.get(name, 0), verdicts[name][0], verdicts[name][1], bonuses.get(name, ({}, {})),
+                           sides.get(name, {}), standing.get(name), curves[name])
             for name, t in tallies.items()}
 
 

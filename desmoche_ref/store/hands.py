@@ -8,21 +8,23 @@ judges a file (store/plans.py).
 """
 
 import json
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import func
-from sqlmodel import select
+from sqlalchemy import func, select
 
 from ..findings import M
 from ..limits import nfc, unknown
 from .identity import recorder
 from .models import BookTable, Event, Hand, Journal, Posting, core
+
 from .plans import judge, judge_rows, record_text  # noqa: F401 (hands.judge, …: a hand judged from its rows)
 from .records import event_lines, live_events, standing_rows, void_row  # noqa: F401 (hands.live_events, …)
 from .tablestate import played_today  # noqa: F401 (hands.played_today: a live hand's Date)
 # hands.StoreError, hands.END … stay importable from here
 from .terms import (BET, END, HAND, IMPORT, POSTING, REDEAL, TABLE_KINDS, UNDO, UPGRADE, USE, VERDICT,  # noqa: F401
                     VOID, HandChanged, Refused, StoreError)
+
+card_table, hand_table, event_table, posting_table = (core(m) for m in (BookTable, Hand, Event, Posting))
 
 
 class NightHand(NamedTuple):
@@ -43,7 +45,7 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
     from .tablestate import make_table
 
     row = make_table(session.connection(), name, players, bet, rules, options, sides)
-    return session.get(BookTable, row.id)
+    return session.get(BookTable, row.id)  # (the tests' sessions read it as a model)
 
 
 def current_table(conn, who: str) -> int | None:
@@ -70,14 +72,15 @@ def current_table(conn, who: str) -> int | None:
     return conn.execute(select(h.table_id).where(h.id == hand_id)).scalar()
 
 
-def find_table(session, name: str | None = None) -> BookTable:
+def find_table(session, name: str | None = None) -> Any:
     """The table named, else the table its recorder works at (current_table); a book of one
     table, that table; else which one is asked (the tables said)."""
     if name is None:
         found = current_table(session, recorder(session))
-        if found is not None and (table := session.get(BookTable, found)) is not None:
-            return table
-        names = list(session.exec(select(BookTable.name).order_by(BookTable.name)))
+        at = session.execute(select(card_table).where(card_table.c.id == found)).first() if found is not None else None
+        if at is not None:
+            return at
+        names = list(session.execute(select(card_table.c.name).order_by(card_table.c.name)).scalars())
         if not names:
             raise StoreError(M("no table yet in this book: start one with "
                                "`desmoche-ref table new NAME --players \"Ana Beto Carla\" --bet 10`"))
@@ -85,46 +88,48 @@ def find_table(session, name: str | None = None) -> BookTable:
             raise StoreError(M("which table? {who} has worked at none of this book's tables yet: say --table NAME "
                                "(tables: {tables})", who=recorder(session), tables=", ".join(names)))
         name = names[0]
-    table = session.exec(select(BookTable).where(BookTable.name == nfc(name).strip())).first()
+    table = session.execute(select(card_table).where(card_table.c.name == nfc(name).strip())).first()
     if table is None:
         raise StoreError(unknown(M("there is no table {name!r} in this book (`desmoche-ref table list`)",
-                                   name=name), name, session.exec(select(BookTable.name))))
+                                   name=name), name, session.execute(select(card_table.c.name)).scalars()))
     return table
 
 
 # ------------------------------------------------------------------- hands
-def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
+def find_hand(session, table: Any, number: int | None = None) -> Any:
     """The hand numbered, else the hand the table is at: its earliest open hand, else its latest."""
+    h = hand_table.c
     if number is None:
-        hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.closed.is_(None))
-                            .order_by(Hand.number).limit(1)).first() \
-            or session.exec(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc())
-                            .limit(1)).first()
+        hand = session.execute(select(hand_table).where(h.table_id == table.id, h.closed.is_(None))
+                               .order_by(h.number).limit(1)).first() \
+            or session.execute(select(hand_table).where(h.table_id == table.id).order_by(h.number.desc())
+                               .limit(1)).first()
         if hand is None:
             raise StoreError(M("no hand yet at table {table}: start one with "
                                "`desmoche-ref hand new --dealer NAME`", table=table.name))
         return hand
-    hand = session.exec(select(Hand).where(Hand.table_id == table.id, Hand.number == number)).first()
+    hand = session.execute(select(hand_table).where(h.table_id == table.id, h.number == number)).first()
     if hand is None:
         raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
     return hand
 
 
-def events(session, hand: Hand) -> list:
+def events(session, hand: Any) -> list:
     """Every event row of a hand, corrections included, in seq order."""
-    return list(session.exec(select(Event).where(Event.hand_id == hand.id).order_by(Event.seq)))
+    return session.execute(select(event_table).where(event_table.c.hand_id == hand.id)
+                           .order_by(event_table.c.seq)).all()
 
 
 def night_postings(session, table_id: int):
     """([NightHand] of the table's settled hands, {pot name: cents} the pots hold), from its
     postings: what each closed hand moved for each player."""
-    query = (select(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account,
-                    func.sum(Posting.amount))
-             .join(Hand, Hand.id == Posting.hand_id).where(Posting.table_id == table_id)
-             .group_by(Hand.number, Hand.dealer, Hand.outcome, Hand.winners, Posting.account)
-             .order_by(Hand.number))
-    settled, pots = {}, {}
-    for number, dealer, outcome, winners, account, cents in session.exec(query):
+    h, p = hand_table.c, posting_table.c
+    query = (select(h.number, h.dealer, h.outcome, h.winners, p.account, func.sum(p.amount))
+             .select_from(posting_table).join(hand_table, h.id == p.hand_id).where(p.table_id == table_id)
+             .group_by(h.number, h.dealer, h.outcome, h.winners, p.account).order_by(h.number))
+    settled: dict = {}
+    pots: dict = {}
+    for number, dealer, outcome, winners, account, cents in session.execute(query):
         cents = int(cents)  # PostgreSQL sums to a Decimal
         if account.startswith("pot:"):
             pots[account[4:]] = pots.get(account[4:], 0) + cents

@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 from ..findings import M
 from ..limits import LINE, table_name, too_long, too_many_tags
-from ..notation.parser import KNOWN_TAGS, Lines, read_blocks
+from ..notation.lines import Lines, read_blocks
+from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, judge_stream
 from .forked import forked
@@ -129,12 +130,11 @@ def _judged(recorder, source, path: str, table: str | None, encoding=None):
     for number, report in enumerate(chain(ahead, reports), 1):
         record = report.record
         given = table or _tag(record, "Table") or fallback
-        name, problem = table_name(given)
+        name, wrong = table_name(given)
         name = name or _shown(given)
         if name not in names:
             names.append(name)
-        if problem:
-            problem = (record.line, "N3", problem)
+        problem = (record.line, "N3", wrong) if wrong else None
         if report.status == INVALID or problem:
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))

@@ -330,7 +330,7 @@ class HandPins:
         self.journal, self.hand = journal, hand
         self.row = journal.hands.get(hand.id)
         self.covered = 0      # how many of its first moves its import row covers
-        self.imported = None  # (moves, postings, when) the import row covers, in the new form
+        self.imported: tuple | None = None  # (moves, postings, when) the import row covers, in the new form
 
     def problems(self, moves) -> list:
         """Its setup, its moves and its closing time against the journal."""
@@ -385,6 +385,7 @@ class HandPins:
 
     def _imported_moves(self, moves) -> list:
         """The moves an import row of the new form covers: entered when it was stored, by its writer."""
+        assert self.imported is not None and self.row is not None  # (problems: an import row of the new form)
         _count, _postings, when = self.imported
         writer, found = self.row.writer, []
         if not moves:
@@ -448,7 +449,7 @@ class HandPins:
             return []  # journaled before the upgrade: its closing time was not
         if J.stamp(hand.closed) != expected:
             return [(None, M("it closed at {stored}, but its journal row {id} says {journaled}",
-                             stored=J.stamp(hand.closed), id=self.row.id,
+                             stored=J.stamp(hand.closed), id=self.row.id if self.row is not None else None,
                              journaled=expected or M("it was never closed")))]
         return []
 

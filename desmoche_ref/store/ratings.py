@@ -10,6 +10,7 @@ the ratings at once, and a hand recorded again (or re-imported) comes back where
 played: the figures are those of a book that never held the hand taken back.
 """
 
+from datetime import date
 from typing import NamedTuple
 
 from sqlalchemy import select
@@ -25,8 +26,8 @@ class Filter(NamedTuple):
     """Which hands: some tables (none: every table), and the days they were played (inclusive)."""
 
     tables: tuple = ()
-    since: object = None
-    until: object = None
+    since: date | None = None
+    until: date | None = None
 
 
 class Played(NamedTuple):

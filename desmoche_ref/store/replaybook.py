@@ -12,21 +12,22 @@ row the tables they built take their hands' verdicts and postings from the book,
 write after it is held to the course.
 """
 
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
 
 from .. import laws
-from ..findings import M
+from ..findings import M, joined
 from .codecs import SIDES
 from .lawbook import follow_on_laws
 from .models import BookTable, Event, Hand, Player, Posting, core, plain
 from .plans import HandState
 from .records import OPEN_VERDICT, EventRow, PostingRow, TableRow
 from .replay import Course, Entry, Lost, Mismatch, attempt, candidates, hand_row_of, take
-from .terms import (BET, CLOSE, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UPGRADE, USE, VERDICT, Refused,
-                    StoreError, refusal)
+from .terms import (BET, CLOSE, COMPLETE, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UPGRADE, USE, VERDICT,
+                    Refused, StoreError, refusal)
 
 LOOKAHEAD = 256  # rows read ahead of the one replayed: a write's rows, an import's window of moves
 TABLE_KINDS = (TABLE, BET, CLOSE, FOLLOW, USE)  # the rows about a table (their subject)
@@ -95,7 +96,6 @@ class BookReplay:
         latest (which an undo may reach): held now to what the course left of them, then let go of
         (their moves and postings; their row stays for the laws), so that memory is a window of
         the journal's, whatever the book's size. A hand let go is read again if a write reaches it."""
-        from .verify import by_hand, postings_unlike, verdict_unlike
 
         if self._last is None:
             self._last = last_rows(self.conn)
@@ -416,3 +416,55 @@ def _rows(conn: Any, table: Any, hand_ids: list, order: str) -> list:
         return cursor.fetchall()
     finally:
         cursor.close()
+
+
+def by_hand(conn: Any, table: Any, hand_ids: list, order: str) -> dict:
+    """{hand id: [rows of the table]} of these hands, each hand's in `order`."""
+    query = select(*plain(table, conn)).where(table.c.hand_id.in_(hand_ids)).order_by(table.c.hand_id, table.c[order])
+    grouped = defaultdict(list)
+    for row in conn.execute(query).all():
+        grouped[row.hand_id].append(row)
+    return grouped
+
+
+# ------------------------------------------------------------------ a hand against its course
+DERIVED = ("status", "outcome", "winners", "carry_out", "side_carry_out", "content_hash")
+
+
+def verdict_unlike(stored: Any, course: Any) -> list:
+    """The book's hand's derived columns (models.py lists them) against what its course left."""
+    found = [(None, M("its {column} was stored as {stored} but its moves give {judged}", column=name,
+                      stored=repr(getattr(stored, name)), judged=repr(getattr(course, name))))
+             for name in DERIVED if getattr(stored, name) != getattr(course, name)]
+    if (stored.closed is not None) != (course.closed is not None):
+        found.append((None, M("its {column} was stored as {stored} but its moves give {judged}", column="closed",
+                              stored=repr(stored.closed is not None), judged=repr(course.closed is not None))))
+    if course.status == COMPLETE and stored.fouls != course.fouls:
+        found.append((None, M("its fouls were stored as {stored!r} but its moves give {judged!r}",
+                              stored=stored.fouls, judged=course.fouls)))
+    return found
+
+
+def postings_unlike(stored: list, course: list) -> list:
+    """The book's hand's standing postings against those its course made and kept."""
+    standing, expected = standing_keys(stored), standing_keys(course)
+    if standing == expected:
+        return []
+    what = joined([M("unexpected {posting}", posting=said(k)) for k in standing - expected]
+                  + [M("missing {posting}", posting=said(k)) for k in expected - standing])
+    return [(None, M("its postings do not match its settlement: {what}", what=what))]
+
+
+def standing_keys(rows) -> Counter:
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    return Counter(key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
+
+
+def key(row: Any) -> tuple:
+    """What a posting moves (records.posting_key), as a finding says it."""
+    return (row.account, row.kind, row.detail, row.counterparty, row.amount)
+
+
+def said(posting: tuple) -> str:
+    account, kind, detail, other, amount = posting
+    return f"{kind}{'/' + detail if detail else ''} {account} {amount:+d} ({other})"

@@ -208,7 +208,7 @@ def expected(conn, access: str) -> set:
         "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = :schema AND c.relkind IN ('r', 'p', 'v', 'S')"), {"schema": b.schema}).all()
     tables = [name for name, kind in relations if kind != "S"]
-    out = {(t, None, "SELECT") for t in tables}
+    out: set[tuple[str, str | None, str]] = {(t, None, "SELECT") for t in tables}
     if access == READER:
         return out
     out |= {(t, None, "INSERT") for t in tables if t != VERSION_TABLE}

@@ -18,19 +18,18 @@ number (the event's seq), as `hand log` shows it.
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from sqlmodel import func, select
+from sqlalchemy import func, select
 
-from ..engine.replay import COMPLETE
 from ..findings import M
 from . import course, hands as H
 from .course import HandInfo, Opened, Recorded, TableClosed, Undone, Voided, hand_info  # noqa: F401 (tablebook.*)
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .identity import recorder
-from .models import BookTable, Hand
+from .models import BookTable, Hand, core
 from .plans import HandState, judge, judge_rows
 from .records import live_events, void_row
 from .tablestate import BookState, make_table, read_current
-from .terms import USE, HandChanged, Refused, StoreError
+from .terms import COMPLETE, USE, HandChanged, Refused, StoreError
 from .writer import write
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
@@ -99,9 +98,10 @@ def list_tables(book) -> list:
     """Every table of the book (TableInfo), by name."""
     with book.read() as s:
         current = H.current_table(s, recorder(s))
-        counts = dict(s.exec(select(Hand.table_id, func.count()).group_by(Hand.table_id)).all())
-        return [_table_info(t, counts.get(t.id, 0), t.id == current)
-                for t in s.exec(select(BookTable).order_by(BookTable.name))]
+        h, t = core(Hand).c, core(BookTable)
+        counts = dict(s.execute(select(h.table_id, func.count()).group_by(h.table_id)).all())
+        return [_table_info(row, counts.get(row.id, 0), row.id == current)
+                for row in s.execute(select(t).order_by(t.c.name))]
 
 
 def use_table(book, name: str) -> None:
@@ -165,8 +165,8 @@ class TableBook:
         """Hold the table's hand as the book has it now (its moves replayed when next asked)."""
         with self.book.read() as s:
             conn = s.connection()
-            self.closed_table = conn.execute(select(BookTable.closed).where(BookTable.id == self.table_id)) \
-                .scalar() is not None
+            t = core(BookTable).c
+            self.closed_table = conn.execute(select(t.closed).where(t.id == self.table_id)).scalar() is not None
             self._held = read_current(conn, self.table_id)
 
     def hand(self) -> HandState:

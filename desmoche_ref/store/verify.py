@@ -29,18 +29,18 @@ journal rows in one query apiece, and the journal walked a batch of rows at a ti
 whatever the book's size. On PostgreSQL the whole is read from one snapshot (REPEATABLE READ).
 """
 
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
 from sqlalchemy import func, select
 
 from .. import laws
-from ..findings import ERROR, M, MN, joined
+from ..findings import ERROR, M, MN
 from .hands import UNDO, VOID, event_lines
-from .models import BookTable, Event, Hand, Player, Posting, core, plain
+from .models import BookTable, Event, Hand, Player, Posting, core
 from .pinned import HandPins, Journal, entered_by, values_of
-from .records import chain_hash, void_row
-from .terms import COMPLETE
+from .records import chain_hash, standing_rows, void_row
+from .replaybook import by_hand, key as _key, postings_unlike, said as _say, verdict_unlike
 
 hand_table, card_table, event_table, posting_table = (core(m) for m in (Hand, BookTable, Event, Posting))
 
@@ -49,7 +49,7 @@ def verify_book(session, head: str | None = None):
     """(problems, counts, book head): every problem found, how many hands, events, postings
     and journal rows were read, and the book head. With `head`, also that it is a hash of
     the book's journal (the history up to it unchanged)."""
-    from .replaybook import BookReplay
+    from .replaybook import BookReplay  # (the replay's modules, the referee's among them: loaded here)
 
     if session.get_bind().dialect.name == "postgresql" and not session.in_transaction():
         session.connection(execution_options={"isolation_level": "REPEATABLE READ"})  # one snapshot
@@ -76,11 +76,12 @@ def verify_book(session, head: str | None = None):
                 if hand.id in replay.audited:  # held whole by the replay (replaybook.whole)
                     counts["events"], counts["postings"] = (c + n for c, n in zip(
                         (counts["events"], counts["postings"]), replay.audited[hand.id]))
-                    lawful.follow(hand, batch.is_last(hand))
+                    lawful.follow(hand, batch.is_last(hand), False)
                     continue
                 found = _Hand(table, hand, batch, counts, journal, ids, replay).check()
                 problems += [(table.name, hand.number, seq, message) for seq, message in found]
-                lawful.follow(hand, batch.is_last(hand))
+                waiting = hand.closed is None and not standing_rows(batch.moves.get(hand.id, []))
+                lawful.follow(hand, batch.is_last(hand), waiting)
     problems += _missing(conn, journal, names)
     problems += journal.unreported()
     return problems, counts, journal.head
@@ -97,9 +98,9 @@ class _TableLaws:
         self.table, self.problems = table, problems
         self.state, self.opened = laws.Table(), False
 
-    def follow(self, hand: Any, last: bool) -> None:
+    def follow(self, hand: Any, last: bool, untouched: bool) -> None:
         facts = laws.HandFacts.of_row(hand, last and self.table.closed is not None)
-        if self.opened and hand.closed is None:
+        if self.opened and untouched:
             return  # waiting to be dealt again
         for breach in laws.follow_on(self.state, facts, laws.BOOK):
             if breach.severity == ERROR:
@@ -181,15 +182,6 @@ class _Batch:
         return not self.more and hand is self.hands[-1]
 
 
-def by_hand(conn, table, hand_ids, order: str) -> dict:
-    """{hand id: [rows of the table]} of these hands, each hand's in `order`."""
-    query = select(*plain(table, conn)).where(table.c.hand_id.in_(hand_ids)).order_by(table.c.hand_id, table.c[order])
-    grouped = defaultdict(list)
-    for row in conn.execute(query).all():
-        grouped[row.hand_id].append(row)
-    return grouped
-
-
 class _Hand:
     """One hand's audit: its journal rows, its event chain, its postings, and its row held to
     what its table's course left of it (unless the replay held it already)."""
@@ -258,39 +250,6 @@ class _Hand:
         return found
 
 
-# ------------------------------------------------------------------ a hand against its course
-DERIVED = ("status", "outcome", "winners", "carry_out", "side_carry_out", "content_hash")
-
-
-def verdict_unlike(stored: Any, course: Any) -> list:
-    """The book's hand's derived columns (models.py lists them) against what its course left."""
-    found = [(None, M("its {column} was stored as {stored} but its moves give {judged}", column=name,
-                      stored=repr(getattr(stored, name)), judged=repr(getattr(course, name))))
-             for name in DERIVED if getattr(stored, name) != getattr(course, name)]
-    if (stored.closed is not None) != (course.closed is not None):
-        found.append((None, M("its {column} was stored as {stored} but its moves give {judged}", column="closed",
-                              stored=repr(stored.closed is not None), judged=repr(course.closed is not None))))
-    if course.status == COMPLETE and stored.fouls != course.fouls:
-        found.append((None, M("its fouls were stored as {stored!r} but its moves give {judged!r}",
-                              stored=stored.fouls, judged=course.fouls)))
-    return found
-
-
-def postings_unlike(stored: list, course: list) -> list:
-    """The book's hand's standing postings against those its course made and kept."""
-    standing, expected = _standing(stored), _standing(course)
-    if standing == expected:
-        return []
-    what = joined([M("unexpected {posting}", posting=_say(k)) for k in standing - expected]
-                  + [M("missing {posting}", posting=_say(k)) for k in expected - standing])
-    return [(None, M("its postings do not match its settlement: {what}", what=what))]
-
-
-def _standing(rows) -> Counter:
-    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
-    return Counter(_key(r) for r in rows if r.reverses is None and r.id not in reversed_ids)
-
-
 def chain_problems(rows) -> list:
     """Each row whose seq, target or hash is not what the program wrote."""
     found = []
@@ -309,11 +268,3 @@ def chain_problems(rows) -> list:
     by = {row.seq: row.recorder for row in rows}
     return [(seq, entered_by(message, by.get(seq))) for seq, message in found]
 
-
-def _key(row):
-    return (row.account, row.kind, row.detail, row.counterparty, row.amount)
-
-
-def _say(key) -> str:
-    account, kind, detail, other, amount = key
-    return f"{kind}{'/' + detail if detail else ''} {account} {amount:+d} ({other})"
