@@ -46,7 +46,8 @@ class BookReplay:
         self.conn = conn
         self.courses: dict[int, Course] = {}
         self.hand_table: dict[int, int] = {}   # hand id -> its table id, as its opening row said
-        self.findings: list = []
+        self.findings: list = []               # the course's: rows no command writes there
+        self.held: list = []                   # the hands let go of, held to their course
         self.pending: list[Entry] = []
         self._players: dict[str, int] | None = None
         self._moves: dict[int, list] = {}      # hand id -> the book's moves of an imported hand (read ahead)
@@ -71,7 +72,7 @@ class BookReplay:
         self._close_run()
         self._final = {h.row.id: (h.row, c.postings.get(h.row.id, [])) for c in self.courses.values()
                        for h in c.hands.values() if h.events is not None}
-        return self.findings
+        return self.findings + self.held
 
     def final(self, hand_id: int) -> tuple | None:
         """(its row, its postings) as the hand's table's course left it, or None: not journaled, or
@@ -115,8 +116,8 @@ class BookReplay:
                 if row is not None:
                     found = verdict_unlike(row, hand.row) + postings_unlike(paid.get(hand.row.id, []),
                                                                             c.postings.get(hand.row.id, []))
-                    self.findings += [(c.table.name if c.table else None, hand.number, seq, message)
-                                      for seq, message in found]
+                    self.held += [(c.table.name if c.table else None, hand.number, seq, message)
+                                  for seq, message in found]
                     if not found and imported is not None and self._last.get(hand.row.id) == imported[0].id \
                             and whole(row, imported, self.player_ids(row.players.split())):
                         self.audited[hand.row.id] = (len(imported[2]), len(imported[3]))

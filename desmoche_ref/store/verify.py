@@ -196,13 +196,13 @@ class _Hand:
         rows = self.batch.moves.get(hand.id, [])
         postings = self.batch.postings.get(hand.id, [])
         self.counts["events"] += len(rows)
-        self.counts["postings"] += len(postings)
         chained = chain_problems(rows)
         pins = HandPins(self.journal, hand)
         found = chained + pins.problems(rows)
         journaled = pins.posting_problems(postings)
         if chained:
             return found + journaled  # the events cannot be trusted: judging them would mislead
+        self.counts["postings"] += len(postings)
         voided = void_row(rows)
         if voided is not None and hand.status != VOID:
             found.append((voided.seq, M("it was voided (`hand void`) but it is stored {status}",
