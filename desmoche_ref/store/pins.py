@@ -12,6 +12,7 @@ old PIN. The rows are the book's own state (models.RecorderPin), never journaled
 import hashlib
 import hmac
 import secrets
+import threading
 import unicodedata
 from typing import NamedTuple
 
@@ -75,6 +76,7 @@ def matches(pin: str, stored: str) -> bool:
 
 
 _DECOY = hash_pin("not a pin: what an unknown name is checked against")
+_ONE_AT_A_TIME = threading.Lock()  # scrypt's 16 MiB, once: sign-ins at the same moment wait their turn
 
 
 def recorder_name(name: str) -> str:
@@ -141,10 +143,11 @@ def check(book, name: str, pin: str) -> Pin | None:
     with book.read() as s:
         row = s.exec(select(RecorderPin).where(RecorderPin.name == unicodedata.normalize("NFC", name),
                                                col(RecorderPin.revoked).is_(None))).first()
-    if row is None:
-        matches(pin, _DECOY)
-        return None
-    return Pin(row.id, row.name) if matches(pin, row.hash) else None
+    with _ONE_AT_A_TIME:
+        if row is None:
+            matches(pin, _DECOY)
+            return None
+        return Pin(row.id, row.name) if matches(pin, row.hash) else None
 
 
 def live(book, grant_id: int) -> bool:
