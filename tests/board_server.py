@@ -14,8 +14,9 @@ class BoardServer:
     """`desmoche-ref board` as the command builds it, served on 127.0.0.1 (port 0: a free one;
     `start` again serves on the same port)."""
 
-    def __init__(self, db, tables=(), lang="en", limit=300, port=0, refresh=5, cycle=12):
+    def __init__(self, db, tables=(), lang="en", limit=300, port=0, refresh=5, cycle=12, entry=False):
         self.db, self.tables, self.lang, self.limit, self.port = db, tables, lang, limit, port
+        self.entry = entry  # `--entry`: the entry's routes (board/entry.py) on the book
         self.refresh, self.cycle = refresh, cycle
         self.told = []  # the lines the board said on the terminal
         self.server = self.thread = None
@@ -33,7 +34,15 @@ class BoardServer:
         self.port = sock.getsockname()[1]
         renderer = Renderer(self.lang, "test", refresh=self.refresh, cycle=self.cycle)
         self.hub = Hub(self.db, self.tables, renderer, tell=self.told.append, poll=0.005)
-        app = make_app(self.hub, self.limit, "busy: come back later\n")
+        self.entry_app = None
+        if self.entry:
+            from desmoche_ref.board.entry import Entry
+            from desmoche_ref.store.desk import Desk
+
+            desk = Desk(self.db)
+            desk.open()
+            self.entry_app = Entry(desk, self.hub, self.lang, "test", self.tables)
+        app = make_app(self.hub, self.limit, "busy: come back later\n", self.entry_app)
         config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=1, ws="none")
         self.server = uvicorn.Server(config)

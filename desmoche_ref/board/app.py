@@ -6,9 +6,10 @@
     GET /board.json    the board as JSON
     GET /assets/NAME   its style sheets, its script and its icon
 
-No endpoint writes or takes a parameter. Every response says the page may load nothing but
-from the board itself (Content-Security-Policy), and at most `limit` requests are served at
-once (an open page's stream is one): past it, a clear 503.
+No endpoint writes or takes a parameter — but the entry's, when the board is started with
+`--entry` (board/entry.py: /entry…, its forms the only ones the page may send). Every response
+says the page may load nothing but from the board itself (Content-Security-Policy), and at
+most `limit` requests are served at once (an open page's stream is one): past it, a clear 503.
 """
 
 from starlette.applications import Starlette
@@ -19,16 +20,24 @@ from .render import ASSETS, asset
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-           (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+ENTRY_CSP = CSP.replace("form-action 'none'", "form-action 'self'")  # with --entry: its forms, to the board
+
+
+def headers(csp: str = CSP) -> list:
+    return [(b"content-security-policy", csp.encode()), (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+
+
+HEADERS = headers()
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
 HTML = "text/html; charset=utf-8"
 SEND_TIMEOUT = 30   # seconds a stream may wait for a page that reads nothing before it is dropped
 PING = 15           # seconds between two keep-alive comments on a quiet stream
 
 
-def make_app(hub, limit: int, busy: str):
-    """The application over `hub` (hub.py); `busy`: the words of the 503 past `limit`."""
+def make_app(hub, limit: int, busy: str, entry=None):
+    """The application over `hub` (hub.py); `busy`: the words of the 503 past `limit`;
+    `entry`: the entry's routes (board/entry.py Entry), with `--entry`."""
 
     async def page(request, tv=False):
         if await hub.newer(None) is None:  # the first drawing (at once once there is one), unless stopping
@@ -75,22 +84,24 @@ def make_app(hub, limit: int, busy: str):
             yield
         finally:
             hub.stop()
+            if entry is not None:
+                entry.close()
 
     from contextlib import asynccontextmanager
 
     app = Starlette(routes=[Route("/", page), Route("/tv", tv), Route("/events", events),
                             Route("/board.json", board_json), Route("/assets/{name}", assets),
-                            Route("/favicon.ico", no_icon)],
+                            Route("/favicon.ico", no_icon)] + (entry.routes() if entry is not None else []),
                     lifespan=asynccontextmanager(lifespan))
-    return Guarded(app, limit, busy)
+    return Guarded(app, limit, busy, headers(ENTRY_CSP) if entry is not None else HEADERS)
 
 
 class Guarded:
     """The application with the board's headers on every response and a bound on the requests
     served at once (pure ASGI: it counts a stream for as long as it is open)."""
 
-    def __init__(self, app, limit: int, busy: str):
-        self.app, self.limit, self.busy = app, limit, busy.encode("utf-8")
+    def __init__(self, app, limit: int, busy: str, headers=HEADERS):
+        self.app, self.limit, self.busy, self.headers = app, limit, busy.encode("utf-8"), headers
         self.open = 0
 
     async def __call__(self, scope, receive, send):
@@ -99,7 +110,7 @@ class Guarded:
 
         async def send_guarded(message):
             if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + HEADERS)
+                message = dict(message, headers=list(message.get("headers", [])) + self.headers)
             await send(message)
 
         if self.open >= self.limit:

@@ -51,8 +51,10 @@ class Now(NamedTuple):
 
 class Done(NamedTuple):
     what: str             # one of ACTIONS
-    result: object        # tablebook.Recorded, Undone, Voided, Opened or TableClosed
+    result: Any           # tablebook.Recorded, Undone, Voided, Opened or TableClosed
     again: bool           # a key already done: this is what it did then; nothing stored now
+    after: Any = None     # the hand's referee after it (None: no hand, or the table closed)
+    table: str = ""       # the table's name, as the book spells it
 
 
 class Moved(HandChanged):
@@ -86,6 +88,12 @@ class Desk:
         if self.server:
             return signin.with_login(self.url, name, secret)
         return signin.with_pin(self._pin_book(), name, secret)
+
+    def open(self) -> None:
+        """Ready to sign recorders in: a SQLite book opened to be written (BookError if it
+        cannot be: missing, of another schema); a server's is reached at each sign-in."""
+        if not self.server:
+            self._pin_book()
 
     def _pin_book(self):
         if self._book is None:
@@ -122,6 +130,14 @@ class Desk:
                 dealer = laws.proposed_dealer(table_now(s.connection(), row.id, closed), seats, previous)
         return Now(book.name, seats, closed, hand, dealer)
 
+    def table_names(self, recorder: signin.Recorder) -> list:
+        """The tables of the book not closed, by name."""
+        from .tablebook import list_tables
+
+        with recorder.lock:
+            _still(recorder)
+            return [t.name for t in list_tables(recorder.book) if not t.closed]
+
     # ------------------------------------------------------------ writing
     def send(self, recorder: signin.Recorder, table: str, seen: Seen, key: str, what: str,
              arg: str | None = None) -> Done:
@@ -135,7 +151,8 @@ class Desk:
             remembered = self._remembered(recorder, key)
             if remembered is not None:
                 return remembered._replace(again=True)
-            done = Done(what, self._do(recorder, table, seen, what, arg), False)
+            result, book = self._do(recorder, table, seen, what, arg)
+            done = Done(what, result, False, book.ref, book.name)
             if key:
                 with self._keys:
                     self._done[recorder.name, key] = done
@@ -157,14 +174,14 @@ class Desk:
             if (book.number or 0) != seen.number or book.seq != seen.seq:
                 raise HandChanged(book.seq, book.number)
             if what == "line":
-                return book.record(arg or "", seen.seq)
+                return book.record(arg or "", seen.seq), book
             if what == "undo":
-                return book.undo(seen.seq)
+                return book.undo(seen.seq), book
             if what == "void":
-                return book.void(arg or "", seen.seq)
+                return book.void(arg or "", seen.seq), book
             if what == "new":
-                return book.new_hand(arg or None, expect_number=seen.number)
-            return book.close()
+                return book.new_hand(arg or None, expect_number=seen.number), book
+            return book.close(), book
         except HandChanged:
             raise self._moved(recorder, table, seen) from None
 
