@@ -152,7 +152,7 @@ class Words:
 
     def __init__(self, lang: str, card, text=str):
         words = i18n.translations(lang)
-        self.lang, self._, self.ngettext = lang, words.gettext, words.ngettext
+        self.lang, self._, self.ngettext, self.pgettext = lang, words.gettext, words.ngettext, words.pgettext
         self.card, self.text = card, text
 
     def say(self, message) -> str:

@@ -94,7 +94,7 @@ def test_attack_forms_without_their_csrf_token_or_from_another_site_store_nothin
     phone = signed_in(board, pin)
     phone.open_table()
     for change, headers in [({"csrf": None}, None), ({"csrf": "forged"}, None),
-                            ({}, {"Origin": "http://evil.example"}), ({}, {"Origin": "null"})]:
+                            ({}, {"Origin": "http://evil.example"}), ({"csrf": None}, {"Origin": "null"})]:
         fields = {"csrf": phone.field("csrf"), "key": "k", "number": "1", "seq": "0", "action": "line",
                   "line": FRIDAY_LINES[0], **change}
         status, body = phone.post("friday", {k: v for k, v in fields.items() if v is not None}, headers)

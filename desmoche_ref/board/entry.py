@@ -144,7 +144,7 @@ class Entry:
             return self._signed_out(session, out)
         except Exception as exc:  # noqa: BLE001 - an unknown table, the book out of reach
             return _html(self.pages.problem(session, self._said(exc)), 404)
-        if seen is not None and seen == f"{now.seen.number}-{now.seen.seq}" and session.said is None:
+        if seen is not None and seen == f"{now.seen.number}-{now.seen.seq}":
             return Response(status_code=204, headers=NO_STORE)
         key = secrets.token_urlsafe(16)
         page = self.pages.table(now, typed, session, key) if whole else self.pages.part(now, typed, session, key)
@@ -281,9 +281,11 @@ def _paired(cookie: str | None, sent: str | None) -> bool:
 
 
 def _same_origin(request) -> bool:
-    """A POST that names its origin names the board's own (the Host it was sent to)."""
+    """A POST that names its origin names the board's own (the Host it was sent to). None, or
+    `null` (what a browser sends under the board's Referrer-Policy: no-referrer), says
+    nothing: the CSRF token decides."""
     origin = request.headers.get("origin")
-    if origin is None:  # a browser that sends none: the CSRF token decides
+    if origin is None or origin == "null":
         return True
     from urllib.parse import urlsplit
 

@@ -50,8 +50,8 @@ class EntryPages:
         self.words = Words(lang)
         env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                           trim_blocks=True, lstrip_blocks=True)
-        env.globals.update(_=self.words._, ngettext=self.words.ngettext, lang=lang, version=version,
-                           server=server)
+        env.globals.update(_=self.words._, ngettext=self.words.ngettext, pgettext=self.words.pgettext, lang=lang,
+                           version=version, server=server)
         self.env = env
 
     def _page(self, template: str, **values) -> str:
@@ -70,13 +70,15 @@ class EntryPages:
 
     # ------------------------------------------------------------ a table
     def table(self, now, typed: str, session, key: str) -> str:
-        """The whole entry page of a table (the answer to the last form shown once)."""
-        return self._page("entry.html", session=session, part=Markup(self.part(now, typed, session, key)),
-                          table=now.table)
-
-    def part(self, now, typed: str, session, key: str) -> str:
-        """What the page shows inside its <main>: fetched again when the book changes."""
+        """The whole entry page of a table, with the answer to the last form (shown once: the
+        page a form's answer redirects to)."""
         said, session.said = session.said, None
+        return self._page("entry.html", session=session, table=now.table,
+                          part=Markup(self.part(now, typed, session, key, said)))
+
+    def part(self, now, typed: str, session, key: str, said=None) -> str:
+        """What the page shows inside its <main>: fetched again when the book changes or a tap
+        builds the line (no answer then: that is the whole page's)."""
         return self._page("_entry.html", **self.values(now, typed, session, key, said))
 
     def values(self, now, typed: str, session, key: str, said=None) -> dict:

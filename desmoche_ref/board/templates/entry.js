@@ -1,9 +1,9 @@
-// The entry page kept up to date: whenever the book changes (the board's own stream of
-// changes, /events), the page's part is fetched again — another phone's move appears, the
-// buttons offered follow the hand — unless the page already shows the hand as it is. What is
-// being typed in the line field is kept. The text field's suggestions follow what is typed.
-// Without JavaScript every control still works (links and forms); the page is only not
-// refreshed by itself.
+// The entry page kept up to date: whenever the book changes (/entry/events), the page's part
+// is fetched again — another phone's move appears, the buttons offered follow the hand —
+// unless the page already shows the hand as it is. What is being typed in the line field is
+// kept. A tap that builds the line fetches the part with the longer line instead of loading
+// the whole page again. The text field's suggestions follow what is typed. Without
+// JavaScript every control still works (forms); the page is only not refreshed by itself.
 (function () {
   "use strict";
   var main = document.getElementById("entry");
@@ -12,11 +12,11 @@
 
   function part() { return document.getElementById("entry-part"); }
 
-  function refresh() {
+  function refresh(line, always) {
     var now = part();
-    var line = now ? now.dataset.line : "";
+    if (typeof line !== "string") { line = now ? now.dataset.line : ""; }
     var url = "/entry/part?t=" + encodeURIComponent(table) + "&line=" + encodeURIComponent(line) +
-              "&seen=" + encodeURIComponent(now ? now.dataset.seen : "");
+              (always ? "" : "&seen=" + encodeURIComponent(now ? now.dataset.seen : ""));
     fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
       if (r.status === 204) { return null; }
       if (!r.ok) { location.reload(); return null; }
@@ -29,6 +29,10 @@
       main.innerHTML = html;
       var again = document.getElementById("typed");
       if (again) { again.value = value; if (focused) { again.focus(); } }
+      if (always) {  // a tap: on to what comes next (the next choice, else the send button)
+        var next = main.querySelector(".choice:not(.chosen) button") || main.querySelector("button.go");
+        if (next) { next.focus(); }
+      }
       watchTyping();
     }).catch(function () {});
   }
@@ -61,6 +65,16 @@
       typed.addEventListener("input", suggest);
     }
   }
+
+  // a tap that builds the line: the part with the line it makes, the address kept in step
+  main.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("form.taps button[name=line]") : null;
+    if (!button) { return; }
+    e.preventDefault();
+    history.replaceState(null, "", "/entry/table?t=" + encodeURIComponent(table) +
+                         (button.value ? "&line=" + encodeURIComponent(button.value) : ""));
+    refresh(button.value, true);
+  });
 
   watchTyping();
   if (window.EventSource) {
