@@ -20,6 +20,13 @@ UNSEEN_OK = {"cambio", "return"}  # `?` allowed where faces are not seen (N2.3)
 NO_ARGUMENT = {"cut", "claim", "knock", "pass", "forgive"}
 MANY = {"meld", "add", "show", "deal", "announce", "declare"}  # several cards, chosen in turn
 SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
+# N4.5: short forms typed at the table (`play`, the board's line field); the book always
+# stores the verb itself.
+SHORT = {
+    "cu": "cut", "de": "deal", "re": "return", "an": "announce", "ca": "cambio",
+    "dc": "declare", "dr": "draw", "cl": "claim", "k": "knock", "m": "meld", "+": "add",
+    "p": "pay", "ps": "pass", "sh": "show", "fo": "foul", "fg": "forgive",
+}
 
 
 class Step(NamedTuple):
@@ -130,6 +137,15 @@ def unseen(ref) -> list:
 
 def _cards(cards, typed) -> list:
     return list(dict.fromkeys(CARD_NAME[c] for c in cards if c not in typed))
+
+
+def long_form(typed: str) -> str:
+    """A typed line with its verb's short form (N4.5: `dr Beto 2d`) written out (`draw Beto
+    2d`); any other line as it is."""
+    stripped = typed.lstrip()
+    first, _, rest = stripped.partition(" ")
+    verb = SHORT.get(first.lower())
+    return f"{verb} {rest}".rstrip() if verb else typed
 
 
 def spoken(line: str, spanish: bool) -> str:

@@ -213,3 +213,14 @@ def test_attack_a_readers_login_can_look_but_never_enter(owner_url, roles):
     finally:
         board.stop()
     assert [(m["line"], m["recorder"]) for m in moves(owner_url)] == [(FRIDAY_LINES[0], clerk)]
+
+
+def test_the_line_field_takes_the_notation_its_spanish_verbs_and_short_forms(friday_pin):
+    url, pin, board = friday_pin
+    phone = signed_in(board, pin)
+    phone.open_table()
+    for line in FRIDAY_LINES[:7]:
+        assert phone.send(line)[0] == 303
+    assert phone.send("dr Beto 2d")[1][0].startswith("move 8: draw Beto 2d — ")  # N4.5
+    assert phone.send("bajar Beto 2s 2d 2c")[1][0].startswith("move 9: meld Beto 2s 2d 2c — ")  # N4.10
+    assert [m["line"] for m in moves(url)][7:] == ["draw Beto 2d", "meld Beto 2s 2d 2c"]

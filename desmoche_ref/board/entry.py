@@ -29,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from .. import choices
 from ..findings import M
 from .entrypage import ASSETS, TEMPLATES, EntryPages
 from .entrysaid import Said, refusal_lines, said_of
@@ -176,7 +177,8 @@ class Entry:
         from ..store.desk import Seen, SignedOut
 
         what = form.get("action", "")
-        arg = {"line": form.get("line"), "new": form.get("dealer"), "void": form.get("reason")}.get(what)
+        arg = {"line": choices.long_form(form.get("line", "")), "new": form.get("dealer"),
+               "void": form.get("reason")}.get(what)
         try:
             seen = Seen(int(form.get("number", "")), int(form.get("seq", "")))
         except ValueError:

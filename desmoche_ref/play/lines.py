@@ -6,7 +6,7 @@ findings.Message (the shell shows it in the run's language)."""
 import shlex
 from typing import NamedTuple
 
-from ..choices import SPANISH_OF, spoken  # noqa: F401 (the session's names for them)
+from ..choices import SHORT, SPANISH_OF, spoken  # noqa: F401 (the session's names for them)
 from ..findings import M, error
 from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
@@ -14,12 +14,6 @@ from ..notation.model import Event
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import with_comment, write_event
 
-# N4.5: short forms typed at the table; the book always stores the verb itself.
-SHORT = {
-    "cu": "cut", "de": "deal", "re": "return", "an": "announce", "ca": "cambio",
-    "dc": "declare", "dr": "draw", "cl": "claim", "k": "knock", "m": "meld", "+": "add",
-    "p": "pay", "ps": "pass", "sh": "show", "fo": "foul", "fg": "forgive",
-}
 
 # session command -> (usage, what it does)
 COMMANDS = {
