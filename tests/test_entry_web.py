@@ -174,12 +174,15 @@ def test_a_session_lasts_the_night_and_failures_leave_the_window():
     sessions = Sessions(clock=lambda: now[0])
 
     class Recorder:
-        closed = False
+        name, closed = "Beto", False
 
         def close(self):
             self.closed = True
 
-    kept = sessions.start(Recorder())
+    phones = [sessions.start(Recorder()) for _ in range(5)]  # a fifth sign-in of one recorder ends the first
+    assert phones[0].recorder.closed and sessions.get(phones[0].token) is None
+    assert all(sessions.get(p.token) is p for p in phones[1:])
+    kept = phones[-1]
     now[0] = 12 * 3600 - 1
     assert sessions.get(kept.token) is kept
     now[0] = 12 * 3600 + 1

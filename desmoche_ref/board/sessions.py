@@ -22,6 +22,8 @@ WINDOW = 60.0              # seconds over which failed sign-ins are counted
 TRIES_PER_NAME = 5         # failures a name may have in WINDOW
 TRIES_PER_ADDRESS = 10     # failures an address may have in WINDOW (several phones behind one)
 MOST_SESSIONS = 500        # sessions kept at once: past it the oldest ends
+PER_RECORDER = 4           # sessions of one recorder at once (each may hold a server connection): past it
+                           # their oldest ends
 MOST_COUNTED = 10_000      # names and addresses whose failures are counted at once
 
 
@@ -47,9 +49,15 @@ class Sessions:
     def start(self, recorder) -> Session:
         session = Session(recorder, self.clock())
         with self._lock:
+            ended = [s for s in self._by_token.values() if s.recorder.name == recorder.name]
+            ended = ended[:max(0, len(ended) - PER_RECORDER + 1)]
+            for old in ended:
+                del self._by_token[old.token]
             self._by_token[session.token] = session
             while len(self._by_token) > MOST_SESSIONS:
-                self._by_token.popitem(last=False)[1].recorder.close()
+                ended.append(self._by_token.popitem(last=False)[1])
+        for old in ended:
+            old.recorder.close()
         return session
 
     def get(self, token: str | None):
