@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from board_server import BoardServer
-from conftest import FRIDAY_LINES, Live, friday_table_book
+from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book
 from desmoche_ref.cards import parse_card, pretty
 from desmoche_ref.choices import SPANISH_OF
 from desmoche_ref.store.db import open_book
@@ -93,7 +93,7 @@ def enter_by_taps(phone, line, spanish=False):
 
 @pytest.fixture
 def sqlite_friday(tmp_path):
-    url = f"sqlite:///{tmp_path / 'book.db'}"
+    url = new_sqlite_book(tmp_path)
     book = open_book(url)
     friday_table_book(book)
     book.engine.dispose()

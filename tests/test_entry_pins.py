@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import FRIDAY_LINES, Live, friday_table_book, invoke, verified
+from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book, invoke, verified
 from desmoche_ref.store import pins
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.identity import entered_by, login_name
@@ -19,9 +19,7 @@ from test_store_roles import granted_book, owner_url, psql, roles  # noqa: F401 
 
 @pytest.fixture
 def sqlite_book(tmp_path):
-    url = f"sqlite:///{tmp_path / 'book.db'}"
-    Live(url)("table", "list")  # the book made, as a first use makes it
-    return url
+    return new_sqlite_book(tmp_path)
 
 
 def granted(live, name):
