@@ -14,6 +14,7 @@ from board_server import BoardServer
 from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book
 from desmoche_ref.board.sessions import Sessions, Throttle
 from desmoche_ref.store.db import open_book
+from desmoche_ref.store.tablebook import TableBook
 from entry_client import Phone
 from test_store_roles import as_role, granted_book, owner_url, roles  # noqa: F401 (fixtures)
 
@@ -227,3 +228,33 @@ def test_the_line_field_takes_the_notation_its_spanish_verbs_and_short_forms(fri
     assert phone.send("dr Beto 2d")[1][0].startswith("move 8: draw Beto 2d — ")  # N4.5
     assert phone.send("bajar Beto 2s 2d 2c")[1][0].startswith("move 9: meld Beto 2s 2d 2c — ")  # N4.10
     assert [m["line"] for m in moves(url)][7:] == ["draw Beto 2d", "meld Beto 2s 2d 2c"]
+
+
+def test_a_hand_dealt_voided_undone_and_the_table_closed_from_a_phone(friday_pin):
+    url, pin, board = friday_pin
+    book = open_book(url)
+    table = TableBook(book, "friday")
+    for line in FRIDAY_LINES + ["end"]:
+        table.record(line)
+    book.engine.dispose()
+    phone = signed_in(board, pin)
+    page = phone.open_table()
+    assert re.search(r'value="Beto" checked', page)  # the deal passes to the right (R3.1)
+
+    def do(action, **fields):
+        number, seq = phone.seen()
+        return phone.post("friday", dict(csrf=phone.field("csrf"), key=f"{action}-{number}-{seq}", number=number,
+                                         seq=seq, action=action, **fields))[1]
+
+    assert do("new", dealer="Beto") == ["hand 2 at table friday: Beto deals; bet 10.00; side games: oro 5.00 "
+                                        "(Ana Beto Carla)"]
+    assert do("line", line="cut Carla")[0].startswith("move 1: cut Carla — ")
+    assert do("void", reason="the deck was short") == [
+        "move 2: hand 2 at table friday is void (the deck was short): nothing posted, its pots pass on; "
+        "`new hand` deals the next (the same dealer)"]
+    assert re.search(r'value="Beto" checked', phone.page)  # a void hand's dealer deals again (N9.6)
+    assert do("undo") == ["move 3: undid move 2 (void); hand 2 is open again, its postings reversed"]
+    assert do("void", reason="players left")[0].startswith("move 4: hand 2 at table friday is void (players left)")
+    assert do("close", confirm="yes") == ["table friday closed"]
+    assert Live(url).json("table", "list", "--json")[0]["closed"]
+    assert 'class="close"' not in phone.page and "table friday closed" in phone.page
