@@ -13,6 +13,7 @@ when it is sent; a word offered may still be refused for the cards it names.
 from typing import NamedTuple
 
 from .cards import CARD_NAME, parse_card
+from .engine.queries import ANYTIME
 from .notation.parser import AUTO_KINDS, FOUL_CODES, GAMES, SPANISH_VERBS, TO_WORDS, parse_event
 
 HAND_ONLY = {"pay", "show", "cambio", "return", "announce", "declare"}
@@ -44,6 +45,13 @@ def verbs(ref) -> list:
     return list(dict.fromkeys(m.verb for m in ref.coming())) if ref is not None else []
 
 
+def turn_first(allowed: list) -> list:
+    """Verbs with the moves of the turn first (a draw, a take, a pay), then those never out of
+    place (a foul, a show, an announcement, a declaration: ANYTIME): what a thumb wants most
+    is the first button."""
+    return [v for v in allowed if v not in ANYTIME] + [v for v in allowed if v in ANYTIME]
+
+
 def players(ref, verb: str) -> list:
     """The players the referee allows `verb` of now, in its order."""
     return list(dict.fromkeys(m.player for m in ref.coming() if m.verb == verb and m.player))
@@ -54,7 +62,7 @@ def step(ref, words) -> Step:
     words = tuple(words)
     ready = bool(words) and parse_event(" ".join(words), 0).error is None
     if not words:
-        return Step(words, "verb", tuple(verbs(ref)), False, False)
+        return Step(words, "verb", tuple(turn_first(verbs(ref))), False, False)
     verb = words[0]
     if verb == "end":
         return Step(words, "word", (), False, ready)
