@@ -8,15 +8,14 @@ reload; no error, nothing fetched off the board, nothing wider than the phone.""
 
 import json
 import re
-from urllib.parse import urlsplit
 
 import pytest
 
 from board_server import BoardServer
-from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book
+from test_board_browser import Tab
+from conftest import friday_sqlite, with_friday, FRIDAY_LINES, Live
 from desmoche_ref.cards import parse_card, pretty
 from desmoche_ref.choices import SPANISH_OF
-from desmoche_ref.store.db import open_book
 from test_store_roles import as_role, granted_book, owner_url, roles  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.slow
@@ -33,18 +32,12 @@ def verdict():
     return FRIDAY_VERDICT
 
 
-class Phone:
-    """A phone's page at the entry: its console errors and any request off the board kept."""
+class Phone(Tab):
+    """A phone's page at the entry (test_board_browser.Tab: its console errors and any request
+    off the board kept), 390 px wide."""
 
     def __init__(self, browser, board, lang="en"):
-        self.context = browser.new_context(viewport=PHONE, locale=lang, has_touch=True, is_mobile=True)
-        self.page = self.context.new_page()
-        self.errors, self.outside = [], []
-        host = f"127.0.0.1:{board.port}"
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: urlsplit(r.url).netloc == host or self.outside.append(r.url))
-        self.page.goto(board.url + "/entry")
+        super().__init__(browser, board, "/entry", PHONE["width"], PHONE["height"], lang=lang)
 
     def button(self, name):
         return self.page.get_by_role("button", name=name, exact=True)
@@ -70,7 +63,7 @@ class Phone:
 
     def close(self):
         assert self.errors == [] and self.outside == [], (self.errors, self.outside)
-        self.context.close()
+        super().close()
 
 
 def enter_by_taps(phone, line, spanish=False):
@@ -93,11 +86,7 @@ def enter_by_taps(phone, line, spanish=False):
 
 @pytest.fixture
 def sqlite_friday(tmp_path):
-    url = new_sqlite_book(tmp_path)
-    book = open_book(url)
-    friday_table_book(book)
-    book.engine.dispose()
-    return url
+    return friday_sqlite(tmp_path)
 
 
 def printed_pin(url, name="Beto"):
@@ -128,9 +117,7 @@ def test_a_whole_friday_hand_by_taps_at_390_px_on_sqlite(sqlite_friday, chromium
 def test_a_whole_friday_hand_by_taps_at_390_px_on_postgresql(owner_url, roles, chromium):
     owner, (viewer,) = granted_book(owner_url, roles, "--reader")
     owner("db", "grant", "desmoche_pw", "--recorder")  # the test server's one role with a password
-    book = open_book(owner_url)
-    friday_table_book(book)
-    book.engine.dispose()
+    with_friday(owner_url)
     board = BoardServer(as_role(owner_url, viewer), entry=True)
     try:
         phone = Phone(chromium, board)

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
-from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book, verified
-from desmoche_ref.store.db import BookError, open_book
+from conftest import friday_sqlite, with_friday, FRIDAY_LINES, Live, verified
+from desmoche_ref.store.db import BookError
 from desmoche_ref.store.desk import Desk, Moved, Seen, SignedOut
 from desmoche_ref.store.signin import SignInRefused
 from desmoche_ref.store.tablebook import TableBook
@@ -24,10 +24,7 @@ PW_ROLE, PW = "desmoche_pw", "right"  # .ci/postgres: the one role the test serv
 @pytest.fixture
 def sqlite_friday(tmp_path):
     """friday's table dealt on a new SQLite book, and a PIN for Beto: (URL, PIN)."""
-    url = new_sqlite_book(tmp_path)
-    book = open_book(url)
-    friday_table_book(book)
-    book.engine.dispose()
+    url = friday_sqlite(tmp_path)
     pin = Live(url)("db", "grant", "Beto", "--recorder", "--pin").stdout.rstrip("\n").rsplit("PIN: ", 1)[1]
     return url, pin
 
@@ -146,9 +143,7 @@ def test_a_revoked_pin_and_a_wrong_one_store_nothing(sqlite_friday):
 def test_a_league_login_enters_friday_as_itself_and_a_reader_or_revoked_role_cannot(owner_url, roles):
     owner, (clerk, viewer) = granted_book(owner_url, roles, "--recorder", "--reader")
     owner("db", "grant", PW_ROLE, "--recorder")
-    book = open_book(owner_url)
-    friday_table_book(book)
-    book.engine.dispose()
+    with_friday(owner_url)
     desk = Desk(as_role(owner_url, viewer))  # the board reads as a reader; each sign-in writes as itself
     try:
         with pytest.raises(SignInRefused) as refused:
@@ -200,9 +195,7 @@ def test_the_server_refuses_a_readers_connection_whatever_the_board_does(owner_u
     from desmoche_ref.store.signin import Recorder
 
     owner, (clerk,) = granted_book(owner_url, roles, "--recorder")
-    book = open_book(owner_url)
-    friday_table_book(book)
-    book.engine.dispose()
+    with_friday(owner_url)
     desk = Desk(owner_url)
     try:
         signed = desk.sign_in(clerk, "")

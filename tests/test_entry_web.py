@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from board_server import BoardServer
-from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book
+from conftest import friday_sqlite, with_friday, FRIDAY_LINES, Live
 from desmoche_ref.board.sessions import Sessions, Throttle
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import TableBook
@@ -23,10 +23,7 @@ from test_store_roles import as_role, granted_book, owner_url, roles  # noqa: F4
 def friday_pin(tmp_path):
     """friday's table dealt on a new SQLite book, a PIN for Beto and a board with --entry on
     it: (URL, PIN, board)."""
-    url = new_sqlite_book(tmp_path)
-    book = open_book(url)
-    friday_table_book(book)
-    book.engine.dispose()
+    url = friday_sqlite(tmp_path)
     pin = Live(url)("db", "grant", "Beto", "--recorder", "--pin").stdout.rstrip("\n").rsplit("PIN: ", 1)[1]
     board = BoardServer(url, entry=True)
     yield url, pin, board
@@ -201,9 +198,7 @@ def test_a_session_lasts_the_night_and_failures_leave_the_window():
 # ------------------------------------------------------------------ PostgreSQL
 def test_attack_a_readers_login_can_look_but_never_enter(owner_url, roles):
     owner, (clerk, viewer) = granted_book(owner_url, roles, "--recorder", "--reader")
-    book = open_book(owner_url)
-    friday_table_book(book)
-    book.engine.dispose()
+    with_friday(owner_url)
     board = BoardServer(as_role(owner_url, viewer), entry=True)
     try:
         reader = Phone(board)
