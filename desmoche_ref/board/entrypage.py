@@ -30,6 +30,7 @@ from markupsafe import Markup
 from .. import choices
 from ..cards import CARD_NAME, parse_card
 from ..describe import claims_shown_as
+from ..engine.state import OVER
 from ..findings import M
 from ..i18n import N_
 from ..notation.parser import SPANISH_VERBS, VERBS, parse_event
@@ -95,7 +96,7 @@ class EntryPages:
                 "may_undo": hand is not None and not now.table_closed,
                 "may_void": playing and not hand.closed and hand.void is None,
                 "may_deal": not now.table_closed and (hand is None or hand.closed or hand.seq == 0
-                                                      or ref.phase == "over"),
+                                                      or ref.phase == OVER),
                 "asks": self.asks(step)}
 
     def read_line(self, typed: str, ref) -> tuple:
@@ -131,7 +132,7 @@ class EntryPages:
         lines.append(w.pile({"discard": {"top": CARD_NAME[dead[-1]] if dead else None, "count": len(dead)}}))
         lines.append(w.stock_words(ref.report.state.stock))
         pending = ref.pending_claims()
-        if pending and ref.phase != "over":
+        if pending and ref.phase != OVER:
             lines.append(w.say(M("still to be shown: {claims}", claims=claims_shown_as(pending, _pretty))))
         return lines
 
