@@ -176,6 +176,7 @@ def test_a_league_login_enters_friday_as_itself_and_a_reader_or_revoked_role_can
     finally:
         desk.close()
     assert len(rows(owner_url)) == 30
+    assert verified(owner("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
 
 
 def connections(url, *users):
