@@ -8,8 +8,8 @@ from typing import NamedTuple
 from .. import choices
 from ..describe import MOVE, outcome_text
 from ..findings import M
-from ..words import already_message, echo_text, foul_text, opened_message, table_closed_messages, \
-    undone_message, voided_message
+from ..words import (already_message, echo_text, foul_text, opened_message, table_closed_messages,
+                     undone_message, voided_message)
 
 
 class Said(NamedTuple):
