@@ -253,3 +253,27 @@ def test_a_hand_dealt_voided_undone_and_the_table_closed_from_a_phone(friday_pin
     assert do("close", confirm="yes") == ["table friday closed"]
     assert Live(url).json("table", "list", "--json")[0]["closed"]
     assert 'class="close"' not in phone.page and "table friday closed" in phone.page
+
+
+def test_attack_a_foreign_host_is_refused_by_the_entry_and_nothing_is_stored(friday_pin):
+    """DNS rebinding: a page at evil.example, resolved to the board's address, has the browser
+    ask for the entry under that name — the sign-in with a PIN it guesses, a form with a
+    session it hopes for. Every route of the entry answers 421 from the board's Host allow-list
+    (the board's own, around every route) and nothing more: no cookie, nothing stored."""
+    url, pin, board = friday_pin
+    honest = signed_in(board, pin)  # a real session, whose cookie the attacker's browser would send
+    honest.open_table()
+    csrf = honest.field("csrf")
+    evil = Phone(board, host=f"evil.example:{board.port}")
+    evil.cookies = dict(honest.cookies)
+    for method, path, form in [("GET", "/entry", None), ("POST", "/entry/signin", {"name": "Beto", "secret": pin}),
+                               ("GET", "/entry/table?t=friday", None), ("GET", "/entry/part?t=friday", None),
+                               ("GET", "/entry/suggest?t=friday&text=de", None), ("GET", "/entry/events", None),
+                               ("GET", "/entry/assets/entry.js", None),
+                               ("POST", "/entry/table?t=friday", dict(csrf=csrf, key="k", number="1", seq="0",
+                                                                      action="line", line=FRIDAY_LINES[0]))]:
+        status, headers, body = evil.request(method, path, form)
+        assert (status, body) == (421, "misdirected request: this board does not answer to that name\n"), path
+        assert "set-cookie" not in headers, path
+    assert moves(url) == []
+    assert honest.send(FRIDAY_LINES[0])[1][0].startswith("move 1: ")  # under the board's own name, it records
