@@ -35,7 +35,8 @@ class BoardServer:
         sock = serve.listen("127.0.0.1", self.port)
         self.port = sock.getsockname()[1]
         qr = serve.qr_svg(self.address) if self.address else None
-        renderer = Renderer(self.lang, "test", self.address, qr, refresh=self.refresh, cycle=self.cycle)
+        renderer = Renderer(self.lang, "test", self.address, qr, refresh=self.refresh, cycle=self.cycle,
+                            entry=self.entry)
         self.hub = Hub(self.db, self.tables, renderer, tell=self.told.append, poll=0.005)
         self.entry_app = None
         if self.entry:

@@ -55,6 +55,7 @@ def test_signing_in_sets_a_strict_http_only_cookie_and_a_phone_records(friday_pi
     token = cookie.split(";")[0].split("=", 1)[1]
     assert len(token) >= 40 and "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/entry" in cookie
     assert "Max-Age=43200" in cookie  # the night: 12 hours
+    assert '<a href="/entry/table?t=friday">record this table</a>' in board.get("/")[2]  # beside the table's view
     phone.open_table()
     status, answer = phone.send(FRIDAY_LINES[0])
     assert answer == ["move 1: deal Beto 2s 3s 4h 7c 8d Th Jc Qd Ks — the deal: Ana deals"]

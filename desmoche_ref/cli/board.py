@@ -84,7 +84,7 @@ def board(tables, host, port, names, max_viewers, max_per_address, entry, db):
     port = sock.getsockname()[1]
     address, everyone = serve.where_to_open(host, port)
     renderer = Renderer(lang, version("desmoche-ref"), address if everyone else None,
-                        serve.qr_svg(address) if everyone and address else None)
+                        serve.qr_svg(address) if everyone and address else None, entry=entry)
     hub = Hub(db, tables, renderer, tell=lambda line: click.echo(line, err=True))
     hosts = allowed_hosts(host, serve.own_addresses(), names)
     desk = _entry(db, hub, lang, tables, sock) if entry else None
