@@ -88,6 +88,7 @@ def test_a_resent_form_is_stored_once_and_a_stale_one_is_refused_naming_what_cha
         desk.close()
 
 
+@pytest.mark.slow  # the fast lane races phones over HTTP (test_entry_web.py)
 def test_two_recorders_racing_at_one_table_store_each_move_once(sqlite_friday):
     url, pin = sqlite_friday
     Live(url)("db", "grant", "Ana", "--recorder", "--pin")

@@ -226,6 +226,7 @@ def test_the_line_field_takes_the_notation_its_spanish_verbs_and_short_forms(fri
     assert [m["line"] for m in moves(url)][7:] == ["draw Beto 2d", "meld Beto 2s 2d 2c"]
 
 
+@pytest.mark.slow
 def test_a_hand_dealt_voided_undone_and_the_table_closed_from_a_phone(friday_pin):
     url, pin, board = friday_pin
     book = open_book(url)
