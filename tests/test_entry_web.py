@@ -279,3 +279,12 @@ def test_attack_a_foreign_host_is_refused_by_the_entry_and_nothing_is_stored(fri
         assert "set-cookie" not in headers, path
     assert moves(url) == []
     assert honest.send(FRIDAY_LINES[0])[1][0].startswith("move 1: ")  # under the board's own name, it records
+
+
+def test_board_entry_on_a_book_that_is_not_there_says_so_and_makes_none(tmp_path):
+    from conftest import invoke
+
+    missing = tmp_path / "none.db"
+    run = invoke("board", "--entry", "--port", "0", "--db", missing)
+    assert (run.returncode, run.stderr) == (2, f"error: there is no book at {missing}: nothing is recorded there yet\n")
+    assert not missing.exists()
