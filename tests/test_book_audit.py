@@ -425,7 +425,7 @@ def test_a_book_upgraded_from_before_the_journal_is_journaled_and_verifies(book)
     out = book.json("verify", "--json")
     assert out["problems"] == [] and out["journal"] == scalar(book.url, "SELECT count(*) FROM journal") > 0
     assert live_figures(book) == before
-    book(*NO_WINNER[3], "--table", "club")  # (a book made since 0008 keeps no table in use for all)
+    book(*NO_WINNER[3], "--table", "club")  # (a book made since 0009 keeps no table in use for all)
     assert verified(book("verify").stdout).endswith(": all in order\n")
 
 

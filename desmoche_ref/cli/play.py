@@ -364,7 +364,7 @@ MAIN = N_("main")  # the main pot (settle.MAIN_POT), as `settle` names it among 
 
 @click.command(cls=Command)
 @click.option("--table", "table_name", metavar=N_("NAME"), default=None,
-              help=N_("The table to record at. Default: the table last used in this book."))
+              help=N_("The table to record at. Default: where you last worked in this book."))
 @db_option
 @click.option("--keep-going", is_flag=True,
               help=N_("Piped input: go on past a refused line (by default the first one stops it)."))

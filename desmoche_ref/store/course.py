@@ -173,8 +173,7 @@ def new_hand_row(state: TableState, previous: HandState | None, before: laws.Tab
     table = state.table
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:  # after a table's first hands, all void, their dealer deals again
-        again = previous.row.dealer if previous is not None and previous.row.dealer in players else None
-        dealer = laws.next_dealer(before, players) or again
+        dealer = laws.proposed_dealer(before, players, previous.row.dealer if previous is not None else None)
         if dealer is None:
             raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`",
                                new=COMMAND_LINE["new"]))

@@ -9,6 +9,13 @@ from .models import Hand, core
 FIRST_PAGE = 4  # hands read at first, newest first: the last complete one is nearly always among them
 
 
+def table_now(db, table_id: int, closed: bool = False, below: int | None = None) -> laws.Table:
+    """The table as its stored hands left it (laws.table_after); `closed` when it broke up;
+    with `below`, as its hands numbered below it left it. Its hands are read newest first, a
+    page at a time, only back to the last complete hand that carried nothing in."""
+    return laws.table_after((laws.HandFacts.of_row(row) for row in newest_first(db, table_id, below)), closed)
+
+
 def follow_on_laws(before, facts) -> list:
     """The laws across hands (laws.follow_on, as the book holds them: laws.BOOK) on a hand
     dealt after `before` (a laws.Table): every way a hand enters the book — `hand new`, a deal

@@ -16,7 +16,7 @@
 
 What is written once and what is derived. Events, postings and journal rows are inserted
 and never updated or deleted. Players are inserted only; the `setting` rows are the book's
-own state (the table last used; on PostgreSQL the rows writers lock, store/locks.py), which
+own state (on PostgreSQL the rows writers lock, store/locks.py), which
 nothing counts. Two kinds of row are updated in place, and only in these columns:
 - a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
   `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
@@ -56,7 +56,7 @@ def now() -> datetime:
 
 
 class Setting(SQLModel, table=True):
-    """The book's own state (e.g. the table last used)."""
+    """The book's own state (the rows writers lock, store/locks.py)."""
 
     __tablename__ = "setting"
     key: str = Field(primary_key=True, max_length=64)
@@ -165,6 +165,22 @@ class Journal(SQLModel, table=True):
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
 
 
+class RecorderPin(SQLModel, table=True):
+    """A recorder's PIN on a SQLite book (issue 36: entry on the board): who may sign in to
+    `board --entry` as NAME, kept as a slow hash only (store/pins.py). The book's own state,
+    like `setting`, not its record: inserted by `db grant NAME --recorder --pin`, ended by
+    `db revoke NAME` (or a new grant), never journaled, never exported. At most one live PIN a
+    name (a unique index over the rows not revoked). On PostgreSQL a recorder signs in with
+    their own login and the table stays empty (no role is granted anything on it)."""
+
+    __tablename__ = "recorder_pin"
+    __table_args__ = (Index("uq_recorder_pin_live", "name", unique=True, sqlite_where=text("revoked IS NULL"),
+                            postgresql_where=text("revoked IS NULL")),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64)                 # the recorder's name, as its moves record it
+    hash: str = Field(max_length=200)                # scrypt$N$r$p$salt$key (store/pins.py)
+    granted: datetime = Field(default_factory=now)
+    revoked: datetime | None = None
 def plain(table: Table, conn) -> list:
     """The table's columns to read rows as they are stored, for `verify` and the replay: on SQLite
     a time as its stored text (journal.stamp's form, as the journal's texts hold it), not parsed

@@ -8,16 +8,16 @@ however many rows others wrote since. No column changes. The table the book had 
 `setting` row it was kept in, read no more) becomes its upgrader's: a `use` row, journaled
 as the upgrader, so the book's owner goes on where the book was.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Created: 2026-12-06
 """
 
 from alembic import op
 
 
-revision = '0008'
-down_revision = '0007'
+revision = '0009'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 
