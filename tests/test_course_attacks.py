@@ -12,38 +12,22 @@ through TableBook (a simulated session, seed 4), and table `friday`, begun by th
 `clerk2`: its first hand dealt and eight moves recorded.
 """
 
-import uuid
 from datetime import date, timedelta
 
-import psycopg
 import pytest
 from sqlalchemy import create_engine
 
-from conftest import FRIDAY_LINES as FRIDAY, Live, _pg_conninfo, _pg_server, recorder_of, template_book, verified
+from conftest import FRIDAY_LINES as FRIDAY, Live, recorder_of, template_book, verified
 from desmoche_ref.notation.parser import split_comment
 from desmoche_ref.store import course, journal as J
 from desmoche_ref.store.codecs import TAGS
 from desmoche_ref.store.records import chain_hash
 from desmoche_ref.store.tablestate import BookState
 from desmoche_ref.store.writer import write
-from test_attacks import as_role, connected, grant, read_as_the_program
+from test_attacks import as_role, connected, grant, league, read_as_the_program  # noqa: F401 (the roles)
 
 SEED = 4  # simulate_session(5, 3, seed=4, vary=False): five hands, each won, nothing carried
 COURSE = "is not what the program writes at this point of the table's course"
-
-
-@pytest.fixture(scope="module")
-def league():
-    """Login roles for the module: two recorders and a reader (unique names), dropped at the end."""
-    server = _pg_server()
-    names = {kind: f"{kind}_{uuid.uuid4().hex[:8]}" for kind in ("clerk", "clerk2", "viewer")}
-    with psycopg.connect(**_pg_conninfo(server)) as conn:
-        for name in names.values():
-            conn.execute(f'CREATE ROLE "{name}" LOGIN')
-    yield names
-    with psycopg.connect(**_pg_conninfo(server)) as conn:
-        for name in names.values():
-            conn.execute(f'DROP ROLE IF EXISTS "{name}"')
 
 
 def session_hands(count: int, seed: int = SEED) -> list:

@@ -16,19 +16,10 @@ seq, message) for the book. The messages are findings.Messages.
 
 import json
 from collections import defaultdict
-from typing import NamedTuple
 
 from ..findings import M, joined
 from . import journal as J
-
-
-class Row(NamedTuple):
-    id: int
-    kind: str
-    subject: int
-    text: str
-    hash: str
-    writer: str | None
+from .replay import Entry as Row  # a journal row
 
 
 def values_of(text: str):
@@ -131,9 +122,7 @@ class Journal:
             previous = row.hash
             self.found = self.found or row.hash == self.wanted
             if self.replay is not None:  # each table's course, replayed as the journal goes (replaybook.py)
-                from .replay import Entry
-
-                self.replay.push(Entry(*row, _values(row.text)))
+                self.replay.push(row._replace(values=_values(row.text)))
             if row.writer is None:
                 first_form = True
                 if newer:
@@ -272,7 +261,7 @@ def _family(name: str):
     return literal_column(f"'{name}'").label("family")
 
 
-_COLUMNS = tuple(J.journal.c[name] for name in Row._fields)
+_COLUMNS = tuple(J.journal.c[name] for name in Row._fields if name != "values")
 
 
 def _kinds(kinds, name: str = "journal"):

@@ -52,7 +52,8 @@ SHAPE = {TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", HAND: "h
 
 
 class Entry(NamedTuple):
-    """A journal row as the replay reads it: its values parsed (None: not a list of values)."""
+    """A journal row (as store/pinned.py walks it), its values parsed when the replay reads it
+    (None: not a list of values)."""
 
     id: int
     kind: str
@@ -60,7 +61,7 @@ class Entry(NamedTuple):
     text: str
     hash: str
     writer: str | None
-    values: list | None
+    values: list | None = None
 
 
 class Lost(Exception):
