@@ -45,7 +45,7 @@ def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
     the moves possible next out (an empty list): of the queries they cost the most.
     `fixed`: the setup's part (setup_view), when the caller has it already."""
     names = setup.players
-    offer, action, drawer, outcome = ref.offer(), ref.action(), ref.next_drawer(), ref.outcome
+    action, drawer, outcome = ref.action(), ref.next_drawer(), ref.outcome
     return {
         "status": played.status,
         "last_line": played.last_line,
@@ -54,17 +54,7 @@ def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
         "errors": [e.as_json() for e in played.errors],
         "fouls": [f.as_json() for f in played.fouls],
         "warnings": [w.as_json() for w in played.warnings],
-        "stock": ref.report.state.stock,
-        "dead": _names(ref.report.state.dead),
-        "players": [{"name": s.name, "status": s.status, "hand": _names(s.hand),
-                     "unknown": s.unknown, "melds": [_names(m) for m in s.melds],
-                     "up_the_tree": not s.laid, "cambio_done": s.cambio_done}
-                    for s in ref.seats_view()],
-        "offer": None if offer is None else {
-            "card": CARD_NAME[offer.card], "by": names[offer.by],
-            "how": "drawn" if offer.drawn else "paid",
-            "may_take": [names[s] for s in offer.may_take],
-            "must_take": names[offer.must_take] if offer.must_take >= 0 else None},
+        **table_part(ref),
         "action": None if action is None else {
             "player": names[action.seat], "taken": CARD_NAME[action.taken], "owes": action.owes},
         "declared": ref.declared(),
@@ -77,7 +67,28 @@ def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
     }
 
 
-def table_steps(record, moves=True, ref=None):
+def table_part(ref) -> dict:
+    """What lies on the table as the referee `ref` has it now, the part of referee_view a
+    replay draws: the stock, the discard pile, each seat (status, hand, melds) and the card on
+    offer with who may and who must take it."""
+    names = ref.setup.players
+    offer = ref.offer()
+    return {
+        "stock": ref.report.state.stock,
+        "dead": _names(ref.report.state.dead),
+        "players": [{"name": s.name, "status": s.status, "hand": _names(s.hand),
+                     "unknown": s.unknown, "melds": [_names(m) for m in s.melds],
+                     "up_the_tree": not s.laid, "cambio_done": s.cambio_done}
+                    for s in ref.seats_view()],
+        "offer": None if offer is None else {
+            "card": CARD_NAME[offer.card], "by": names[offer.by],
+            "how": "drawn" if offer.drawn else "paid",
+            "may_take": [names[s] for s in offer.may_take],
+            "must_take": names[offer.must_take] if offer.must_take >= 0 else None},
+    }
+
+
+def table_steps(record, moves=True, ref=None, whole=None):
     """(event, view) after each event of `record` in turn: the view `table_at(record, line)`
     gives at that event's line, from one referee fed event by event (replaying the hand once,
     not once per line). Stops after an event that makes the hand invalid (that view shows the
@@ -85,7 +96,10 @@ def table_steps(record, moves=True, ref=None):
 
     `moves`: True, False, or the phases whose views list the moves possible next (the others
     list none). `ref`: a fresh Referee of the record's setup to feed, so that the caller can
-    ask it for the verdict afterwards (`ref.report`) without replaying the hand again."""
+    ask it for the verdict afterwards (`ref.report`) without replaying the hand again.
+    `whole(index, event)`: whether the view after that event is table_at's whole; where it
+    says no, the view is only table_part's keys (a replay that says whose turn it is only
+    at some moves asks the referee for the rest only there). The last view is always whole."""
     if ref is None:
         setup, errors = read_setup(record)
         if errors:
@@ -98,13 +112,14 @@ def table_steps(record, moves=True, ref=None):
         wanted = moves if isinstance(moves, bool) else at.phase in moves
         return {"line": record.line, "after_line": line, **referee_view(at, setup, ref.out, wanted, fixed)}
 
-    for ev in record.events:
+    last = len(record.events) - 1
+    for k, ev in enumerate(record.events):
         if ref.apply(ev) is not None:  # as table_at: the table just before the error line
             before = Referee(setup)
             before.run(record.events, ev.line - 1)
             yield ev, view(before, ev.line)
             return
-        yield ev, view(ref, ev.line)
+        yield ev, view(ref, ev.line) if whole is None or k == last or whole(k, ev) else table_part(ref)
 
 
 def hand_span(hands, number: int, last_line: int) -> tuple:
