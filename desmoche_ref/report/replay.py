@@ -23,14 +23,15 @@ Plain strings out (escaped here): a season writes a million steps, so nothing he
 through a template.
 """
 
-from ..cards import parse_card, pretty
+from ..cards import CARD_NAME, pretty
 from ..engine.state import ACTIVE
 from ..i18n import N_
+from ..view import offer_part
 from ..words import STATUS, offer_text, pile_text, stock_text, turn
 
 SEP = " · "
 MORE = "… "  # a part's words that begin so add to what it said before (the pile's top card)
-_CARD: dict = {}
+_CARD = [pretty(c) for c in range(len(CARD_NAME))]  # a card (cards.py's number) as the replay writes it: Q♦
 
 
 def escape(text: str) -> str:
@@ -38,16 +39,8 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def card_text(name: str) -> str:
-    """A card given by its name (Qd) as the replay writes it: Q♦ (replay.js colours it)."""
-    text = _CARD.get(name)
-    if text is None:
-        text = _CARD[name] = pretty(parse_card(name))
-    return text
-
-
-def _cards(names) -> str:
-    return " ".join([_CARD.get(c) or card_text(c) for c in names])
+def _cards(cards) -> str:
+    return " ".join([_CARD[c] for c in cards])
 
 
 class Words:
@@ -64,52 +57,54 @@ class Words:
         return self.turn.split("{", 1)[0].rstrip().rstrip(":")
 
 
-def seat_text(p, words: Words) -> str:
-    """A seat as a step writes it: `Beto 3♠ 4♥ [2♠ 2♦ 2♣]`, `Carla (passed) –`, `Ana +9?`."""
-    held = _cards(p["hand"])
-    if p["unknown"]:
-        held = f"{held} +{p['unknown']}?" if held else f"+{p['unknown']}?"
-    melds = "".join(f" [{_cards(m)}]" for m in p["melds"])
-    status = "" if p["status"] == ACTIVE else f" ({words.status.get(p['status'], p['status'])})"
-    return f"{p['name']}{status} {held or '–'}{melds}"
+def seat_text(s, words: Words) -> str:
+    """A seat (engine.queries.Seat) as a step writes it: `Beto 3♠ 4♥ [2♠ 2♦ 2♣]`, `Carla (passed) –`,
+    `Ana +9?`."""
+    held = _cards(s.hand)
+    if s.unknown:
+        held = f"{held} +{s.unknown}?" if held else f"+{s.unknown}?"
+    melds = "".join([f" [{_cards(m)}]" for m in s.melds])
+    status = "" if s.status == ACTIVE else f" ({words.status.get(s.status, s.status)})"
+    return f"{s.name}{status} {held or '–'}{melds}"
 
 
 class Table:
     """What the steps written so far said of the table: each seat, the offer, the pile, the stock."""
 
-    def __init__(self, words: Words):
-        self.words, self.seats, self.offer, self.dead, self.stock = words, {}, None, None, None
+    def __init__(self, words: Words, names):
+        self.words, self.names = words, names
+        self.seats, self.offer, self.dead, self.stock = {}, (), None, None
 
-    def parts(self, t: dict, whole: bool) -> list:
-        """The parts of a step that leaves the table `t` (view.py's): what changed, or all of it."""
-        out = []
-        for p in t["players"]:
-            key = (p["status"], p["hand"], p["unknown"], p["melds"])
-            if whole or self.seats.get(p["name"]) != key:
-                self.seats[p["name"]] = key
-                out.append(seat_text(p, self.words))
-        offer = offer_text(t, False)
-        if whole or offer != self.offer:
-            self.offer = offer
-            out.append(offer)
-        dead = t["dead"]
+    def parts(self, lie, view=None) -> list:
+        """The parts of a step that leaves the table `lie` (view.Lying): what changed; with the
+        whole `view` (view.py's), all of it and whose turn."""
+        out, whole = [], view is not None
+        for s in lie.seats:
+            key = (s.status, s.hand, s.unknown, s.melds)
+            if whole or self.seats.get(s.name) != key:
+                self.seats[s.name] = key
+                out.append(seat_text(s, self.words))
+        if whole or lie.offer != self.offer:
+            self.offer = lie.offer
+            out.append(offer_text({"offer": offer_part(lie.offer, self.names)}, False))
+        dead = lie.dead
         if whole or dead != self.dead:
             before, self.dead = self.dead, dead
             if not whole and before and dead[:-1] == before:  # (never onto "(empty)")
-                out.append(self.words.pile.format(cards=MORE + card_text(dead[-1])))
+                out.append(self.words.pile.format(cards=MORE + _CARD[dead[-1]]))
             else:
-                out.append(pile_text(t, False))
-        if whole or t["stock"] != self.stock:
-            self.stock = t["stock"]
-            out.append(stock_text(t))
+                out.append(pile_text({"dead": [CARD_NAME[c] for c in dead]}, False))
+        if whole or lie.stock != self.stock:
+            self.stock = lie.stock
+            out.append(stock_text({"stock": lie.stock}))
         if whole:
-            out.append(self.words.turn.format(turn=turn(t, False)))
+            out.append(self.words.turn.format(turn=turn(view, False)))
         return out
 
 
 def replay_html(number: int, text: str, steps, recorders=(), gettext=str, entered=None) -> str:
-    """The record `text` of hand `number` and its replay (`steps`: judge.Step, whole where
-    `view` holds a phase), as the HTML of a night page's hand: the lines before the moves in a
+    """The record `text` of hand `number` and its replay (`steps`: judge.Step, the whole
+    table written where it has its `view`), as the HTML of a night page's hand: the lines before the moves in a
     <pre>, a step a move (`#h{number}-m{move}`), then any line after the last step (a hand that
     stopped at an invalid line). `recorders`: who entered each move; a move entered by another
     than the one before says so (`entered`: the words, `entered by {recorder}`)."""
@@ -119,7 +114,7 @@ def replay_html(number: int, text: str, steps, recorders=(), gettext=str, entere
     out = [f"<pre class=head>{escape(chr(10).join(head))}</pre>\n"] if head else []
     if steps:
         words = Words(gettext)
-        table = Table(words)
+        table = Table(words, [s.name for s in steps[0].lie.seats])
         said = next((r for r in recorders if r), None)
         out.append("<ol class=replay>")
         for k, step in enumerate(steps):
@@ -129,7 +124,7 @@ def replay_html(number: int, text: str, steps, recorders=(), gettext=str, entere
             if who and who != said:
                 said = who
                 by = f" <span class=by>{escape((entered or 'entered by {recorder}').format(recorder=who))}</span>"
-            parts = table.parts(step.view, "phase" in step.view)
+            parts = table.parts(step.lie, step.view)
             changed = f"\n{escape(SEP.join(parts))}" if parts else ""
             out.append(f"<li\nid=h{number}-m{step.move}>{step.line} {escape(line)}{by}{changed}")
         out.append("</ol>\n")
