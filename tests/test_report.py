@@ -210,11 +210,11 @@ def test_a_season_of_the_samples_is_a_page_a_night_and_a_player(season):
     assert sorted(p.name for p in (out / "assets").iterdir()) == ["replay.js", "report.css"]
 
 
-@pytest.mark.parametrize("site", ["site", "site_es"])
-@pytest.mark.slow
-def test_every_link_resolves_and_nothing_is_fetched(season, site):
-    ids = {}
-    for page in _pages(getattr(season, site)):
+def links_resolve(root) -> int:
+    """Every link of every page of `root` leads to a file of the site, and to an id of it where
+    it names one; nothing is fetched from outside. The links followed."""
+    ids, count = {}, 0
+    for page in _pages(root):
         parsed = Page(page.read_text(encoding="utf-8"))
         ids[page] = parsed.ids
         for href in parsed.links + parsed.sources:
@@ -226,6 +226,14 @@ def test_every_link_resolves_and_nothing_is_fetched(season, site):
                 if resolved not in ids:
                     ids[resolved] = Page(resolved.read_text(encoding="utf-8")).ids
                 assert anchor in ids[resolved], (page, href)
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("site", ["site", "site_es"])
+@pytest.mark.slow
+def test_every_link_resolves_and_nothing_is_fetched(season, site):
+    assert links_resolve(getattr(season, site)) > 1000
 
 
 def _standings_rows(html):
@@ -567,3 +575,106 @@ def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
     report(book, "-o", site)
     assert {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
             and p.stat().st_mtime_ns != times[p]} <= {".desmoche-report", "index.html"}  # the time, if it moved
+
+
+# ------------------------------------------------------- pages of any size (issue 35)
+@pytest.fixture
+def short_pages(monkeypatch):
+    """A night page of 4 hands at most, a list of 3 nights a page: the paging of a 20,000-hand
+    season (pages.PART = 100, pages.ROWS = 100) on a book of a few hands."""
+    from desmoche_ref.report import pages
+
+    monkeypatch.setattr(pages, "PART", 4)
+    monkeypatch.setattr(pages, "ROWS", 3)
+    pages.environment.cache_clear()  # its words name the sizes
+    yield pages
+    pages.environment.cache_clear()
+
+
+def _season_of_days(book, folder, days: list, cuts: tuple) -> list:
+    """A simulated session of len(`days`) hands at one table of three, hand k played on
+    `days[k]` (one session: the laws across hands hold), as records cut before each hand of
+    `cuts`, to import in order."""
+    text = _run(book, ["simulate", "--hands", len(days), "--players", "3", "--seed", "1"]).stdout
+    hands = [h.replace("[Hand ", f'[Date "{day}"]\n[Hand ', 1).rstrip("\n") + "\n"
+             for h, day in zip(split_hands(text), days)]
+    records = []
+    for k, (start, end) in enumerate(zip((0, *cuts), (*cuts, len(hands)))):
+        records.append(folder / f"part{k}.dsm")
+        records[-1].write_text("\n".join(hands[start:end]), encoding="utf-8")
+    return records
+
+
+def test_a_long_night_and_long_lists_are_written_in_pages(short_pages, tmp_path):
+    """A night of 10 hands is three pages (hands 1–4, 5–8, 9–10), each naming the others and
+    holding its hands' replays; with the 6 nights after it the season's nights are listed 3 a
+    page (the season page, then nights/index.p2.html, .p3…), each player's too; every link
+    resolves. One more night writes its page, the last list page, the season and the players'
+    pages (and their last list page), nothing else."""
+    book = Book("sqlite:///" + str(tmp_path / "book.db"))
+    days = ["2026-09-04"] * 10 + [f"2026-{d}" for d in ("10-01", "10-08", "10-15", "10-22", "10-29", "11-05",
+                                                          "11-12")]
+    first, second, third = _season_of_days(book, tmp_path, days, (10, 16))
+    _run(book, ["import", first, second, "--table", "club"])
+    site = tmp_path / "site"
+    report(book, "-o", site)
+    nights = tmp_path / "site" / "nights"
+    assert sorted(p.name for p in nights.iterdir()) == [
+        "club-2026-09-04.html", "club-2026-09-04.p2.html", "club-2026-09-04.p3.html", "club-2026-10-01.html",
+        "club-2026-10-08.html", "club-2026-10-15.html", "club-2026-10-22.html", "club-2026-10-29.html",
+        "club-2026-11-05.html", "index.p2.html", "index.p3.html"]
+    assert sorted(hands_of(site)) == sorted([("club-2026-09-04.html", n) for n in (1, 2, 3, 4)]
+                                            + [("club-2026-09-04.p2.html", n) for n in (5, 6, 7, 8)]
+                                            + [("club-2026-09-04.p3.html", 9), ("club-2026-09-04.p3.html", 10)]
+                                            + [(f"club-2026-{d}.html", n) for d, n in
+                                               (("10-01", 11), ("10-08", 12), ("10-15", 13), ("10-22", 14),
+                                                ("10-29", 15), ("11-05", 16))])
+    second = (nights / "club-2026-09-04.p2.html").read_text(encoding="utf-8")
+    assert "<title>Table club, 2026-09-04 · hands 5–8</title>" in second
+    assert ('The night&#39;s 10 hands, a page each 4:\n<a href="../nights/club-2026-09-04.html">1–4</a> · '
+            '<strong>5–8</strong> · <a href="../nights/club-2026-09-04.p3.html">9–10</a></nav>') in second
+    season_page = (site / "index.html").read_text(encoding="utf-8")
+    assert season_page.count('<th scope="row" class="day" data-label="night">') == 3 + 3  # nights, figures
+    assert ('<strong>from 2026-09-04</strong> · <a href="nights/index.p2.html">from 2026-10-15</a> · '
+            '<a href="nights/index.p3.html">from 2026-11-05</a></nav>') in season_page
+    for player in ("Ana", "Beto", "Carla"):
+        assert [p.name for p in sorted((site / "players").glob(f"{player}*"))] == [
+            f"{player}.html", f"{player}.p2.html", f"{player}.p3.html"]
+    assert links_resolve(site) > 200
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    _run(book, ["import", third, "--table", "club"])
+    report(book, "-o", site)
+    changed = sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
+                     and before.get(p) != p.read_bytes())
+    assert changed == [".desmoche-report", ".desmoche-report-hands", "index.html", "nights/club-2026-11-12.html",
+                       "nights/index.p3.html", "players/Ana.html", "players/Ana.p3.html", "players/Beto.html",
+                       "players/Beto.p3.html", "players/Carla.html", "players/Carla.p3.html"]
+
+
+def test_the_hand_pages_of_a_report_before_are_sent_on_to_their_night(small, tmp_path):
+    """A folder made by a report of before (a page a hand: its manifest of format 2, its
+    hands/ pages) is brought up to date: each hand page that was there becomes a page that
+    sends the reader to the hand on its night's page (`#h1`; the move a link named, #move-5 or
+    #line-16, by its script); it stays one, written once, from report to report."""
+    from desmoche_ref.report.manifest import MARKER
+
+    site = tmp_path / "site"
+    report(small, "-o", site)
+    (site / "hands").mkdir()
+    (site / "hands" / "2-1.html").write_text("<p>the old page</p>")
+    (site / "hands" / "2-9.html").write_text("<p>a hand no longer in the book</p>")
+    (site / MARKER).write_text(json.dumps({"format": 2, "stamp": "old", "keys": {},
+                                           "files": {"hands/2-1.html": "x", "hands/2-9.html": "y"}}))
+    result = report(small, "-o", site)
+    assert result.output.startswith(f"{site}: 6 pages, 1 hand")
+    moved = (site / "hands" / "2-1.html").read_text(encoding="utf-8")
+    assert '<script src="../assets/moved.js" data-target="../nights/2-2026-11-27.html#h1" data-first="12" ' \
+           'data-moves="29"></script>' in moved
+    assert '<noscript><meta http-equiv="refresh" content="0; url=../nights/2-2026-11-27.html#h1"></noscript>' in moved
+    assert sorted(p.name for p in (site / "hands").iterdir()) == ["2-1.html"]  # the other hand is gone
+    assert (site / "assets" / "moved.js").exists()
+    assert json.loads((site / MARKER).read_text())["moved"] == {"hands/2-1.html": "nights/2-2026-11-27.html#h1"}
+    times = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+    report(small, "-o", site)
+    assert (site / "hands" / "2-1.html").stat().st_mtime_ns == times[site / "hands" / "2-1.html"]
+    assert links_resolve(site) > 20

@@ -523,3 +523,28 @@ def test_at_390_px_words_break_only_at_spaces_or_card_boundaries(built, browser,
     context.close()
     assert drawn >= 4
     assert found == {}
+
+
+def test_a_link_to_a_hand_page_of_a_report_before_opens_the_hand_on_its_night(browser, tmp_path):
+    """Issue 35: a folder of a report made before (a page a hand) brought up to date: a link
+    to `hands/2-1.html#move-5` opens the night's page at hand 1, move 5 (its step shown, the
+    table drawn); `#line-16` at the move of line 16; without a script, at the hand."""
+    from desmoche_ref.report.manifest import MARKER
+
+    book, site = tmp_path / "book.db", tmp_path / "site"
+    run("import", ROOT / "sample_logs" / "friday.dsm", db=book)
+    run("report", "-o", site, db=book)
+    (site / "hands").mkdir()
+    (site / "hands" / "2-1.html").write_text("old")
+    (site / MARKER).write_text(json.dumps({"format": 2, "files": {"hands/2-1.html": "x"}}))
+    run("report", "-o", site, db=book)
+    old = (site / "hands" / "2-1.html").as_uri()
+    for js, anchor, lands in ((True, "#move-5", "#h1-m5"), (True, "#line-16", "#h1-m5"), (False, "#move-5", "#h1")):
+        context = browser.new_context(java_script_enabled=js)
+        page = context.new_page()
+        page.goto(old + anchor)
+        page.wait_for_url(f"**/nights/2-2026-11-27.html{lands}")
+        if js:
+            assert page.evaluate("document.querySelector('#h1 .where').textContent") == "move 5 / 29"
+            assert page.evaluate("document.querySelector('#h1-m5').offsetParent !== null")
+        context.close()

@@ -31,8 +31,9 @@ class Shown(NamedTuple):
                    s["kind"], len(s["bonuses"]), fouls, sum(1 for g in s["side_games"] if g["winners"]))
 
 
-def chunks(items: list, size: int = pages.ROWS) -> list:
-    """`items` in pages of `size` (one page, maybe empty, when they fit)."""
+def chunks(items: list, size: int | None = None) -> list:
+    """`items` in pages of `size` (pages.ROWS; one page, maybe empty, when they fit)."""
+    size = size or pages.ROWS
     return [items[k:k + size] for k in range(0, len(items), size)] or [[]]
 
 
