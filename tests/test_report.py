@@ -298,6 +298,21 @@ def test_file_html_is_the_season_page_alone_with_everything_inside(season):
     assert not [p for p in season.folder.iterdir() if p.name.startswith(".")]  # no temporary file left
 
 
+def test_the_spanish_agrees_and_says_ten_cards_one_way(season):
+    """Issue 33 item 11: a player without fouls has "ninguna falta" (not "ninguno"), without
+    bonuses "ningún bono"; ten cards down is "diez cartas en la mesa" everywhere, as the CLI
+    says it (`ratings`, the outcome sentence), never "abajo"; no page names docs/rulings.md (a
+    file that is not on the site): the rating's course says how a hand ranks its players."""
+    dani = (season.site_es / "players" / "Dani.html").read_text(encoding="utf-8")
+    assert '<h2 id="fouls">Faltas</h2>\n<p>ninguna falta</p>' in dani
+    assert "ninguno" not in dani
+    texts = {p: p.read_text(encoding="utf-8") for site in (season.site, season.site_es) for p in _pages(site)}
+    assert not [p for p, text in texts.items() if "cartas abajo" in text or "rulings" in text]
+    assert "ganadas con diez cartas en la mesa" in texts[season.site_es / "index.html"]
+    assert "Cada mano con ganador ordena a sus jugadores: primero los ganadores" in texts[
+        season.site_es / "players" / "Ana.html"]
+
+
 def test_the_pages_speak_spanish(season):
     page = (season.site_es / "index.html").read_text(encoding="utf-8")
     assert '<html lang="es">' in page and "<h1>Temporada" in page and "Season" not in page
@@ -678,3 +693,26 @@ def test_the_hand_pages_of_a_report_before_are_sent_on_to_their_night(small, tmp
     report(small, "-o", site)
     assert (site / "hands" / "2-1.html").stat().st_mtime_ns == times[site / "hands" / "2-1.html"]
     assert links_resolve(site) > 20
+
+
+def test_the_ratings_say_what_a_rating_is_its_scale_and_why_none_is_shown(small, tmp_path):
+    """Issue 33 item 8: the season page says what a rating means and its scale (a new player at
+    0, mean 25.00, deviation 8.33; middling skill near 20, as a long run of the model gives it);
+    with no player at --min-hands rated hands yet, that none is ranked and from when; with no
+    hand that has a winner, why nothing is rated — never a table of headers alone. In Spanish too."""
+    from desmoche_ref.report.values import rating_scale
+
+    assert rating_scale() == (25.0, 25.0 / 3.0, 20)
+    site = tmp_path / "one"
+    report(small, "-o", site)
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert "The scale: a new player starts at 0 (mean 25.00, deviation 8.33)" in page
+    assert "a player of middling skill is near 20" in page
+    assert "No player is ranked yet: a player is ranked from 20 rated hands on." in page
+    assert 'id="ratings-table"' not in page and "Fewer than 20 rated hands, not ranked yet:" in page
+    empty = Book("sqlite:///" + str(tmp_path / "empty.db"))
+    _run(empty, ["import", ROOT / "sample_logs" / "empty-table.dsm"])
+    _run(empty, ["--lang", "es", "report", "-o", tmp_path / "vacia"])
+    page = (tmp_path / "vacia" / "index.html").read_text(encoding="utf-8")
+    assert "Todavía no hay puntuaciones: ninguna de estas manos tiene ganador" in page
+    assert 'id="ratings-table"' not in page and "un jugador nuevo empieza en 0 (media 25.00" in page
