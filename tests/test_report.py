@@ -624,12 +624,13 @@ def test_a_long_night_and_long_lists_are_written_in_pages(short_pages, tmp_path)
     """A night of 10 hands is three pages (hands 1–4, 5–8, 9–10), each naming the others and
     holding its hands' replays; with the 6 nights after it the season's nights are listed 3 a
     page (the season page, then nights/index.p2.html, .p3…), each player's too; every link
-    resolves. One more night writes its page, the last list page, the season and the players'
+    resolves. A hand more on the long night rewrites its three pages (each names the last's
+    hands); one more night writes its page, the last list page, the season and the players'
     pages (and their last list page), nothing else."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
     days = ["2026-09-04"] * 10 + [f"2026-{d}" for d in ("10-01", "10-08", "10-15", "10-22", "10-29", "11-05",
-                                                          "11-12")]
-    first, second, third = _season_of_days(book, tmp_path, days, (10, 16))
+                                                          "09-04", "11-12")]
+    first, second, third, fourth = _season_of_days(book, tmp_path, days, (10, 16, 17))
     _run(book, ["import", first, second, "--table", "club"])
     site = tmp_path / "site"
     report(book, "-o", site)
@@ -656,14 +657,24 @@ def test_a_long_night_and_long_lists_are_written_in_pages(short_pages, tmp_path)
         assert [p.name for p in sorted((site / "players").glob(f"{player}*"))] == [
             f"{player}.html", f"{player}.p2.html", f"{player}.p3.html"]
     assert links_resolve(site) > 200
-    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    _run(book, ["import", third, "--table", "club"])
-    report(book, "-o", site)
-    changed = sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
-                     and before.get(p) != p.read_bytes())
-    assert changed == [".desmoche-report", ".desmoche-report-hands", "index.html", "nights/club-2026-11-12.html",
-                       "nights/index.p3.html", "players/Ana.html", "players/Ana.p3.html", "players/Beto.html",
-                       "players/Beto.p3.html", "players/Carla.html", "players/Carla.p3.html"]
+
+    def written(record) -> list:
+        before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+        _run(book, ["import", record, "--table", "club"])
+        report(book, "-o", site)
+        return sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
+                      and before.get(p) != p.read_bytes())
+
+    # a hand more on the first night: its pages, and the nets after it on every list page
+    assert written(third) == [".desmoche-report", ".desmoche-report-hands", "index.html", "nights/club-2026-09-04.html",
+                              "nights/club-2026-09-04.p2.html", "nights/club-2026-09-04.p3.html",
+                              "nights/index.p2.html", "nights/index.p3.html"] + [
+        f"players/{name}{part}.html" for name in ("Ana", "Beto", "Carla") for part in ("", ".p2", ".p3")]
+    assert '<a href="../nights/club-2026-09-04.p3.html">9–17</a></nav>' in (nights / "club-2026-09-04.html").read_text()
+    assert written(fourth) == [".desmoche-report", ".desmoche-report-hands", "index.html",
+                               "nights/club-2026-11-12.html", "nights/index.p3.html", "players/Ana.html",
+                               "players/Ana.p3.html", "players/Beto.html", "players/Beto.p3.html",
+                               "players/Carla.html", "players/Carla.p3.html"]
 
 
 def test_the_hand_pages_of_a_report_before_are_sent_on_to_their_night(small, tmp_path):

@@ -61,10 +61,12 @@ def neighbours(part, paths) -> list:
     return shown
 
 
-def part_key(part, everything: str) -> str:
+def part_key(part, everything: str, near) -> str:
+    """What a night page is made from: its hands (their keys and money), the night's settle-up
+    and voided hands, the names' files, and the night's other pages it names (`near`)."""
     night = part.night
     return key([(h.key, sorted(h.money.items())) for h in part.hands], sorted(night.balances.items()),
-               night.voided, everything, part.index, part.count)
+               night.voided, everything, part.index, part.count, [n[:3] for n in near])
 
 
 def make(reader, season, parts, paths, base, root, old, new, writer, progress) -> list:
@@ -76,7 +78,7 @@ def make(reader, season, parts, paths, base, root, old, new, writer, progress) -
     everything = key(sorted(paths.players.items()), sorted(paths.tables.items()))
     summaries, todo = [None] * len(season.hands), []
     for p, part in enumerate(parts):
-        new.keys[part.page] = k = part_key(part, everything)
+        new.keys[part.page] = k = part_key(part, everything, neighbours(part, paths))
         cached = [old.summaries.get(h.key) for h in part.hands]
         if root is not None and old.keys.get(part.page) == k and None not in cached and writer.keep(part.page):
             summaries[part.first:part.first + len(cached)] = cached
