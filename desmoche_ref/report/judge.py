@@ -11,7 +11,6 @@ from typing import NamedTuple
 from ..engine.replay import Referee
 from ..engine.setup import read_setup
 from ..notation.parser import parse_text
-from ..notation.writer import write_event
 from ..referee import HandReport, hand_report, judge_hand
 from ..view import table_course
 
@@ -21,7 +20,6 @@ PRE_PLAY = ("pre-play",)  # the only phase whose words (the cambio waited for) n
 class Step(NamedTuple):
     move: int    # 1, 2, … : the hand's moves, as the scorebook numbers them
     line: int    # the line of the exported record (what `view --at` is given)
-    text: str    # the move as the notation writes it (N7)
     lie: object  # view.Lying: what lies on the table after that line
     view: dict | None  # view.table_at's dict after that line, where the replay writes the whole table
 
@@ -47,6 +45,6 @@ def judge(text: str, replay: bool = True) -> Judged:
     if errors:
         return Judged(record, HandReport(record, setup, None, setup_error=errors[0]), [])
     ref = Referee(setup)
-    steps = [Step(n, ev.line, write_event(ev), lie, view)
+    steps = [Step(n, ev.line, lie, view)
              for n, (ev, lie, view) in enumerate(table_course(record, PRE_PLAY, ref, whole_at), 1)]
     return Judged(record, hand_report(record, setup, ref.report), steps)

@@ -27,7 +27,7 @@ from ..cards import CARD_NAME, pretty
 from ..engine.state import ACTIVE
 from ..i18n import N_
 from ..view import offer_part
-from ..words import STATUS, offer_text, pile_text, stock_text, turn
+from ..words import STATUS, pile_text, text_words, turn
 
 SEP = " · "
 MORE = "… "  # a part's words that begin so add to what it said before (the pile's top card)
@@ -51,6 +51,7 @@ class Words:
         self.active = self.status[ACTIVE]  # a seat written without its status is in
         self.turn = gettext(N_("turn: {turn}"))
         self.pile = gettext(N_("discard pile: {cards}"))
+        self.table = text_words()  # the offer's and the stock's sentences, view's
 
     def turn_key(self) -> str:
         """The words before the turn's colon: replay.js shows that part only where it is said."""
@@ -86,7 +87,7 @@ class Table:
                 out.append(seat_text(s, self.words))
         if whole or lie.offer != self.offer:
             self.offer = lie.offer
-            out.append(offer_text({"offer": offer_part(lie.offer, self.names)}, False))
+            out.append(self.words.table.offer_words(offer_part(lie.offer, self.names)))
         dead = lie.dead
         if whole or dead != self.dead:
             before, self.dead = self.dead, dead
@@ -96,7 +97,7 @@ class Table:
                 out.append(pile_text({"dead": [CARD_NAME[c] for c in dead]}, False))
         if whole or lie.stock != self.stock:
             self.stock = lie.stock
-            out.append(stock_text({"stock": lie.stock}))
+            out.append(self.words.table.stock_words(lie.stock))
         if whole:
             out.append(self.words.turn.format(turn=turn(view, False)))
         return out
@@ -118,7 +119,7 @@ def replay_html(number: int, text: str, steps, recorders=(), gettext=str, entere
         said = next((r for r in recorders if r), None)
         out.append("<ol class=replay>")
         for k, step in enumerate(steps):
-            line = lines[step.line - 1] if step.line <= len(lines) else step.text
+            line = lines[step.line - 1]
             by = ""
             who = recorders[k] if k < len(recorders) else None
             if who and who != said:
