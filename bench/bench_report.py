@@ -44,6 +44,15 @@ SEASON_SECONDS, SEASON_MB, SEASON_PEAK_MB, UPDATE_SECONDS = 60.0, 200, 150, 5.0
 SEASON_FILES, PAGE_KB = 2000, 300
 
 
+def imported(record: Path, book: Path, what: str):
+    """`record` imported into the new SQLite book `book` (table club), whole or not at all."""
+    tmp = book.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    print(f"  importing {what} ...", file=sys.stderr, flush=True)
+    timed([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "club", "--db", str(tmp)])
+    os.replace(tmp, book)
+
+
 def book_of(hands: int, per_night: int | None) -> Path:
     """A SQLite book of the dated (or undated) session, imported once and kept."""
     name = f"report-book-{hands}-{per_night or 'undated'}.db"
@@ -52,11 +61,7 @@ def book_of(hands: int, per_night: int | None) -> Path:
         text = session_file(hands).read_text(encoding="utf-8")
         record = common.cache_dir() / name.replace(".db", ".dsm")
         record.write_text(common.dated(text, per_night) if per_night else text, encoding="utf-8")
-        tmp = book.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        print(f"  importing {hands} hands ...", file=sys.stderr, flush=True)
-        timed([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "club", "--db", str(tmp)])
-        os.replace(tmp, book)
+        imported(record, book, f"{hands} hands")
     return book
 
 
@@ -91,11 +96,7 @@ def season_books(hands: int, night: int) -> tuple:
         record = common.cache_dir() / f"{name}.dsm"
         record.write_text("\n".join(h.rstrip("\n") + "\n" for h in dealt[:hands]), encoding="utf-8")
         nxt.write_text("\n".join(h.rstrip("\n") + "\n" for h in dealt[hands:]), encoding="utf-8")
-        tmp = book.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        print(f"  importing {hands} hands ...", file=sys.stderr, flush=True)
-        timed([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "club", "--db", str(tmp)])
-        os.replace(tmp, book)
+        imported(record, book, f"{hands} hands")
     return book, nxt
 
 
@@ -140,12 +141,23 @@ def undated(hands: int) -> tuple:
     book, record = common.cache_dir() / f"{name}.db", common.cache_dir() / f"{name}.dsm"
     if not book.exists():
         record.write_text(session_file(hands).read_text(encoding="utf-8"), encoding="utf-8")
-        tmp = book.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        print(f"  importing {hands} hands with no Date ...", file=sys.stderr, flush=True)
-        timed([sys.executable, "-m", "desmoche_ref", "import", str(record), "--table", "club", "--db", str(tmp)])
-        os.replace(tmp, book)
+        imported(record, book, f"{hands} hands with no Date")
     return book, record
+
+
+def from_scratch(what: str, book: Path, record: Path, out: Path) -> tuple:
+    """`report -o out` of `book` into a new folder, after its yardstick (`check --json` of the
+    hands' `record`), printed: (the run's figures, the folder's files, bytes on disk, largest pages)."""
+    stick = yardstick(record)
+    run = peak_run([sys.executable, "-m", "desmoche_ref", "report", "-o", str(out), "--db", str(book)])
+    files = snapshot(out)
+    disk = sum(size for size, _t in files.values())
+    kb = pages_kb(out)
+    print(f"{what}: wall {run['wall']:.1f} s ({run['wall'] / stick:.2f}x check --json of the same hands, "
+          f"{stick:.1f} s), CPU {run['cpu']:.1f} s, peak {run['peak']:.0f} MB, {disk / 1e6:.1f} MB on disk "
+          f"({sum(os.stat(out / p).st_blocks for p in files) * 512 / 1e6:.1f} MB in blocks), {len(files)} files; "
+          f"largest pages: season {kb['season']:.0f} KB, player {kb['player']:.0f} KB, night {kb['night']:.0f} KB")
+    return run, files, disk, kb
 
 
 def season(hands: int, night: int) -> int:
@@ -154,21 +166,11 @@ def season(hands: int, night: int) -> int:
     parent = Path(tempfile.mkdtemp(prefix="season-", dir=common.cache_dir()))
     try:
         out = parent / "site"
-        report = [sys.executable, "-m", "desmoche_ref", "report", "-o", str(out), "--db"]
-        stick = yardstick(record)
-        first = peak_run([*report, str(book)])
-        files = snapshot(out)
-        disk = sum(size for size, _t in files.values())
-        kb = pages_kb(out)
-        print(f"report of {hands} hands, {hands // night} nights: wall {first['wall']:.1f} s "
-              f"({first['wall'] / stick:.2f}x check --json of the same hands, {stick:.1f} s), "
-              f"CPU {first['cpu']:.1f} s, peak {first['peak']:.0f} MB, {disk / 1e6:.1f} MB on disk "
-              f"({sum(os.stat(out / p).st_blocks for p in files) * 512 / 1e6:.1f} MB in blocks), {len(files)} files; "
-              f"largest pages: season {kb['season']:.0f} KB, player {kb['player']:.0f} KB, night {kb['night']:.0f} KB")
+        first, files, disk, kb = from_scratch(f"report of {hands} hands, {hands // night} nights", book, record, out)
         grown = parent / "book.db"
         shutil.copyfile(book, grown)
         timed([sys.executable, "-m", "desmoche_ref", "import", str(nxt), "--table", "club", "--db", str(grown)])
-        again = peak_run([*report, str(grown)])
+        again = peak_run([sys.executable, "-m", "desmoche_ref", "report", "-o", str(out), "--db", str(grown)])
         after = snapshot(out)
         changed = sorted(p for p in after if files.get(p) != after[p])
         removed = sorted(set(files) - set(after))
@@ -176,17 +178,8 @@ def season(hands: int, night: int) -> int:
               f"peak {again['peak']:.0f} MB; {len(changed)} files written, {len(removed)} removed")
         print("  written: " + ", ".join(changed[:12]) + (" …" if len(changed) > 12 else ""))
         shutil.rmtree(out)
-        one, one_record = undated(hands)
-        stick_one = yardstick(one_record)
-        whole = peak_run([*report, str(one)])
-        one_files = snapshot(out)
-        one_disk = sum(size for size, _t in one_files.values())
-        one_kb = pages_kb(out)
-        print(f"the same {hands} hands with no Date (one night): wall {whole['wall']:.1f} s "
-              f"({whole['wall'] / stick_one:.2f}x check --json, {stick_one:.1f} s), CPU {whole['cpu']:.1f} s, "
-              f"peak {whole['peak']:.0f} MB, {one_disk / 1e6:.1f} MB on disk, {len(one_files)} files; largest "
-              f"pages: season {one_kb['season']:.0f} KB, player {one_kb['player']:.0f} KB, "
-              f"night {one_kb['night']:.0f} KB")
+        whole, _files, _disk, one_kb = from_scratch(f"the same {hands} hands with no Date (one night)",
+                                                    *undated(hands), out)
         met = (first["wall"] <= SEASON_SECONDS and disk <= SEASON_MB * 1e6 and len(files) <= SEASON_FILES
                and first["peak"] <= SEASON_PEAK_MB and again["wall"] <= UPDATE_SECONDS
                and max(kb["season"], kb["player"], one_kb["season"], one_kb["player"]) <= PAGE_KB

@@ -105,9 +105,9 @@ class Table:
 
 def replay_html(number: int, text: str, steps, recorders=(), gettext=str, entered=None) -> str:
     """The record `text` of hand `number` and its replay (`steps`: judge.Step, the whole
-    table written where it has its `view`), as the HTML of a night page's hand: the lines before the moves in a
-    <pre>, a step a move (`#h{number}-m{move}`), then any line after the last step (a hand that
-    stopped at an invalid line). `recorders`: who entered each move; a move entered by another
+    table written where it has its `view`), as the HTML of a night page's hand: the lines
+    before the moves in a <pre>, a step a move (`#h{number}-m{move}`), then any line after the
+    last step (a hand that stopped at an invalid line). `recorders`: who entered each move; a move entered by another
     than the one before says so (`entered`: the words, `entered by {recorder}`)."""
     lines = text.splitlines()
     first = steps[0].line if steps else len(lines) + 1
