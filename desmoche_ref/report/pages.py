@@ -162,7 +162,7 @@ class Paths:
 @lru_cache(maxsize=None)
 def environment(lang: str) -> Environment:
     """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`): one a language,
-    each template compiled once a run (a child forked for the hand pages has them already)."""
+    each template compiled once a run (a child forked for the night pages has them already)."""
     words = translations(lang)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
