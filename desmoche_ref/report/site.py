@@ -63,11 +63,12 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
         return {"hands": len(shown), "pages": 1, "bytes": len(html.encode("utf-8")), "written": [inline_file]}
     writer.put("index.html", env.get_template("season.html").render(base, root="", inline=False, links=True,
                                                                     made=made, **values))
+    everything = key(sorted(paths.players.items()), sorted(paths.tables.items()), season.players)
     listed = env.get_template("season_list.html")
     for k in range(2, len(values["lists"]) + 1):
-        writer.put(values["lists"][k - 1][0], listed.render(base, root="../", inline=False, links=True, current=k,
-                                                            **values))
-    _player_pages(env, base, season, shown, paths, writer)
+        _listed(writer, values["lists"], k, everything,
+                lambda k=k: listed.render(base, root="../", inline=False, links=True, current=k, **values))
+    _player_pages(env, base, season, shown, paths, writer, everything)
     _moved(season, paths, summaries, old, new, writer, lang)
     figures = writer.figures
     figures["written"] += new.write(root, old)
@@ -76,15 +77,28 @@ def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict
     return figures
 
 
-def _player_pages(env, base, season, shown, paths, writer):
+def _listed(writer, lists, k: int, everything: str, render):
+    """Page k of a list of nights (values.py's `lists`), made by `render()` unless what it shows
+    — its rows, the pages its pager names, the names' files — is what it showed: a night more
+    changes the last page of a list, not the others."""
+    page, _first, _last, rows = lists[k - 1]
+    starts = [first["day"] if isinstance(first, dict) else first.day for _p, first, _l, _r in lists]
+    writer.new.keys[page] = k_ = key(rows, starts, k, everything)
+    if writer.old.keys.get(page) == k_ and writer.keep(page):
+        return
+    writer.put(page, render())
+
+
+def _player_pages(env, base, season, shown, paths, writer, everything):
     """A page a player, and one more each pages.ROWS of their nights past the first."""
     main, listed = env.get_template("player.html"), env.get_template("player_list.html")
     for name in season.players:
         values = player_values(name, season, shown, paths)
         writer.put(paths.player(name), main.render(base, root="../", inline=False, links=True, **values))
         for k in range(2, len(values["lists"]) + 1):
-            writer.put(values["lists"][k - 1][0], listed.render(base, root="../", inline=False, links=True,
-                                                                current=k, **values))
+            _listed(writer, values["lists"], k, everything + name,
+                    lambda k=k, values=values: listed.render(base, root="../", inline=False, links=True, current=k,
+                                                             **values))
 
 
 def _moved(season, paths, summaries, old, new, writer, lang):
