@@ -223,6 +223,12 @@ def _terminal(colour: bool) -> Words:
     return Words(language(), lambda name: cards_of([name], colour))
 
 
+def text_words() -> Words:
+    """The table's sentences as plain text in the run's language (as `offer_text`, `stock_text`
+    and `turn` say them), made once for a caller that says thousands (the report's replay)."""
+    return _terminal(False)
+
+
 def turn(t, colour) -> str:
     """Whose turn it is, in words, from the referee's answers in the table `t` (view.py's)."""
     waiting = [m["player"] for m in t["moves"] if m["verb"] == "cambio"] if t["phase"] == "pre-play" else []
