@@ -9,14 +9,16 @@ The read commands open the book read-only (`open_book(readonly=True)`): no migra
 write of any kind, so a person who may read the book but not write it reads it.
 """
 
+import atexit
 import functools
 import os
 from contextlib import contextmanager
 
 from ..findings import M, joined
-from . import locks, roles
+from . import locks, roles, sqlitefile
 from .errors import BookError, Unstamped
-from .location import ENV_VAR, default_path, describe, explain, parse_url, resolve_url, scrub, sqlite_path
+from .location import (ENV_VAR, cannot_write_here, default_path, describe, explain, parse_url, resolve_url,
+                       scrub, sqlite_path)
 
 __all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqlite_path"]  # the shell's, from here
 
@@ -27,11 +29,11 @@ CHECKPOINT_EVERY = 2.0  # seconds: a writing process copies the -wal into a SQLi
 _LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
 
 
-def make_engine(url: str, readonly: bool = False, live: bool = False):
-    """The engine of a book; `readonly`: its connections can only read (SQLite `mode=ro`,
-    PostgreSQL read-only transactions); `live`: a reader that watches the book change (the
-    board), so a SQLite file is never opened as unchanging. One this process made for the
-    same book is used again (_RecentEngines)."""
+def make_engine(url: str, readonly: bool = False):
+    """The engine of a book; `readonly`: its connections can only read (SQLite `query_only`,
+    or `mode=ro` for a process that may not write the file: store/sqlitefile.py; PostgreSQL
+    read-only transactions). One this process made for the same book is used again
+    (_RecentEngines)."""
     parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
@@ -45,7 +47,9 @@ def make_engine(url: str, readonly: bool = False, live: bool = False):
             if not os.path.isdir(folder):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
-        target = (_readonly_sqlite(path, live) if readonly and path else None) or url
+            if not readonly and not os.access(folder, os.W_OK):  # SQLite makes and removes its -wal there
+                raise BookError(cannot_write_here(url))
+        target = (sqlitefile.readonly_url(path) if readonly and path else None) or url
     key = (os.getpid(), str(target), readonly)
     return _ENGINES.get(key) or _ENGINES.keep(key, _new_engine(url, target, backend, readonly))
 
@@ -109,33 +113,29 @@ class _RecentEngines:
         self._kept[key] = engine
         while len(self._kept) > self.SIZE:
             oldest = next(iter(self._kept))
-            self._kept.pop(oldest).dispose()
+            _closed(self._kept.pop(oldest))
         return engine
+
+    def close_all(self) -> None:
+        """At the process's end: every engine's connections closed, as `_closed` closes them."""
+        for key, engine in list(self._kept.items()):
+            if key[0] == os.getpid():
+                _closed(engine)
 
 
 _ENGINES = _RecentEngines()
+atexit.register(_ENGINES.close_all)
 
 
-def _readonly_sqlite(path: str, live: bool = False):
-    """The URL that opens a SQLite book for reading only, for a process that may not write
-    it (or its folder). While a writer has the book open (its -wal file holds moves) SQLite
-    reads the live book read-only; when none has, the file is read as it is (`immutable`):
-    SQLite then makes no -wal or -shm file beside it, which it could not, or which would stand
-    in its owner's way. A process that may write the book opens it as usual with every change
-    refused (`query_only`, `_sqlite_pragmas`): so SQLite tidies its -wal and -shm away on
-    close, which a `mode=ro` connection cannot. None for that case. A `live` reader (the
-    board) never reads the file as unchanging: it is there to see the moves come."""
-    from urllib.parse import quote
-
-    from sqlalchemy.engine import URL
-
-    if os.access(path, os.W_OK) and os.access(os.path.dirname(path), os.W_OK):
-        return None
-    query = {"mode": "ro", "uri": "true"}
-    wal = path + "-wal"
-    if not live and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
-        query["immutable"] = "1"
-    return URL.create("sqlite", database="file:" + quote(path), query=query)
+def _closed(engine) -> None:
+    """The engine's connections closed. A SQLite book others may read then keeps its -wal and
+    -shm beside it, if SQLite took them away with this process's last connection
+    (sqlitefile.keep_wal): a reader who may not write its folder reads through them."""
+    engine.dispose()
+    if engine.dialect.name == "sqlite" and engine.url.query.get("mode") != "ro":
+        path = sqlite_path(str(engine.url))
+        if path:
+            sqlitefile.keep_wal(path)
 
 
 def _sqlite_pragmas(engine, event, readonly: bool = False):
@@ -202,6 +202,11 @@ class Book:
         # in it), for a SQLite book written here
         self._checkpointed: float | None = None
         self._synced_folder = False
+
+    def close(self) -> None:
+        """Close the book's connections (the engine stays, for this process's next command:
+        _RecentEngines); see `_closed`."""
+        _closed(self.engine)
 
     @contextmanager
     def read(self):
@@ -349,7 +354,7 @@ def open_book(given: str | None = None, migrate: bool = True, readonly: bool = F
         version = schema_version(book)
         if version == schema_head():
             return book
-        book.engine.dispose()
+        book.close()
         if version is None:  # nothing to read yet: first use makes the book
             return open_book(given)
         check_known(book, version)
@@ -366,17 +371,17 @@ def open_book(given: str | None = None, migrate: bool = True, readonly: bool = F
     return book
 
 
-def connect_book(given: str | None = None, readonly: bool = False, live: bool = False) -> Book:
+def connect_book(given: str | None = None, readonly: bool = False) -> Book:
     """The book named, its schema not looked at (`open_book` looks). A SQLite book that does
     not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`,
-    which makes nothing (`live`: see make_engine)."""
+    which makes nothing."""
     url = resolve_url(given)
     path = sqlite_path(url)
     if path and not os.path.exists(path):
         if readonly:
             raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
         _make_book_file(path, url == "sqlite:///" + default_path())
-    return Book(url, make_engine(url, readonly=readonly, live=live), readonly=readonly)
+    return Book(url, make_engine(url, readonly=readonly), readonly=readonly)
 
 
 def _make_book_file(path: str, default: bool) -> None:
