@@ -118,7 +118,7 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
     the laws across hands refuse (laws.py, N9.5) goes to `rejected`; one they warn of to
     `warned` (a Rejected of its warnings: it is stored)."""
     stamp = _now()
-    with book.write() as session:
+    with book.write(bulk=True) as session:
         conn = session.connection()  # the batch's transaction: Core statements and the driver's bulk rows
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
             _lock_imports(conn)
@@ -183,7 +183,7 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
             firsts.setdefault(p.table, p)
     if not names and not firsts:
         return
-    with book.write() as session:
+    with book.write(bulk=True) as session:
         conn = session.connection()
         ins = _insert_ignore(conn)
         if names:

@@ -22,8 +22,6 @@ import threading
 from contextlib import closing
 from typing import NamedTuple
 
-from sqlalchemy import event
-
 from ..findings import M
 from .batch import HandBatch
 from .forked import ChildGone
@@ -117,9 +115,6 @@ class _Writer:
         self.queue = queue.Queue(maxsize=2)
 
     def __enter__(self):
-        if self.book.dialect == "sqlite":
-            _no_fsync_per_commit(self.book.engine)
-
         self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
         self.thread.start()
         return self
@@ -144,32 +139,9 @@ class _Writer:
     def __exit__(self, kind, exc, tb):
         self.queue.put(None)
         self.thread.join()
-        if self.book.dialect == "sqlite":
-            _fsync_per_commit_again(self.book.engine)
         if exc is None and self.error is not None:
             raise self.error
         return False
-
-
-def _no_fsync_per_commit(engine) -> None:
-    """SQLite in WAL mode, synchronous=NORMAL for the importer's connections: a killed
-    process still loses nothing it committed (only a power cut could lose the last
-    batches, which a rerun stores again), and a batch does not wait for the disk."""
-    if not event.contains(engine, "connect", _normal_sync):
-        event.listen(engine, "connect", _normal_sync)
-        engine.dispose()  # connections already open were made without it
-
-
-def _fsync_per_commit_again(engine) -> None:
-    """The book's own durability back once the import is done: the engine may serve this
-    process's next command (db.py keeps the engines of the last books opened)."""
-    if event.contains(engine, "connect", _normal_sync):
-        event.remove(engine, "connect", _normal_sync)
-        engine.dispose()
-
-
-def _normal_sync(dbapi_conn, _record) -> None:
-    dbapi_conn.execute("PRAGMA synchronous=NORMAL")
 
 
 def _refused(message):

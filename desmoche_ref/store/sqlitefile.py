@@ -1,13 +1,24 @@
-"""A SQLite book's file: how a process that may not write it reads it, and the -wal and -shm
-files its owner keeps beside it for such readers.
+"""A SQLite book's file and SQLite's own locking: how a connection to it is set up, how a
+process that may not write it reads it, and the -wal and -shm its owner keeps beside it.
 
-SQLite reads a book in WAL mode only through its -wal and -shm files, and a reader who may
-not write the book or its folder (another user, a read-only folder) cannot make them. A book
-readable by others therefore keeps both beside it, empty once every writer has gone
+Writers: the book is in WAL mode (readers read a snapshot and never hold a writer back); a
+write begins IMMEDIATE (it takes the book's one write lock before it reads, so two writers
+never both read and then collide) and SQLite waits for that lock at most WRITE_TIMEOUT (its
+`busy_timeout`, store/locks.py), then `Busy`: exit 3, nothing written. A commit is on disk
+when the command says it is stored (`synchronous=FULL`: SQLite syncs the -wal at each commit);
+an import's batches are `bulk` (`synchronous=NORMAL`: on disk at the next checkpoint, so a
+power cut may take the last ones, which a rerun stores again). SQLite checkpoints the -wal
+into the book itself (`wal_autocheckpoint`, its default) and, when the last connection closes,
+takes the -wal and -shm away. Nothing is kept anywhere else: no file per book in /tmp or
+/run/user.
+
+Readers who may not write the book or its folder (another user, a read-only folder): SQLite
+reads a book in WAL mode only through its -wal and -shm, and such a reader cannot make them. A
+book readable by others therefore keeps both beside it, empty once every writer has gone
 (`keep_wal`: made again by the owner's process that closed the book last, with the book's own
-permissions), and such a reader opens it read-only (`mode=ro`), reading a snapshot as every
-reader does: the writers' checkpoints wait for it, so what it reads never changes under it. A
-book is never read as unchanging (`immutable`) while anyone may write it: only on a file
+permissions), and the reader opens it read-only (`mode=ro`), reading a snapshot as every
+reader does: the writers' checkpoints wait for it, so what it reads never changes under it.
+A book is never read as unchanging (`immutable`) while anyone may write it: only on a file
 system mounted read-only, where nobody can (a copy on a read-only disk).
 """
 
@@ -17,6 +28,7 @@ import time
 
 from ..findings import M
 from .errors import BookError
+from . import locks
 
 WAL_WAIT = 1.0  # seconds a reader waits for the -wal the owner's closing process is making again
 
@@ -101,3 +113,61 @@ def keep_wal(path: str) -> None:
                 os.fchown(fd, info.st_uid, info.st_gid)
         finally:
             os.close(fd)
+
+
+def pragmas(engine, event, readonly: bool = False) -> None:
+    """The connections of a SQLite book (the module's docstring): foreign keys on, SQLite's
+    busy timeout, WAL, a commit on disk when it returns; writes (`book_write`) begin
+    IMMEDIATE, a `book_bulk` one (an import's batch) not flushed at its commit. A read-only
+    connection leaves the journal mode as the book has it (setting it writes), and refuses
+    every change (`query_only`, whichever way the file was opened)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, record):
+        dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={round(locks.WRITE_TIMEOUT * 1000)}")
+        if readonly:
+            cur.execute("PRAGMA query_only=ON")
+        else:
+            _journal_in_wal(cur)
+            cur.execute("PRAGMA synchronous=FULL")
+            record.info["synchronous"] = "FULL"
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        options = conn.get_execution_options()
+        if not options.get("book_write", False):
+            conn.exec_driver_sql("BEGIN")
+            return
+        synchronous = "NORMAL" if options.get("book_bulk", False) else "FULL"
+        if conn.info.get("synchronous", synchronous) != synchronous:  # not in a transaction: here
+            conn.exec_driver_sql(f"PRAGMA synchronous={synchronous}")
+            conn.info["synchronous"] = synchronous
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def wait_at_most(conn, seconds: float) -> None:
+    """How long SQLite waits for the book's write lock on this connection (SQLAlchemy's)."""
+    conn.connection.driver_connection.execute(f"PRAGMA busy_timeout={round(seconds * 1000)}")
+
+
+def _journal_in_wal(cur, patience: float = 30.0) -> None:
+    """Put the book's journal in WAL mode (kept in the file: a book is switched once).
+    Switching needs the file to itself for a moment, and SQLite answers a conflict with
+    "database is locked" at once, not after its busy timeout: so the first uses of a new
+    book at the same moment, each switching it, wait for each other here (as long as the
+    busy timeout) instead of one of them failing."""
+    import sqlite3
+
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
