@@ -81,8 +81,8 @@ def record(path: str, table: str, hands: int, seed: int, think: float, out: str,
     from desmoche_ref.store.db import open_book
 
     _, lines = night(hands, seed)
+    turns = _timed_turns()
     book = open_book(path)
-    turns = _timed_turns(book)
     recorder = open_table(book, table)
     times = []
     while time.time() < start_at:  # every table starts together
@@ -102,23 +102,24 @@ def record(path: str, table: str, hands: int, seed: int, think: float, out: str,
     Path(out).write_text(json.dumps({"moves": times, "turns": turns}))
 
 
-def _timed_turns(book) -> list:
+def _timed_turns() -> list:
     """[ms waited for the book's write lock] of each write: how long its BEGIN IMMEDIATE took
-    (SQLite's busy timeout waits there: store/sqlitefile.py)."""
-    from sqlalchemy import event
+    (store/sqlitefile.py `begin_immediate`)."""
+    waits = []
+    try:
+        from desmoche_ref.store import sqlitefile
+    except ImportError:  # the code before it: no figure
+        return waits
+    begin = sqlitefile.begin_immediate
 
-    waits, started = [], {}
+    def timed(raw, seconds):
+        started = time.perf_counter()
+        try:
+            return begin(raw, seconds)
+        finally:
+            waits.append((time.perf_counter() - started) * 1000)
 
-    @event.listens_for(book.engine, "before_cursor_execute")
-    def before(conn, cursor, statement, *args):
-        if statement == "BEGIN IMMEDIATE":
-            started[id(cursor)] = time.perf_counter()
-
-    @event.listens_for(book.engine, "after_cursor_execute")
-    def after(conn, cursor, statement, *args):
-        if statement == "BEGIN IMMEDIATE" and id(cursor) in started:
-            waits.append((time.perf_counter() - started.pop(id(cursor))) * 1000)
-
+    sqlitefile.begin_immediate = timed
     return waits
 
 

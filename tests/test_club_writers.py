@@ -141,6 +141,88 @@ def test_a_writer_that_dies_holding_the_lock_holds_nobody_back(book_path):
     assert took["after"] < 5
 
 
+def test_live_writes_go_between_an_imports_short_transactions(book_path, tmp_path):
+    """An import stores its hands in short transactions (about importer.SLICE each), a gap
+    between them: a write at another table while it runs waits for no more than one of them,
+    and the writes and the import's transactions interleave."""
+    from sqlalchemy import event
+
+    from desmoche_ref.simulate import simulate_session
+    from desmoche_ref.store import importer
+
+    source = tmp_path / "night.dsm"
+    source.write_text(simulate_session(120, 3, seed=5), encoding="utf-8")
+    book = open_book(book_path)
+    spans, began = [], {}
+
+    @event.listens_for(book.engine, "begin")
+    def begin(conn):
+        if conn.get_execution_options().get("book_bulk"):
+            began[id(conn)] = time.monotonic()
+
+    @event.listens_for(book.engine, "commit")
+    def commit(conn):
+        if id(conn) in began:
+            spans.append((began.pop(id(conn)), time.monotonic()))
+
+    done, waits = threading.Event(), []
+
+    def live():
+        k = 0
+        while not done.is_set():
+            started = time.monotonic()
+            with open_book(book_path).write() as s:
+                s.exec(text("INSERT INTO setting (key, value) VALUES (:key, '')"), params={"key": f"live-{k}"})
+            waits.append((started, time.monotonic()))
+            k += 1
+            time.sleep(0.01)
+
+    writer = threading.Thread(target=live)
+    writer.start()
+    try:
+        done_import = importer.import_records(book, source.read_bytes(), str(source), "night")
+    finally:
+        done.set()
+        writer.join(10)
+    assert done_import.stored == 120
+    assert len(spans) >= 4  # many transactions, not one
+    held = sorted(end - start for start, end in spans)
+    assert held[len(held) // 2] < 8 * importer.SLICE
+    first, last = spans[0][0], spans[-1][1]
+    assert any(first < end < last for _, end in waits)  # live writes went between them
+    assert max(end - start for start, end in waits) < 2.0
+
+
+def test_an_import_waits_for_another_and_takes_over_from_one_killed(book_path, tmp_path, monkeypatch):
+    """A SQLite book's imports store one at a time, each whole (so two imports of one record at
+    once store it at one table): another waits for the one storing, past importer.IMPORT_WAIT
+    `Busy` (exit 3, nothing stored); the hold of an import whose process is gone is taken over."""
+    from desmoche_ref.store import importer
+    from desmoche_ref.store.terms import IMPORT_LOCK
+
+    monkeypatch.setattr(importer, "IMPORT_WAIT", 0.3)
+    friday = os.path.join(os.path.dirname(__file__), "conformance", "friday.dsm")
+
+    def hold(value: str) -> None:
+        with open_book(book_path).write() as s:
+            s.exec(text("INSERT INTO setting (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE "
+                        "SET value = excluded.value"), params={"key": IMPORT_LOCK, "value": value})
+
+    hold(f"{os.getpid()} {importer._started(os.getpid())} another-import")  # this process: running
+    ran = invoke("import", friday, "--db", book_path)
+    assert (ran.returncode, ran.stdout) == (3, "")
+    assert ran.stderr == ("error: waited more than 0.3 s for the book's imports (another import is storing its "
+                          "hands), which another session of the book holds: nothing was written; try again\n")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    hold(f"{dead.pid} {importer._started(os.getpid())} killed-import")  # a process that is gone
+    ran = invoke("import", friday, "--db", book_path)
+    assert (ran.returncode, ran.stderr) == (0, "")
+    assert ran.stdout.startswith(f"{friday}: 1 hand stored")
+    with open_book(book_path).read() as s:  # given back
+        assert s.exec(text("SELECT value FROM setting WHERE key = :key"), params={"key": IMPORT_LOCK}).scalar() == ""
+
+
 def _open_files() -> set:
     """The files this process has open, by path."""
     found = set()
