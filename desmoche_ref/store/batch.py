@@ -93,39 +93,46 @@ class _Contents:
     So an export imported into its own book stores nothing, into a fresh book every hand, and
     a file imported twice the second time nothing."""
 
-    # A file's hands of one content so far, as one int: how many this import stored, plus
-    # NOT_STORED for each it did not (known, or refused by the laws); a content stored once is
-    # 1, an int Python keeps once. Keyed by the content's first 16 bytes (of 32: no two differ
-    # only after them): about 90 bytes a content, where two counters of its hex digest held 200.
-    NOT_STORED = 1 << 32
-
     def __init__(self):
-        self.seen = {}
+        # content -> (hands of it this import stored, the file's hands of it so far), kept in a
+        # private temporary database (SQLite's: on disk past a small page cache, deleted with its
+        # connection, named nowhere): an import's memory stays flat whatever the file's count
+        # of hands (held in a dict, it grew by ~200 bytes a hand)
+        import sqlite3
+
+        self.seen = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+        self.seen.execute("CREATE TABLE seen (digest BLOB PRIMARY KEY, stored INTEGER, in_file INTEGER) "
+                          "WITHOUT ROWID")
+        self.batch: dict = {}  # digest -> [stored, in file] of the batch being written
 
     def known(self, conn, batch: list):
         """known(p) for the batch's hands, in file order; the book's counts read now (under
         the import lock)."""
+        self._keep()
         digests = sorted({p.hash for p in batch})
         held = dict(conn.execute(select(hands.c.content_hash, func.count()).where(
             hands.c.content_hash.in_(digests)).group_by(hands.c.content_hash)).all())
-        others = {d: held.get(d, 0) - self.stored(d) for d in digests}  # not this import's
+        marks = ",".join("?" * len(digests))
+        before = {row[0].hex(): row[1:] for row in self.seen.execute(
+            f"SELECT digest, stored, in_file FROM seen WHERE digest IN ({marks})", [bytes.fromhex(d) for d in digests])}
+        self.batch = {d: list(before.get(d, (0, 0))) for d in digests}
+        others = {d: held.get(d, 0) - self.batch[d][0] for d in digests}  # not this import's
 
         def known(p) -> bool:
-            key = bytes.fromhex(p.hash[:32])
-            count = self.seen.get(key, 0) + self.NOT_STORED  # not stored, unless stored_one says so
-            self.seen[key] = count
-            in_file = count % self.NOT_STORED + count // self.NOT_STORED
-            return in_file <= others[p.hash]
+            counts = self.batch[p.hash]
+            counts[1] += 1
+            return counts[1] <= others[p.hash]
 
         return known
 
-    def stored(self, digest: str) -> int:
-        """How many hands of this content this import stored."""
-        return self.seen.get(bytes.fromhex(digest[:32]), 0) % self.NOT_STORED
-
     def stored_one(self, digest: str) -> None:
-        key = bytes.fromhex(digest[:32])
-        self.seen[key] += 1 - self.NOT_STORED
+        self.batch[digest][0] += 1
+
+    def _keep(self) -> None:
+        """The last batch's counts into the temporary database."""
+        self.seen.executemany("INSERT OR REPLACE INTO seen VALUES (?, ?, ?)",
+                              [(bytes.fromhex(d), stored, in_file) for d, (stored, in_file) in self.batch.items()])
+        self.batch = {}
 
 
 def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents,
