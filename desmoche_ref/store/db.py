@@ -447,8 +447,9 @@ def drift(book: Book) -> list:
     from sqlalchemy.exc import DBAPIError
     from sqlmodel import SQLModel
 
-    from . import models  # noqa: F401  (registers the tables)
+    from . import models  # (registers the tables)
 
+    models.on_dialect(book.dialect)
     try:
         with book.engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})

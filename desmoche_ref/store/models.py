@@ -148,9 +148,12 @@ class Posting(SQLModel, table=True):
 
 
 def _once(family: str, kinds) -> Index:
-    """The unique index that journals each row of a family (hand, event, posting) once."""
+    """The unique index that journals each row of a family (hand, event, posting) once. Its
+    WHERE for PostgreSQL is given only where a PostgreSQL book is compared with the models
+    (`on_dialect`): said here, it would load SQLAlchemy's PostgreSQL dialect in every command
+    on a SQLite book (the migrations make the index on either)."""
     where = text("kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
-    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where, postgresql_where=where)
+    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where)
 
 
 class Journal(SQLModel, table=True):
@@ -164,6 +167,18 @@ class Journal(SQLModel, table=True):
     text: str                                        # the canonical text of what was written
     hash: str = Field(max_length=64)                 # sha256 over the previous row's hash and this row
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
+
+
+def on_dialect(name: str) -> None:
+    """The models as a book of the dialect `name` holds them, for a comparison of the two
+    (db.drift, Alembic's autogenerate): on PostgreSQL the journal's partial indexes say their
+    WHERE in its terms too."""
+    if name != "postgresql":
+        return
+    for index in core(Journal).indexes:
+        where = index.dialect_options["sqlite"]["where"]
+        if where is not None:
+            index.dialect_options["postgresql"]["where"] = where
 
 
 def core(model) -> Table:
