@@ -17,7 +17,6 @@ new`; a hand tagged `[Closed "yes"]` closes its table after it as `table close` 
 later hand for that table is rejected.
 """
 
-import gc
 import os
 import queue
 import threading
@@ -167,8 +166,6 @@ class _Writer:
                 time.sleep(max(0.0, self.ended + GAP - time.monotonic()))
             began = time.monotonic()
             self.hands.store(part)
-            if not gc.isenabled():  # the command pauses the collector: a session's cycles, gone
-                gc.collect(0)       # (young objects only: the batch's, not the judged season's)
             self.ended = time.monotonic()
             if self.sliced:
                 fits = len(part) * SLICE / max(self.ended - began, 0.001)  # hands SLICE holds, at this pace

@@ -136,6 +136,10 @@ def pragmas(engine, event, readonly: bool = False) -> None:
             record.info["synchronous"] = "FULL"
         cur.close()
 
+    import sqlite3
+
+    from sqlalchemy.exc import DBAPIError
+
     @event.listens_for(engine, "begin")
     def _begin(conn):
         options = conn.get_execution_options()
@@ -147,7 +151,10 @@ def pragmas(engine, event, readonly: bool = False) -> None:
         if conn.info.get("synchronous", synchronous) != synchronous:  # not in a transaction: here
             raw.execute(f"PRAGMA synchronous={synchronous}")
             conn.info["synchronous"] = synchronous
-        begin_immediate(raw, conn.info.get("write_wait", locks.WRITE_TIMEOUT))
+        try:
+            begin_immediate(raw, conn.info.get("write_wait", locks.WRITE_TIMEOUT))
+        except sqlite3.Error as exc:  # as SQLAlchemy's own statements raise it (store/db.py reads it)
+            raise DBAPIError.instance("BEGIN IMMEDIATE", None, exc, sqlite3.Error) from None
 
 
 def begin_immediate(raw, seconds: float) -> None:
