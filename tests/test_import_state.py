@@ -80,3 +80,39 @@ def test_the_last_imported_hand_taken_back_between_two_batches_is_read_again(boo
     with pytest.raises(StoreError) as stopped:
         writer.store(hands[3:])
     assert "hand 3 at table friday is still being recorded" in stopped.value.args[0].format()
+
+
+def _two_tables(count: int) -> bytes:
+    """Two tables' nights in one file, their hands alternating, the first table's closed by its
+    fourth hand's Closed tag (the hands after it there are refused)."""
+    a = simulate_session(count, 3, seed=31).split("\n\n[Players")
+    b = simulate_session(count, 3, seed=32).split("\n\n[Players")
+    a = [a[0]] + ["[Players" + h for h in a[1:]]
+    b = [b[0]] + ["[Players" + h for h in b[1:]]
+    a[3] = '[Closed "yes"]\n' + a[3]
+    return "\n\n".join(f'[Table "{t}"]\n{h.strip()}' for pair in zip(a, b) for t, h in zip("ab", pair)).encode()
+
+
+def test_an_imports_journal_is_the_same_however_its_transactions_were_cut(tmp_path, monkeypatch):
+    """On SQLite an import's batch is stored in transactions as short as the clock says
+    (importer.SLICE): the rows it stores, the journal's included, are those of one transaction
+    for the batch — the tables' seats following their last hands, and the Closed tag's close,
+    where the batch ends."""
+    from sqlalchemy import text
+
+    from desmoche_ref.store import importer
+
+    data = _two_tables(12)
+    dumps = []
+    for slice_seconds in (60.0, 0.0):  # one transaction a batch; then one a hand or two
+        monkeypatch.setattr(importer, "SLICE", slice_seconds)
+        book = open_book(str(tmp_path / f"book-{slice_seconds}.db"))
+        done = importer.import_records(book, data, "night.dsm")
+        with book.read() as s:
+            journal = [tuple(r) for r in s.execute(text("SELECT kind, subject FROM journal ORDER BY id"))]
+            tables = [tuple(r) for r in s.execute(text("SELECT name, players, bet, closed IS NULL FROM card_table"))]
+        book.close()
+        dumps.append((done.stored, len(done.rejected), journal, tables))
+    assert dumps[0] == dumps[1]
+    assert dumps[0][:2] == (16, 8)
+    assert [kind for kind, _ in dumps[0][2]].count("follow") == 2  # one batch (the file's): each table once

@@ -57,12 +57,15 @@ class HandBatch:
         self.closed = set()   # the tables this import closed (a hand's Closed tag)
         self.states = {}      # table name -> _TableState: as this import's last batch left it
 
-    def store(self, batch: list) -> None:
+    def store(self, batch: list, ends: bool = True) -> None:
         """Store the batch's hands (judging.Prepared, in file order): its new players and
-        tables first, each made once even when imports race; then its hands in one transaction."""
+        tables first, each made once even when imports race; then its hands in one transaction.
+        A batch may be stored in parts, one transaction each (store/importer.py): each table's
+        seats following its last hand, and a Closed tag's close, are written with the part that
+        `ends` it, so that the journal is the same however the batch was cut."""
         _ensure_rows(self.book, batch, self.ensured)
         stored, known = _write(self.book, batch, self.rejected, self.path, self.closed, self.contents,
-                               self.warned, self.states)
+                               self.warned, self.states, ends)
         self.stored += stored
         self.known += known
 
@@ -136,11 +139,11 @@ class _Contents:
 
 
 def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents,
-           warned: list, carried: dict):
+           warned: list, carried: dict, ends: bool = True):
     """Store a batch in one transaction: (hands stored, hands already in the book). A hand
     the laws across hands refuse (laws.py, N9.5) goes to `rejected`; one they warn of to
     `warned` (a Rejected of its warnings: it is stored). `carried`: each table's state as the
-    import's batches before left it, brought up to date here."""
+    import's batches before left it, brought up to date here; `ends`: see HandBatch.store."""
     stamp = _now()
     with book.write(bulk=True) as session:
         conn = session.connection()  # the batch's transaction: Core statements and the driver's bulk rows
@@ -181,16 +184,27 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
                 state.closed, state.closer = True, p
         if keep:
             newest = _insert(conn, keep, players, stamp)
-            for name, state in states.items():
-                if state.last is not None:
-                    _follow(conn, state)
-                    state.newest = newest[state.id]
-            for name, state in states.items():
-                if state.closer is not None:
-                    _close(session, state)
-                    closed_here.add(name)
-    carried.update(states)
+            for state in states.values():
+                state.newest = newest.get(state.id, state.newest)
+        carried.update(states)
+        if ends:
+            _followed(session, carried, closed_here)
     return len(keep), known
+
+
+def _followed(session, states: dict, closed_here: set) -> None:
+    """Each table a batch stored hands at takes its last hand's seats and stakes (_follow), and
+    one a Closed tag ends is closed (_close), in the batch's last transaction."""
+    conn = session.connection()
+    for name in sorted(states):
+        if states[name].last is not None:
+            _follow(conn, states[name])
+            states[name].last = None
+    for name in sorted(states):
+        if states[name].closer is not None:
+            _close(session, states[name])
+            states[name].closer = None
+            closed_here.add(name)
 
 
 def _lock_imports(conn) -> None:
@@ -264,14 +278,15 @@ def _table_state(conn, name: str, carried: _TableState | None = None) -> _TableS
     with bounded(M("table {table}", table=name)):
         table_id, closed, created = conn.execute(query).one()
     newest = _newest(conn, table_id)
-    if carried is not None and carried.newest == newest and carried.closed == (closed is not None):
-        carried.last = carried.closer = None  # this batch's, from here
+    closed_by_now = carried is not None and carried.closed and carried.closer is None  # not to close still
+    if carried is not None and carried.newest == newest and closed_by_now == (closed is not None):
         return carried
     before = table_now(conn, table_id, closed is not None)
     if before.open:
         raise _refused(M("hand {number} at table {table} is still being recorded: close it (`end` or "
                          "`hand new`) before importing into this table", number=before.number, table=name))
-    state = _TableState(table_id, name, before.number, before, None, closed is not None, created)
+    state = _TableState(table_id, name, before.number, before, carried and carried.last, closed is not None,
+                        created)  # its seats still to follow the hands this import stored
     state.newest = newest
     return state
 

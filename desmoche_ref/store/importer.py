@@ -165,7 +165,7 @@ class _Writer:
             if self.sliced:
                 time.sleep(max(0.0, self.ended + GAP - time.monotonic()))
             began = time.monotonic()
-            self.hands.store(part)
+            self.hands.store(part, ends=start + len(part) >= len(batch))
             self.ended = time.monotonic()
             if self.sliced:
                 fits = len(part) * SLICE / max(self.ended - began, 0.001)  # hands SLICE holds, at this pace
