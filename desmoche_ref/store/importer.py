@@ -36,7 +36,7 @@ from .terms import IMPORT_LOCK, StoreError
 
 BATCH = 250            # hands at most per transaction
 SLICE = 0.05           # seconds an import's transaction aims to hold a SQLite book: a live move waits no longer
-GAP = 0.01             # seconds at least between two of its transactions on SQLite: see _Writer
+GAP = 0.003            # seconds at least between two of its transactions on SQLite: see _Writer
 
 
 class Interrupted(KeyboardInterrupt):
@@ -120,9 +120,9 @@ class _Writer:
     Each transaction holds the book a short while: a batch is stored in as many transactions
     as keep each near SLICE (how many hands that is, measured as it goes), so a live move
     waits behind an import no longer than that. A writer waiting for a SQLite book's lock asks
-    for it again every millisecond or two (store/sqlitefile.py `begin_immediate`): the import
-    leaves the book free GAP between two of its transactions, so that those waiting find it
-    free instead of the import taking it back at once."""
+    for it again every half millisecond to two (store/sqlitefile.py `begin_immediate`): the
+    import leaves the book free GAP between two of its transactions, so that those waiting find
+    it free instead of the import taking it back at once."""
 
     def __init__(self, book, rejected: list, path: str):
         self.book, self.hands = book, HandBatch(book, path, rejected)
