@@ -43,6 +43,7 @@ from typing import ClassVar
 
 from sqlalchemy import BigInteger, Index, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from ..limits import LINE, NAME, TABLE
 from .codecs import POTS, SIDES, TAGS, Codec
@@ -53,7 +54,15 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class Setting(SQLModel, table=True):
+class _Row(SQLModel):
+    """The tables' models: their pydantic validators are built when first asked for, never
+    in a command that only stores and reads rows (a table model is not validated: building
+    them cost every move's start-up)."""
+
+    model_config = SQLModelConfig(defer_build=True)
+
+
+class Setting(_Row, table=True):
     """The book's own state (e.g. the table last used)."""
 
     __tablename__ = "setting"
@@ -61,13 +70,13 @@ class Setting(SQLModel, table=True):
     value: str = Field(max_length=200)
 
 
-class Player(SQLModel, table=True):
+class Player(_Row, table=True):
     __tablename__ = "player"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True, max_length=NAME)
 
 
-class BookTable(SQLModel, table=True):
+class BookTable(_Row, table=True):
     __tablename__ = "card_table"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True, max_length=TABLE)
@@ -82,7 +91,7 @@ class BookTable(SQLModel, table=True):
     JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES}  # its JSON columns' codecs (codecs.py)
 
 
-class Hand(SQLModel, table=True):
+class Hand(_Row, table=True):
     __tablename__ = "hand"
     __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hand_table_number"),
                       # standings count hands by seats and verdict from this index alone
@@ -115,7 +124,7 @@ class Hand(SQLModel, table=True):
                                         "side_carry_out": POTS}  # its JSON columns' codecs (codecs.py)
 
 
-class Event(SQLModel, table=True):
+class Event(_Row, table=True):
     __tablename__ = "event"
     __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_event_hand_seq"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -129,7 +138,7 @@ class Event(SQLModel, table=True):
     recorder: str | None = Field(default=None, max_length=64)  # who entered it (store/identity.py)
 
 
-class Posting(SQLModel, table=True):
+class Posting(_Row, table=True):
     __tablename__ = "posting"
     __table_args__ = (Index("ix_posting_account", "account"),
                       # standings sum every account's postings by kind from this index alone
@@ -156,7 +165,7 @@ def _once(family: str, kinds) -> Index:
     return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where)
 
 
-class Journal(SQLModel, table=True):
+class Journal(_Row, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
