@@ -415,13 +415,13 @@ def _writing(book: Book, seconds: float | None = None):
     with book.engine.connect() as conn:
         waits = book.dialect == "sqlite" and seconds is not None
         if waits:
-            sqlitefile.wait_at_most(conn, seconds or locks.WRITE_TIMEOUT)
+            sqlitefile.wait_at_most(conn, seconds)
         try:
             with conn.execution_options(book_write=True).begin():
                 yield conn
         finally:
             if waits:
-                sqlitefile.wait_at_most(conn, locks.WRITE_TIMEOUT)
+                sqlitefile.wait_at_most(conn, None)
 
 
 def stamp(book: Book) -> None:

@@ -182,9 +182,13 @@ def begin_immediate(raw, seconds: float) -> None:
         raw.execute(f"PRAGMA busy_timeout={round(locks.WRITE_TIMEOUT * 1000)}")
 
 
-def wait_at_most(conn, seconds: float) -> None:
-    """How long a write on this connection (SQLAlchemy's) waits for the book's write lock."""
-    conn.info["write_wait"] = seconds
+def wait_at_most(conn, seconds: float | None) -> None:
+    """How long a write on this connection (SQLAlchemy's) waits for the book's write lock
+    (None: WRITE_TIMEOUT, as every connection's)."""
+    if seconds is None:
+        conn.info.pop("write_wait", None)
+    else:
+        conn.info["write_wait"] = seconds
 
 
 def _journal_in_wal(cur, patience: float = 30.0) -> None:
