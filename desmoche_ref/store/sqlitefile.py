@@ -165,19 +165,10 @@ def begin_immediate(raw, seconds: float) -> None:
     the lock taken again by those awake each time it looks (measured beside four tables and an
     import: a move waited 19 s). Every other statement keeps SQLite's busy timeout."""
     import random
-    import sqlite3
 
     raw.execute("PRAGMA busy_timeout=0")
     try:
-        deadline = time.monotonic() + seconds
-        while True:
-            try:
-                raw.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if getattr(exc, "sqlite_errorcode", 5) & 0xFF != 5 or time.monotonic() >= deadline:
-                    raise
-            time.sleep(random.uniform(0.0005, 0.002))
+        _retried(raw, "BEGIN IMMEDIATE", seconds, lambda: random.uniform(0.0005, 0.002))
     finally:
         raw.execute(f"PRAGMA busy_timeout={round(locks.WRITE_TIMEOUT * 1000)}")
 
@@ -197,14 +188,20 @@ def _journal_in_wal(cur, patience: float = 30.0) -> None:
     "database is locked" at once, not after its busy timeout: so the first uses of a new
     book at the same moment, each switching it, wait for each other here (as long as the
     busy timeout) instead of one of them failing."""
+    _retried(cur, "PRAGMA journal_mode=WAL", patience, lambda: 0.005)
+
+
+def _retried(cursor, statement: str, seconds: float, pause) -> None:
+    """`statement` run, and run again while SQLite answers that the book is locked (SQLITE_BUSY,
+    SQLITE_LOCKED), for `seconds` at most; `pause()`: the seconds between two tries."""
     import sqlite3
 
-    deadline = time.monotonic() + patience
+    deadline = time.monotonic() + seconds
     while True:
         try:
-            cur.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(statement)
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
+            if getattr(exc, "sqlite_errorcode", 5) & 0xFF not in (5, 6) or time.monotonic() >= deadline:
                 raise
-            time.sleep(0.005)
+        time.sleep(pause())
