@@ -152,7 +152,7 @@ class Words:
 
     def __init__(self, lang: str, card, text=str):
         words = i18n.translations(lang)
-        self.lang, self._, self.ngettext = lang, words.gettext, words.ngettext
+        self.lang, self._, self.ngettext, self.pgettext = lang, words.gettext, words.ngettext, words.pgettext
         self.card, self.text = card, text
 
     def say(self, message) -> str:
@@ -293,3 +293,76 @@ def turn_text(ref, colour: bool = False):
     if drawer is None:
         return M("the stock is out: `end` · {offer}", offer=on_offer)
     return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
+
+
+def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
+    """What the table session and the board's entry say of an accepted move: its number, its
+    line, and where the hand stands after it (`move 8: draw Beto 2d — Beto to act · on offer
+    2♦ from Beto`)."""
+    if closed:
+        return M("move {seq}: {line} — hand closed and posted", seq=seq, line=line)
+    return M("move {seq}: {line} — {turn}", seq=seq, line=line, turn=turn_text(ref, colour))
+
+
+def foul_text(f):
+    """A foul after its code: `Carla: looked through the discard pile — enforced, disqualified`."""
+    if f.enforced:
+        return M("{player}: {message} — enforced, disqualified", player=f.player, message=f.message)
+    return M("{player}: {message} — forgiven", player=f.player, message=f.message)
+
+
+# ------------------------------------------------------------- what a write did, in words
+# (the verbs and `play` on a terminal, the board's entry on a phone: one sentence each)
+def undone_message(done):
+    """What an undo did (tablebook.Undone), one line."""
+    values = dict(seq=done.seq, target=done.target, line=done.line, number=done.number)
+    if done.hand_new:
+        return M("took back `hand new`: hand {number} is open again at move {seq} (undid move {target}, "
+                 "{line}), its postings reversed", **values)
+    if done.reopened:
+        return M("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed",
+                 **values)
+    return M("move {seq}: undid move {target} ({line})", **values)
+
+
+def already_message(done):
+    """A line identical to the hand's last move that changes nothing (tablebook.Recorded.unchanged)."""
+    return M("already recorded (move {seq}): {line} changes nothing, nothing stored", seq=done.seq, line=done.line)
+
+
+def opened_message(table: str, opened):
+    """What a hand dealt says (tablebook.Opened): its number, dealer, bet, side games and what
+    it carries in."""
+    from .money import fmt
+
+    new = opened.hand
+    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or M("none")
+    values = dict(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet), games=games)
+    text = M("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}",
+             **values) if opened.redealt else \
+        M("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}", **values)
+    if new.carry_in:
+        text = M("{text}{more}", text=text, more=M("; carry in {amount}", amount=fmt(new.carry_in)))
+    for game, c in new.side_carry.items():
+        text = M("{text}{more}", text=text, more=M("; {game} carry in {amount}", game=game, amount=fmt(c)))
+    return text
+
+
+def voided_message(done, table: str, new: str):
+    """What voiding a hand did (tablebook.Voided); `new` the command that deals the next."""
+    return M("move {seq}: hand {number} at table {table} is void ({reason}): nothing posted, its pots "
+             "pass on; `{new}` deals the next (the same dealer)", seq=done.seq, number=done.number, table=table,
+             reason=done.reason, new=new)
+
+
+def table_closed_messages(name: str, closed) -> list:
+    """What closing a table did (tablebook.TableClosed), after its last hand's settlement."""
+    from .money import fmt
+    from .settle import MAIN_POT
+
+    out = [M("table {name} closed", name=name)]
+    for pot, shares in closed.refund.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        out.append(M("  the carried main pot is returned (R11.5): {given}", given=given) if pot == MAIN_POT else
+                   M("  the carried {game} pot is returned (R11.5): {given}", game=pot, given=given))
+    return out

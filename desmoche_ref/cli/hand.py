@@ -108,19 +108,11 @@ def said_warnings(warnings) -> None:
 
 
 def opened_line(table: str, opened) -> str:
-    """The line a hand dealt says (`hand new`, and `new` in the table session): its number,
-    dealer, bet, side games and what it carries in."""
-    from ..money import fmt
+    """The line a hand dealt says (`hand new`, and `new` in the table session)."""
+    from ..words import opened_message
+    from .render import say
 
-    new = opened.hand
-    carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
-    carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
-              for game, c in new.side_carry.items()]
-    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or _("none")
-    text = _("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}") \
-        if opened.redealt else _("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}")
-    return text.format(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet),
-                       games=games) + "".join(carry)
+    return say(opened_message(table, opened))
 
 
 @hand.command("void", cls=Command)
@@ -151,9 +143,10 @@ def hand_void(reason, expect_seq, table_name, db):
 
 def voided_text(done, table: str, new: str) -> str:
     """What voiding a hand did (`hand void`, and `void` in the table session, whose `new` is its own)."""
-    return _("move {seq}: hand {number} at table {table} is void ({reason}): nothing posted, its pots "
-             "pass on; `{new}` deals the next (the same dealer)").format(
-        seq=done.seq, number=done.number, table=table, reason=done.reason, new=new)
+    from ..words import voided_message
+    from .render import say
+
+    return say(voided_message(done, table, new))
 
 
 @hand.command("show", cls=Command)

@@ -144,14 +144,10 @@ def undo(expect_seq, table_name, db):
 
 def undone_text(done) -> str:
     """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
-    if done.hand_new:
-        text = _("took back `hand new`: hand {number} is open again at move {seq} (undid move {target}, "
-                 "{line}), its postings reversed")
-    elif done.reopened:
-        text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed")
-    else:
-        text = _("move {seq}: undid move {target} ({line})")
-    return text.format(seq=done.seq, target=done.target, line=done.line, number=done.number)
+    from .render import say
+    from ..words import undone_message
+
+    return say(undone_message(done))
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
@@ -182,8 +178,10 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
 
 def already_text(done) -> str:
     """A line identical to the hand's last move that changes nothing: not stored twice."""
-    return _("already recorded (move {seq}): {line} changes nothing, nothing stored").format(
-        seq=done.seq, line=done.line)
+    from .render import say
+    from ..words import already_message
+
+    return say(already_message(done))
 
 
 def print_settlement(table: str, number: int, report) -> None:

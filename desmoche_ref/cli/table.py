@@ -168,17 +168,13 @@ def table_close(name, db):
     Examples:
       desmoche-ref table close friday
     """
-    from ..money import fmt
-    from ..settle import MAIN_POT
     from ..store.tablebook import TableBook
+    from ..words import table_closed_messages
     from .moves import print_settlement
+    from .render import say
 
     closed = TableBook(open_book(db), name).close()
     if closed.closed is not None:
         print_settlement(name, closed.closed_number, closed.closed)
-    click.echo(_("table {name} closed").format(name=name))
-    for pot, shares in closed.refund.items():
-        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
-        text = _("  the carried main pot is returned (R11.5): {given}") if pot == MAIN_POT else \
-            _("  the carried {game} pot is returned (R11.5): {given}")
-        click.echo(text.format(game=pot, given=given))
+    for line in table_closed_messages(name, closed):
+        click.echo(say(line))

@@ -178,13 +178,32 @@ class Journal(_Row, table=True):
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
 
 
+class RecorderPin(_Row, table=True):
+    """A recorder's PIN on a SQLite book (issue 36: entry on the board): who may sign in to
+    `board --entry` as NAME, kept as a slow hash only (store/pins.py). The book's own state,
+    like `setting`, not its record: inserted by `db grant NAME --recorder --pin`, ended by
+    `db revoke NAME` (or a new grant), never journaled, never exported. At most one live PIN a
+    name (a unique index over the rows not revoked). On PostgreSQL a recorder signs in with
+    their own login and the table stays empty (no role is granted anything on it)."""
+
+    __tablename__ = "recorder_pin"
+    __table_args__ = (Index("uq_recorder_pin_live", "name", unique=True, sqlite_where=text("revoked IS NULL")),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64)                 # the recorder's name, as its moves record it
+    hash: str = Field(max_length=200)                # scrypt$N$r$p$salt$key (store/pins.py)
+    granted: datetime = Field(default_factory=now)
+    revoked: datetime | None = None
+
+
 def on_dialect(name: str) -> None:
     """The models as a book of the dialect `name` holds them, for a comparison of the two
-    (db.drift, Alembic's autogenerate): on PostgreSQL the journal's partial indexes say their
-    WHERE in its terms too."""
+    (db.drift, Alembic's autogenerate): on PostgreSQL the partial indexes (the journal's, the
+    live PINs') say their WHERE in its terms too. Each says it for SQLite only where it is
+    declared: saying it for PostgreSQL there would load SQLAlchemy's PostgreSQL dialect in
+    every command on a SQLite book."""
     if name != "postgresql":
         return
-    for index in core(Journal).indexes:
+    for index in (i for model in (Journal, RecorderPin) for i in core(model).indexes):
         where = index.dialect_options["sqlite"]["where"]
         if where is not None:
             index.dialect_options["postgresql"]["where"] = where
