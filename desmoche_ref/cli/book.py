@@ -138,5 +138,5 @@ def say_if_made(book) -> None:
 
 def _close_books():
     while _OPEN:
-        _OPEN.pop().engine.dispose()
+        _OPEN.pop().close()
 

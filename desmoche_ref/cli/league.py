@@ -89,8 +89,6 @@ def import_(files, table, encoding, db):
       desmoche-ref import --encoding cp1252 old-windows-file.dsm
       desmoche-ref import night.dsm --db postgresql://league@server/book
     """
-    from .runtime import collector_paused
-
     if table is not None:
         from ..limits import table_name
         from .render import say
@@ -98,9 +96,7 @@ def import_(files, table, encoding, db):
         table, problem = table_name(table)
         if problem:
             fail(_("--table: {problem}").format(problem=say(problem)))
-    with collector_paused():
-        status = _import_files(files, table, db, encoding)
-    sys.exit(status)
+    sys.exit(_import_files(files, table, db, encoding))
 
 
 def _import_files(files, table, db, encoding) -> int:
@@ -171,13 +167,17 @@ class _Source:
     def __init__(self, path: str, table, encoding):
         from ..store.judging import Judging
         from .files import open_binary
+        from .runtime import collector_paused
 
         self.path, self.table, self.encoding = path, table, encoding
         self.judging = self.lines = None
         self.f, self.problem = open_binary(path)
         if self.problem is None:
             self.lines = _bar_length(self.f)  # read before the judging process shares the file
-            self.judging = Judging.of_file(self.f, path, table, encoding)
+            # forked with the collector off, which it keeps (it judges as `check` does); this
+            # process, which writes, has it back: a write's session leaves cycles behind
+            with collector_paused():
+                self.judging = Judging.of_file(self.f, path, table, encoding)
 
     def import_into(self, book):
         if self.lines is None:

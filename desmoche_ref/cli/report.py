@@ -135,7 +135,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
     finally:
-        book.engine.dispose()
+        book.close()
     count = figures["pages"]
     click.echo(_("{path}: {pages}, {hands}").format(
         path=out, pages=ngettext("{count} page", "{count} pages", count).format(count=count),

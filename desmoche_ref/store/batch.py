@@ -24,7 +24,6 @@ Each batch is one transaction of `Book.write()`; batches of concurrent imports a
 imports of the same record store it once (a hand is known by its content: _Contents).
 """
 
-from collections import Counter
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
@@ -56,26 +55,33 @@ class HandBatch:
         self.contents = _Contents()
         self.ensured = set()  # the players and tables known to be in the book
         self.closed = set()   # the tables this import closed (a hand's Closed tag)
+        self.states = {}      # table name -> _TableState: as this import's last batch left it
 
-    def store(self, batch: list) -> None:
+    def store(self, batch: list, ends: bool = True) -> None:
         """Store the batch's hands (judging.Prepared, in file order): its new players and
-        tables first, each made once even when imports race; then its hands in one transaction."""
+        tables first, each made once even when imports race; then its hands in one transaction.
+        A batch may be stored in parts, one transaction each (store/importer.py): each table's
+        seats following its last hand, and a Closed tag's close, are written with the part that
+        `ends` it, so that the journal is the same however the batch was cut."""
         _ensure_rows(self.book, batch, self.ensured)
         stored, known = _write(self.book, batch, self.rejected, self.path, self.closed, self.contents,
-                               self.warned)
+                               self.warned, self.states, ends)
         self.stored += stored
         self.known += known
 
 
 class _TableState:
     """A table as the next hand finds it: its id, name, last number, its hands so far as the
-    laws see them (laws.Table), whether it is closed (and by which hand of this batch)."""
+    laws see them (laws.Table), whether it is closed (and by which hand of this batch), and its
+    newest hand as the book holds it (`newest`: id, status, closed or not), by which the next
+    batch knows the state still holds (_table_state)."""
 
-    __slots__ = ("id", "name", "number", "laws", "last", "closed", "closer", "created")
+    __slots__ = ("id", "name", "number", "laws", "last", "closed", "closer", "created", "newest")
 
     def __init__(self, table_id: int, name: str, number: int, before, last, closed: bool, created=None):
         self.id, self.name, self.number, self.laws, self.last = table_id, name, number, before, last
         self.closed, self.closer, self.created = closed, None, created
+        self.newest = None
 
     def pots(self) -> dict:
         """Account -> cents the table's pots hold (what the book's pot accounts hold)."""
@@ -91,38 +97,59 @@ class _Contents:
     a file imported twice the second time nothing."""
 
     def __init__(self):
-        self.in_file = Counter()  # content -> the file's hands of it so far
-        self.stored = Counter()   # content -> of those, stored by this import
+        # content -> (hands of it this import stored, the file's hands of it so far), kept in a
+        # private temporary database (SQLite's: on disk past a small page cache, deleted with its
+        # connection, named nowhere): an import's memory stays flat whatever the file's count
+        # of hands (held in a dict, it grew by ~200 bytes a hand)
+        import sqlite3
+
+        self.seen = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+        self.seen.execute("CREATE TABLE seen (digest BLOB PRIMARY KEY, stored INTEGER, in_file INTEGER) "
+                          "WITHOUT ROWID")
+        self.batch: dict = {}  # digest -> [stored, in file] of the batch being written
 
     def known(self, conn, batch: list):
         """known(p) for the batch's hands, in file order; the book's counts read now (under
         the import lock)."""
+        self._keep()
         digests = sorted({p.hash for p in batch})
         held = dict(conn.execute(select(hands.c.content_hash, func.count()).where(
             hands.c.content_hash.in_(digests)).group_by(hands.c.content_hash)).all())
-        others = {d: held.get(d, 0) - self.stored[d] for d in digests}  # not this import's
+        marks = ",".join("?" * len(digests))
+        before = {row[0].hex(): row[1:] for row in self.seen.execute(
+            f"SELECT digest, stored, in_file FROM seen WHERE digest IN ({marks})", [bytes.fromhex(d) for d in digests])}
+        self.batch = {d: list(before.get(d, (0, 0))) for d in digests}
+        others = {d: held.get(d, 0) - self.batch[d][0] for d in digests}  # not this import's
 
         def known(p) -> bool:
-            self.in_file[p.hash] += 1
-            return self.in_file[p.hash] <= others[p.hash]
+            counts = self.batch[p.hash]
+            counts[1] += 1
+            return counts[1] <= others[p.hash]
 
         return known
 
     def stored_one(self, digest: str) -> None:
-        self.stored[digest] += 1
+        self.batch[digest][0] += 1
+
+    def _keep(self) -> None:
+        """The last batch's counts into the temporary database."""
+        self.seen.executemany("INSERT OR REPLACE INTO seen VALUES (?, ?, ?)",
+                              [(bytes.fromhex(d), stored, in_file) for d, (stored, in_file) in self.batch.items()])
+        self.batch = {}
 
 
 def _write(book, batch: list, rejected: list, path: str, closed_here: set, contents: _Contents,
-           warned: list):
+           warned: list, carried: dict, ends: bool = True):
     """Store a batch in one transaction: (hands stored, hands already in the book). A hand
     the laws across hands refuse (laws.py, N9.5) goes to `rejected`; one they warn of to
-    `warned` (a Rejected of its warnings: it is stored)."""
+    `warned` (a Rejected of its warnings: it is stored). `carried`: each table's state as the
+    import's batches before left it, brought up to date here; `ends`: see HandBatch.store."""
     stamp = _now()
-    with book.write() as session:
+    with book.write(bulk=True) as session:
         conn = session.connection()  # the batch's transaction: Core statements and the driver's bulk rows
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
             _lock_imports(conn)
-        states = {name: _table_state(conn, name) for name in sorted({p.table for p in batch})}
+        states = {name: _table_state(conn, name, carried.get(name)) for name in sorted({p.table for p in batch})}
         is_known = contents.known(conn, batch)
         players = dict(conn.execute(select(players_t.c.name, players_t.c.id).where(
             players_t.c.name.in_({n for p in batch for n in p.players}))).all())
@@ -156,15 +183,28 @@ def _write(book, batch: list, rejected: list, path: str, closed_here: set, conte
             if p.closes:
                 state.closed, state.closer = True, p
         if keep:
-            _insert(conn, keep, players, stamp)
-            for name, state in states.items():
-                if state.last is not None:
-                    _follow(conn, state)
-            for name, state in states.items():
-                if state.closer is not None:
-                    _close(session, state)
-                    closed_here.add(name)
+            newest = _insert(conn, keep, players, stamp)
+            for state in states.values():
+                state.newest = newest.get(state.id, state.newest)
+        carried.update(states)
+        if ends:
+            _followed(session, carried, closed_here)
     return len(keep), known
+
+
+def _followed(session, states: dict, closed_here: set) -> None:
+    """Each table a batch stored hands at takes its last hand's seats and stakes (_follow), and
+    one a Closed tag ends is closed (_close), in the batch's last transaction."""
+    conn = session.connection()
+    for name in sorted(states):
+        if states[name].last is not None:
+            _follow(conn, states[name])
+            states[name].last = None
+    for name in sorted(states):
+        if states[name].closer is not None:
+            _close(session, states[name])
+            states[name].closer = None
+            closed_here.add(name)
 
 
 def _lock_imports(conn) -> None:
@@ -183,7 +223,7 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
             firsts.setdefault(p.table, p)
     if not names and not firsts:
         return
-    with book.write() as session:
+    with book.write(bulk=True) as session:
         conn = session.connection()
         ins = _insert_ignore(conn)
         if names:
@@ -224,8 +264,11 @@ def _table_values(row: BookTable) -> dict:
     return {c: getattr(row, c) for c in card_table.c.keys() if c != "id"}
 
 
-def _table_state(conn, name: str) -> _TableState:
-    """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands."""
+def _table_state(conn, name: str, carried: _TableState | None = None) -> _TableState:
+    """Lock the table (PostgreSQL: its row; SQLite writes are serialised) and read how it stands:
+    as `carried` (the import's last batch left it) while its newest hand is still the one that
+    batch stored, else from its stored hands (lawbook.table_now, which may read far back: every
+    hand since the last that carried nothing in). A batch reads one row to know."""
     t = card_table.c
     query = select(t.id, t.closed, t.created).where(t.name == name)
     if conn.dialect.name == "postgresql":
@@ -234,11 +277,27 @@ def _table_state(conn, name: str) -> _TableState:
         query = query.with_for_update(key_share=True)
     with bounded(M("table {table}", table=name)):
         table_id, closed, created = conn.execute(query).one()
+    newest = _newest(conn, table_id)
+    closed_by_now = carried is not None and carried.closed and carried.closer is None  # not to close still
+    if carried is not None and carried.newest == newest and closed_by_now == (closed is not None):
+        return carried
     before = table_now(conn, table_id, closed is not None)
     if before.open:
         raise _refused(M("hand {number} at table {table} is still being recorded: close it (`end` or "
                          "`hand new`) before importing into this table", number=before.number, table=name))
-    return _TableState(table_id, name, before.number, before, None, closed is not None, created)
+    state = _TableState(table_id, name, before.number, before, carried and carried.last, closed is not None,
+                        created)  # its seats still to follow the hands this import stored
+    state.newest = newest
+    return state
+
+
+def _newest(conn, table_id: int):
+    """(id, status, closed or not) of the table's newest hand, None before its first: what any
+    write to its last hand changes (a move, an undo that reopens it, a void, a hand after it)."""
+    h = hands.c
+    row = conn.execute(select(h.id, h.status, h.closed.is_(None)).where(h.table_id == table_id)
+                       .order_by(h.number.desc()).limit(1)).first()
+    return None if row is None else (row[0], row[1], bool(row[2]))
 
 
 def _columns(table, *left_out) -> tuple:
@@ -254,8 +313,9 @@ EVENT_COLUMNS = _columns(core(Event), "id", "supersedes")   # records.Prepared.e
 POSTING_COLUMNS = _columns(core(Posting), "id", "reverses")  # records.POSTING_FIELDS, then created
 
 
-def _insert(conn, keep: list, players: dict, stamp) -> None:
-    """Bulk inserts: the hands, their events and postings, and their journal rows.
+def _insert(conn, keep: list, players: dict, stamp) -> dict:
+    """Bulk inserts: the hands, their events and postings, and their journal rows; each
+    table's newest hand stored, as _newest reads it.
 
     Hands, events and postings go to the driver's executemany as plain tuples: SQLAlchemy's
     per-row parameter processing cost more than the database itself (bench/bench_import.py)."""
@@ -264,9 +324,10 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
     ids = _new_ids(conn, len(keep))
     bound = _binders(conn, HAND_COLUMNS)  # the hand's times (SQLite: as text)
     when = _binders(conn, EVENT_COLUMNS).get("entered", _same)(stamp)
-    hand_rows, events, postings, journal = [], [], [], []
+    hand_rows, events, postings, journal, newest = [], [], [], [], {}
     for (p, brought), hand_id in zip(keep, ids):
         row = dict(p.values, id=hand_id)
+        newest[row["table_id"]] = (hand_id, row["status"], False)  # closed: the import closes it
         stored = dict(row, **{name: bind(row[name]) for name, bind in bound.items()})
         hand_rows.append(tuple(stored[c.name] for c in HAND_COLUMNS))
         events += p.event_rows(hand_id, when)
@@ -277,6 +338,7 @@ def _insert(conn, keep: list, players: dict, stamp) -> None:
     _executemany(conn, EVENT_COLUMNS, events)
     _executemany(conn, POSTING_COLUMNS, postings)
     journal_append(conn, journal)
+    return newest
 
 
 def _new_ids(conn, count: int) -> list:

@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import func
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import select
 
@@ -54,7 +53,10 @@ def player_row(session, name: str) -> Player:
     moment (INSERT … ON CONFLICT DO NOTHING, as the importer does)."""
     row = session.exec(select(Player).where(Player.name == name)).first()
     if row is None:
-        insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert
+        if session.get_bind().dialect.name == "postgresql":  # only there: the dialect is loaded for it
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
         session.execute(insert(Player).values(name=name).on_conflict_do_nothing(index_elements=["name"]))
         row = session.exec(select(Player).where(Player.name == name)).one()
     return row
