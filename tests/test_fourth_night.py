@@ -53,3 +53,55 @@ def test_rules_at_a_terminal_shows_the_lead_in_bold_or_plain(tmp_path, no_colour
         assert "R7.6 Turn order. When a card" in out and "\x1b[" not in out
     else:
         assert "R7.6 \x1b[1mTurn order.\x1b[0m When a card" in out
+
+
+# ------------------------------------------------------------------ N3.1: one script a name (item 13)
+MIXED = "\u0410na"  # Аna: a Cyrillic А, then Latin n and a
+MIXED_RECORD = f'[Players "{MIXED} Ana Beto"]\n[Dealer "Ana"]\n\ndeal Beto ?x9\n'
+SAID = {"en": f"N3.1 '{MIXED}' mixes two scripts: \u0410 is Cyrillic, n is Latin; a name's letters are all "
+              "of one script, so that no two players at a table look alike",
+        "es": f"N3.1 '{MIXED}' mezcla dos escrituras: la \u0410 es cirílica, la n es latina; las letras de un "
+              "nombre son todas de una misma escritura, para que no haya en una mesa dos jugadores que se "
+              "vean iguales"}
+
+
+@pytest.mark.parametrize("name", ["Ana", "José", "Ñoño", "Zoë_2", "Σοφία", "Иван-Петров", "田中さくら",
+                                  "김민준", "Ｋｅｎ", "Mary-Ann.B"])
+def test_n3_1_a_name_of_one_script_is_a_name(name):
+    from desmoche_ref.limits import mixed_scripts
+
+    assert mixed_scripts(name) is None
+
+
+@pytest.mark.parametrize("name, letters", [(MIXED, ("\u0410", "n")), ("Ana\u0441", ("A", "\u0441")),
+                                           ("\u03a1aco", ("\u03a1", "a")), ("Josеph", ("J", "\u0435"))])
+def test_n3_1_a_name_of_two_scripts_is_refused_naming_the_letters(name, letters):
+    from desmoche_ref.limits import mixed_scripts
+
+    said = mixed_scripts(name)
+    assert said is not None and said.args["letter"] == letters[0] and said.args["other"] == letters[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_n3_1_check_refuses_a_players_tag_of_look_alike_names(tmp_path, lang):
+    import json
+
+    path = tmp_path / "mixed.dsm"
+    path.write_text(MIXED_RECORD, encoding="utf-8")
+    run = invoke("--lang", lang, "check", path)
+    assert run.returncode == 1 and f"{path}:1: {SAID[lang]}\n" in run.stdout
+    hand = json.loads(invoke("check", "--json", path).stdout)["files"][0]["hands"][0]
+    assert hand["status"] == "invalid" and hand["errors"][0]["code"] == "N3.1" and hand["errors"][0]["line"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_n3_1_table_new_and_import_refuse_a_look_alike_name(tmp_path, lang):
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    run = invoke("--lang", lang, "table", "new", "x", "--players", f"{MIXED} Ana Beto", "--bet", "1", env=book)
+    assert run.returncode == 2 and run.stderr.endswith(f"{SAID[lang]}\n")
+    path = tmp_path / "mixed.dsm"
+    path.write_text(MIXED_RECORD, encoding="utf-8")
+    run = invoke("--lang", lang, "import", path, env=book)
+    assert run.returncode == 1 and run.stdout.startswith(f"{path}:1: {SAID[lang]}\n")
+    assert invoke("--lang", lang, "table", "list", "--json", env=book).stdout == "[]\n"
+    assert invoke("standings", "--json", env=book).stdout.count('"player"') == 0
