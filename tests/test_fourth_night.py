@@ -105,3 +105,45 @@ def test_n3_1_table_new_and_import_refuse_a_look_alike_name(tmp_path, lang):
     assert run.returncode == 1 and run.stdout.startswith(f"{path}:1: {SAID[lang]}\n")
     assert invoke("--lang", lang, "table", "list", "--json", env=book).stdout == "[]\n"
     assert invoke("standings", "--json", env=book).stdout.count('"player"') == 0
+
+
+# ------------------------------------------------------------------ a read never makes a book (item 5)
+READS = [["standings"], ["standings", "--json"], ["ledger"], ["settle-up"], ["ratings"], ["player", "Ana"],
+         ["export"], ["verify"], ["hand", "show"], ["hand", "log"], ["table", "list"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_read_of_a_mistyped_book_is_one_line_naming_it_and_makes_nothing(bare_book_url, lang):
+    from desmoche_ref.store.db import describe, sqlite_path
+
+    path = sqlite_path(bare_book_url)
+    where = {"en": f"there is no book at {path}" if path else f"there is no book in {describe(bare_book_url)}",
+             "es": f"no hay ningún libro en {path or describe(bare_book_url)}"}[lang]
+    said = {"en": ": nothing is recorded there yet\n", "es": ": todavía no se ha anotado nada ahí\n"}[lang]
+    for command in READS:
+        run = invoke("--lang", lang, "--db", bare_book_url, *command)
+        assert run.returncode == 2 and run.stdout == "", command
+        assert run.stderr == {"en": "error: ", "es": "error: "}[lang] + where + said, command
+    if path:
+        assert not os.path.exists(path)
+    else:  # the empty database is left empty: no schema made
+        from sqlalchemy import create_engine, inspect
+
+        engine = create_engine(bare_book_url)
+        assert inspect(engine).get_table_names() == []
+        engine.dispose()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_db_path_says_the_book_it_would_use_and_makes_none(tmp_path, lang):
+    book = tmp_path / "en.bd"
+    run = invoke("--lang", lang, "--db", book, "db", "path")
+    assert run.returncode == 0 and run.stdout == f"sqlite:///{book}\n"
+    assert run.stderr == {"en": "no book there yet: the first command that records (`table new`, `import`) makes it\n",
+                          "es": "todavía no hay libro ahí: lo crea el primer comando que anota (`table new`, "
+                                "`import`)\n"}[lang]
+    assert not book.exists()
+    assert invoke("--db", book, "table", "new", "t", "--players", "Ana Beto", "--bet", "1").stderr == \
+        f"new book at {book}\n"
+    run = invoke("--lang", lang, "--db", book, "db", "path")
+    assert (run.stdout, run.stderr) == (f"sqlite:///{book}\n", "")

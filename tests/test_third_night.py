@@ -414,11 +414,11 @@ def test_export_writes_the_local_day_each_hand_was_dealt(live, tmp_path, monkeyp
 def test_a_command_that_makes_a_book_says_so_once(tmp_path):
     from conftest import invoke
 
-    book = tmp_path / "typo.db"
-    first = invoke("--db", book, "standings", "--json")
-    assert first.stderr == f"new book at {book}\n" and json.loads(first.stdout)["players"] == []
+    book = tmp_path / "typo.db"  # a read never makes one (issue 33: test_fourth_night.py)
+    first = invoke("--db", book, "table", "new", "t", "--players", "Ana Beto", "--bet", "1")
+    assert first.stderr == f"new book at {book}\n"
     again = invoke("--db", book, "standings", "--json")
-    assert again.stderr == "" and again.stdout == first.stdout
+    assert again.stderr == "" and json.loads(again.stdout)["players"] == []
 
 
 def test_ctrl_c_during_import_says_what_was_stored_and_how_to_finish(tmp_path, monkeypatch):
@@ -456,7 +456,7 @@ def test_what_is_no_record_is_said_in_one_line(tmp_path):
     program = tmp_path / "program.dsm"
     program.write_bytes(bytes(range(256)) * 8)
     book = tmp_path / "book.db"
-    invoke("--db", book, "table", "list")
+    invoke("--db", book, "table", "new", "t", "--players", "Ana Beto", "--bet", "1")
     for path, why in ((program, "is a binary file, not a text record (N1.1)"),
                       (book, "is a SQLite database (a book?), not a text record: `desmoche-ref export` "
                              "writes a book's records")):
