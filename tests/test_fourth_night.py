@@ -147,3 +147,45 @@ def test_db_path_says_the_book_it_would_use_and_makes_none(tmp_path, lang):
         f"new book at {book}\n"
     run = invoke("--lang", lang, "--db", book, "db", "path")
     assert (run.stdout, run.stderr) == (f"sqlite:///{book}\n", "")
+
+
+# ------------------------------------------------------------------ the table imported is in use (item 4)
+def five_hands() -> bytes:
+    return invoke("simulate", "--hands", "5", "--plain").stdout.encode()
+
+
+def test_an_import_into_a_new_book_makes_its_table_the_one_in_use(book_url):
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.tablebook import TableBook, list_tables
+
+    book = open_book(book_url)
+    done = import_records(book, five_hands(), "five.dsm")
+    assert done.stored == 5 and done.tables == ["five"]
+    assert [(t.name, t.in_use) for t in list_tables(book)] == [("five", True)]
+    shown = TableBook(book).view(3)
+    assert (shown.table, shown.number, shown.closed) == ("five", 3, True)
+    book.engine.dispose()
+
+
+def test_an_import_leaves_the_table_in_use_where_it_was(book_url):
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.tablebook import create_table, list_tables
+
+    book = open_book(book_url)
+    create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000)
+    assert import_records(book, five_hands(), "five.dsm").stored == 5
+    assert [(t.name, t.in_use) for t in list_tables(book)] == [("five", False), ("friday", True)]
+    book.engine.dispose()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_hand_show_reads_the_table_just_imported(tmp_path, lang):
+    record = tmp_path / "five.dsm"
+    record.write_bytes(five_hands())
+    book = {"DESMOCHE_DB": str(tmp_path / "new.db")}
+    assert invoke("--lang", lang, "import", record, env=book).returncode == 0
+    shown = invoke("--lang", lang, "hand", "show", "--hand", "3", env=book)
+    assert shown.returncode == 0 and shown.stdout.startswith({"en": "table five hand 3 (closed, complete)",
+                                                               "es": "mesa five mano 3 (cerrada, completa)"}[lang])

@@ -37,8 +37,8 @@ from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's han
 from .models import BookTable, Event, Hand, Setting
 from .terms import HandChanged, Refused, StoreError
 
-__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
-           "use_table"]
+__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table",
+           "list_tables", "use_table"]
 
 
 class Recorded(NamedTuple):
@@ -171,6 +171,22 @@ def list_tables(book) -> list:
 def use_table(book, name: str) -> None:
     with book.write() as s:
         H.use_table(s, H.find_table(s, name))
+
+
+def adopt_table(book, names) -> str | None:
+    """After an import: when the book has no table in use yet (a new book), the last of the
+    tables `names` that the book holds becomes it, so that `hand show --hand 3` reads the table
+    just imported; a table already in use stays (a recorder at the table goes on there).
+    Returns the table now in use, or None."""
+    with book.write() as s:
+        current = s.get(Setting, H.LAST_TABLE)
+        if current is not None:
+            return current.value
+        held = {t.name: t for t in s.exec(select(BookTable).where(BookTable.name.in_(list(names))))}
+        chosen = next((held[n] for n in reversed(list(names)) if n in held), None)
+        if chosen is not None:
+            H.use_table(s, chosen)
+        return chosen.name if chosen is not None else None
 
 
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
