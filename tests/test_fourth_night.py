@@ -189,3 +189,52 @@ def test_hand_show_reads_the_table_just_imported(tmp_path, lang):
     shown = invoke("--lang", lang, "hand", "show", "--hand", "3", env=book)
     assert shown.returncode == 0 and shown.stdout.startswith({"en": "table five hand 3 (closed, complete)",
                                                                "es": "mesa five mano 3 (cerrada, completa)"}[lang])
+
+
+# ------------------------------------------------------------------ settle-up and a carried pot (item 7)
+def carried_then_won(tmp_path):
+    """A book of two nights at table `t`: hand 1 (5 Nov) nobody wins, its pot of 30.00 (10.00 of
+    each of Ana, Beto and Carla) carried; hand 2 (6 Nov) Ana wins it and the antes."""
+    text = invoke("simulate", "--hands", "2", "--plain", "--seed", "3").stdout
+    first, second = text.split('[Players', 2)[1:]
+    text = (f'[Players{first}'.replace("\n", '\n[Date "2026-11-05"]\n', 1)
+            + f'[Players{second}'.replace("\n", '\n[Date "2026-11-06"]\n', 1))
+    path = tmp_path / "t.dsm"
+    path.write_text(text)
+    return path
+
+
+SETTLED = {"en": ["Beto pays Ana 20.00", "Carla pays Ana 20.00"],
+           "es": ["Beto paga a Ana 20.00", "Carla paga a Ana 20.00"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_settle_up_leaves_a_carried_pot_where_it_is_and_says_who_put_it_in(tmp_path, lang):
+    import json
+
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    path = carried_then_won(tmp_path)
+    first = tmp_path / "first.dsm"
+    first.write_text(path.read_text().split("\n[Players")[0] + "\n")
+    assert invoke("import", first, "--table", "t", env=book).returncode == 0
+    run = invoke("--lang", lang, "settle-up", env=book)
+    assert run.stdout.splitlines() == {
+        "en": ["nothing to settle between the players",
+               "table t's pot holds 30.00 for its next hand, put in by Ana 10.00, Beto 10.00 and Carla 10.00"],
+        "es": ["nada que saldar entre los jugadores",
+               "el bote de la mesa t guarda 30.00 para su próxima mano, puesto por Ana 10.00, Beto 10.00 y "
+               "Carla 10.00"]}[lang]
+    assert json.loads(invoke("settle-up", "--json", env=book).stdout) == {
+        "transfers": [], "balances": {},
+        "held": [{"table": "t", "pot": "main", "amount": "30.00",
+                  "put_in": {"Ana": "10.00", "Beto": "10.00", "Carla": "10.00"}}]}
+    # the pot is won: the night's and the season's settle-up alike move the antes, never "(pot)"
+    assert invoke("import", path, "--table", "t", env=book).stdout.endswith("1 hand stored, 1 already in the "
+                                                                            "book, 0 rejected (table t)\n")
+    for args in ([], ["--since", "2026-11-06"], ["--table", "t"]):
+        assert invoke("--lang", lang, "settle-up", *args, env=book).stdout.splitlines() == SETTLED[lang], args
+    nights = json.loads(invoke("settle-up", "--json", "--since", "2026-11-06", env=book).stdout)
+    assert nights["balances"] == {"Ana": "40.00", "Beto": "-20.00", "Carla": "-20.00"} and nights["held"] == []
+    # the first night alone: the pot it left held, nothing to pay
+    assert invoke("settle-up", "--until", "2026-11-05", env=book).stdout.splitlines()[0] == \
+        "nothing to settle between the players"

@@ -10,8 +10,8 @@ The tables in play tonight: those named, else every table that changed in the la
 `hours` (a table made, closed, a hand opened or closed, a move entered), by name. The nets
 of a table's night are `standings --table NAME` (league.standings: the table's postings, as
 `play`'s `settle` counts the night), its settle-up is what `settle-up --table NAME` would
-make now (settleup.settle_up of league.balances), the season's standings are the whole
-book's; no figure is worked out here.
+make now (settleup.settle_up of league.balances, the pots' money left with its owners:
+pots.py), the season's standings are the whole book's; no figure is worked out here.
 """
 
 from datetime import datetime, timedelta, timezone
@@ -102,9 +102,10 @@ class Scoreboard:
         since — a rating moves only when a hand closes or reopens."""
         from sqlmodel import func, select
 
-        from ..settleup import settle_up
+        from ..settleup import owned, settle_up
         from .hands import night_postings
-        from .league import Selection, balances_of, standings
+        from .league import POT_PARTY, Selection, balances_of, standings
+        from .pots import held_pots
         from .models import Posting
         from .ratings import ratings
 
@@ -117,7 +118,9 @@ class Scoreboard:
         for row, _latest, _when in picked:
             if row.id not in tables:
                 night = standings(s, Selection(table=row.name))
-                tables[row.id] = (night_postings(s, row.id)[0], night, settle_up(balances_of(night)))
+                held = held_pots(s, Selection(table=row.name))  # the pots' money left where it is
+                tables[row.id] = (night_postings(s, row.id)[0], night,
+                                  settle_up(owned(balances_of(night), *held, POT_PARTY)))
         return self._money[1], self._money[3], tables
 
     def _hand(self, s, row, latest):
