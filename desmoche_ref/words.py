@@ -293,3 +293,15 @@ def turn_text(ref, colour: bool = False):
     if drawer is None:
         return M("the stock is out: `end` · {offer}", offer=on_offer)
     return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
+
+
+def rating_scale() -> Message:
+    """What a rating means and its scale, beside the ratings (`ratings`, the report): its
+    figures are rating.py's, a new player's included."""
+    from .rating import MU, SIGMA, figure
+
+    return M("rating = mean − 3 × deviation: the skill the hands show for sure. Everyone starts at {zero} "
+             "(mean {mu}, deviation {sigma}); as a player's hands are rated the deviation shrinks and the "
+             "rating climbs towards the mean: about {mu} for a player who wins as often as the others, "
+             "more for one who beats them more often.", zero=figure(MU - 3 * SIGMA), mu=figure(MU),
+             sigma=figure(SIGMA))

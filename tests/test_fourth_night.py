@@ -238,3 +238,89 @@ def test_settle_up_leaves_a_carried_pot_where_it_is_and_says_who_put_it_in(tmp_p
     # the first night alone: the pot it left held, nothing to pay
     assert invoke("settle-up", "--until", "2026-11-05", env=book).stdout.splitlines()[0] == \
         "nothing to settle between the players"
+
+
+# ------------------------------------------------------------------ ratings for a new club (item 8)
+SCALE = {"en": "rating = mean − 3 × deviation: the skill the hands show for sure. Everyone starts at 0.00 (mean "
+               "25.00, deviation 8.33); as a player's hands are rated the deviation shrinks and the rating climbs "
+               "towards the mean: about 25.00 for a player who wins as often as the others, more for one who beats "
+               "them more often.",
+         "es": "puntuación = media − 3 × desviación: la habilidad que las manos muestran con seguridad. Todos "
+               "empiezan en 0.00 (media 25.00, desviación 8.33); a medida que se puntúan las manos de un jugador la "
+               "desviación se achica y la puntuación sube hacia la media: cerca de 25.00 para quien gana tanto como "
+               "los demás, más para quien les gana más a menudo."}
+
+
+@pytest.fixture
+def new_club(tmp_path):
+    """A club's first night: five hands at table `five`, all of one day."""
+    record = tmp_path / "five.dsm"
+    record.write_bytes(five_hands())
+    book = {"DESMOCHE_DB": str(tmp_path / "club.db")}
+    assert invoke("import", record, env=book).returncode == 0
+    return book
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_ratings_say_what_a_rating_means_and_its_scale(new_club, lang):
+    out = invoke("--lang", lang, "ratings", env=new_club).stdout.splitlines()
+    assert out[-1] == SCALE[lang]
+    assert out[0] == {"en": "5 hands rated (a hand with a winner ranks its players)",
+                      "es": "5 manos puntuadas (una mano con ganador ordena a sus jugadores)"}[lang]
+    assert out[2] == {"en": "Fewer than 20 rated hands, not ranked yet:",
+                      "es": "Menos de 20 manos puntuadas, aún sin puesto:"}[lang]
+    assert "rank" not in out[3] and "puesto" not in out[3]  # no empty table of the ranked
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_ratings_of_no_rated_hand_say_why(tmp_path, lang):
+    book = {"DESMOCHE_DB": str(tmp_path / "club.db")}
+    invoke("table", "new", "t", "--players", "Ana Beto", "--bet", "1", env=book)
+    assert invoke("--lang", lang, "ratings", env=book).stdout.splitlines()[1:] == [{
+        "en": "no player has a rated hand yet: only a complete hand with a winner rates its players (a hand "
+              "without a winner, an invalid or unfinished one tells nothing)",
+        "es": "ningún jugador tiene aún una mano puntuada: solo una mano completa con ganador puntúa a sus "
+              "jugadores (una mano sin ganador, una inválida o sin terminar no dice nada)"}[lang]]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_standings_min_nights_says_why_nobody_qualifies(new_club, lang):
+    out = invoke("--lang", lang, "standings", "--min-nights", "2", env=new_club).stdout.splitlines()
+    assert out[0] == {"en": "nobody has played 2 nights yet (a night: a table's hands of one day, counted when "
+                            "the player sat in a complete one)",
+                      "es": "nadie ha jugado todavía 2 noches (una noche: las manos de una mesa en un día, "
+                            "contada cuando el jugador estuvo en una completa)"}[lang]
+    assert out[1] == {"en": "Fewer than 2 nights, not qualified:", "es": "Menos de 2 noches, sin clasificar:"}[lang]
+    assert len(out) == 2 + 2 + 3 + 1  # the players apart (header, rule, three rows), the pots' line
+    assert invoke("standings", "--min-nights", "1", env=new_club).stdout.splitlines()[0].startswith("player ")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_player_of_one_night_has_it_once_not_as_best_and_worst(new_club, lang):
+    import json
+
+    out = invoke("--lang", lang, "player", "Ana", env=new_club).stdout
+    record = json.loads(invoke("player", "Ana", "--json", env=new_club).stdout)
+    night = record["best_night"]
+    assert night == record["worst_night"]  # the JSON keeps both keys
+    said = {"en": "one night so far: five {day}, {net} (5 hands)",
+            "es": "una sola noche hasta ahora: five {day}, {net} (5 manos)"}[lang]
+    assert said.format(day=night["day"], net=night["net"]) in out.splitlines()
+    assert ("best night" not in out and "worst night" not in out and "mejor noche" not in out
+            and "peor noche" not in out)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_reports_ratings_say_their_scale_and_why_nobody_is_ranked(new_club, tmp_path, lang):
+    import html
+    import re
+
+    run = invoke("--lang", lang, "report", "-o", tmp_path / "site", env=new_club)
+    assert run.returncode == 0, run.stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    section = page[page.index('id="ratings"'):page.index('id="chart"')]
+    assert html.unescape(SCALE[lang]) in html.unescape(section)
+    assert 'id="ratings-table"' not in section  # no table of headers alone
+    said = re.search(r'<p class="empty" id="ratings-empty">([^<]*)</p>', section).group(1)
+    assert said == {"en": "Nobody is ranked yet: a player is ranked after 20 rated hands.",
+                    "es": "Nadie tiene puesto todavía: un jugador lo tiene tras 20 manos puntuadas."}[lang]

@@ -386,7 +386,13 @@ def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
     headers = STANDING_WORDS + [N_("nights")]
     qualified = [row for row in shown if row[-1] >= min_nights]
     apart = [row for row in shown if row[-1] < min_nights]
-    click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+    if qualified:
+        click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+    else:  # an empty table says why it is empty
+        click.echo(ngettext("nobody has played {count} night yet (a night: a table's hands of one day, "
+                            "counted when the player sat in a complete one)",
+                            "nobody has played {count} nights yet (a night: a table's hands of one day, "
+                            "counted when the player sat in a complete one)", min_nights).format(count=min_nights))
     if apart:
         click.echo(ngettext("Fewer than {count} night, not qualified:", "Fewer than {count} nights, not qualified:",
                             min_nights).format(count=min_nights))

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
 from ..i18n import N_, translations
-from ..words import STATUS, Style, _, offer_text, outcome_sentence, pile_text, say, stock_text, turn
+from ..words import STATUS, Style, _, offer_text, outcome_sentence, pile_text, rating_scale, say, stock_text, turn
 from ..money import fmt
 from ..rating import figure
 from ..store.league import POT_PARTY
@@ -117,7 +117,8 @@ def environment(lang: str) -> Environment:
     words = translations(lang)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY)
+    env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY,
+                       rating_scale=rating_scale)
     env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt, figure=figure)
     return env
 
