@@ -132,7 +132,7 @@ def outcome_sentence(out, errors, live: bool = False) -> str:
     """The hand's outcome in words (describe.outcome_text), from its verdict `out` (N8) and its
     errors; `live` cites the move (the book's seq), not the line."""
     return say(outcome_text(out["outcome"], out["pot"], MOVE if live else LINE, out["status"],
-                            errors[0] if errors else None))
+                            errors[0] if errors else None, out.get("void_reason")))
 
 
 def outcome_words(ref):

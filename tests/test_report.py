@@ -384,7 +384,8 @@ def test_a_terminal_sees_a_progress_bar(small, tmp_path):
 
 
 def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_path):
-    """A void hand is what export leaves out: the report shows the hands export gives; a hand
+    """A void hand is named on its night with its reason, and has no page of its own: the report
+    shows the hands export gives but the void ones (issue 33: export writes them, [Void]); a hand
     still being played shows as incomplete."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
     _run(book, ["table", "new", "t", "--players", "Ana Beto", "--bet", "1"])
@@ -396,8 +397,9 @@ def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_pat
     out = tmp_path / "site"
     report(book, "-o", out)
     pages = sorted(p.name for p in (out / "hands").iterdir())
-    exported = _run(book, ["export", "--table", "t"]).stdout.count("[Players ")
-    assert len(pages) == exported and "t-2.html" in pages
+    export = _run(book, ["export", "--table", "t"]).stdout
+    assert export.count("[Players ") == 2 and export.count('[Void "the deck was short a card"]') == 1
+    assert pages == ["t-2.html"]
     assert "incomplete" in (out / "hands" / "t-2.html").read_text(encoding="utf-8")
 
 

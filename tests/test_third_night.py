@@ -248,9 +248,10 @@ def test_hand_void_closes_the_hand_as_never_dealt_and_keeps_its_moves(sqlite_boo
 
 
 @pytest.mark.slow
-def test_a_void_hand_is_left_out_of_the_export_and_the_book_verifies(built_book, tmp_path):
-    """docs/rulings.md (export of a voided hand): left out; the export imports back into a
-    fresh book with the same standings, and the book verifies."""
+def test_a_void_hand_is_exported_with_its_reason_and_the_book_verifies(built_book, tmp_path):
+    """docs/rulings.md (export of a voided hand): written with its Void tag (issue 33, N9.6:
+    it keeps its number); the export imports back into a fresh book with the same standings,
+    hand 2 void there too, and the book verifies."""
     from conftest import Live
 
     live = Live(built_book("club-voided", _carried_night))
@@ -258,11 +259,13 @@ def test_a_void_hand_is_left_out_of_the_export_and_the_book_verifies(built_book,
     live("hand", "new")
     assert verified(live("verify").stdout).endswith(": all in order\n")
     exported = live("export").stdout
-    assert exported.count("[Players ") == 1  # hand 1 only: hand 2 void, hand 3 not dealt
+    assert exported.count("[Players ") == 2  # hands 1 and 2 (void); hand 3 not dealt
+    assert exported.count('[Void "the deck was short a card"]') == 1
     fresh = Live("sqlite:///" + str(tmp_path / "copy.db"))
     (tmp_path / "night.dsm").write_text(exported)
     fresh("import", tmp_path / "night.dsm")
     assert fresh.json("standings", "--json") == live.json("standings", "--json")
+    assert fresh("hand", "show", "--hand", "2").stdout.splitlines()[0].startswith("table club hand 2 (void)")
 
 
 def test_undo_takes_a_void_back_and_a_closed_hand_is_not_voided(built_book):

@@ -136,7 +136,8 @@ def hand_void(reason, expect_seq, table_name, db):
 
     Nothing is posted, the pots it carried in pass on to the next hand, and the same
     dealer deals again. Its moves stay in the log, followed by a `void` row with the
-    reason; `undo` takes the void back. An export leaves a void hand out.
+    reason; `undo` takes the void back. An export writes it with its reason (a Void tag),
+    so it keeps its number (N9.6); a hand with no move is not voided.
 
     \b
     Examples:

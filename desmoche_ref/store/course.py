@@ -31,7 +31,7 @@ from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new
 from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
 from .lawbook import follow_on_laws
 from .models import BookTable, Hand, now
-from .records import VOID_LINE, live_events, standing_rows
+from .records import VOID_LINE, live_events, standing_rows, void_hash
 from .terms import CLOSE, END, VOID, StoreError
 
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
@@ -146,11 +146,20 @@ def void_hand(session, table, hand, reason: str):
                            "(`{prog}undo` reopens a closed hand)", number=hand.number, table=table.name,
                            prog=COMMAND_LINE["prog"]))
     rows = events(session, hand)
-    row = insert_event(session, hand, VOID_LINE, reason, rows[-1].seq if rows else 0,
-                       rows[-1].hash if rows else "")
+    moves = live_events(rows)
+    if not moves:  # nothing to abandon: its record would have no line to keep its place (N9.6)
+        raise StoreError(M("hand {number} at table {table} has no move: there is nothing to void "
+                           "(`{new}` deals it again)", number=hand.number, table=table.name,
+                           new=COMMAND_LINE["new"]))
+    row = insert_event(session, hand, VOID_LINE, reason, rows[-1].seq, rows[-1].hash)
+    hand.content_hash = void_hash(hand, [_line(r) for r in moves], reason)  # its export's, imported
     mark_void(session, hand)
     follow_on(session, table, hand)
     return row
+
+
+def _line(row) -> str:
+    return row.line if row.comment is None else f"{row.line} #{row.comment}"
 
 
 def void_waiting(session, table, hand) -> None:

@@ -30,11 +30,13 @@ from ..findings import MN, M, error, listed
 from ..limits import EVENTS, too_long, too_many
 from ..notation.parser import parse_event, split_comment
 from ..notation.writer import write_event
+from ..referee import judge_text
 from . import course, hands as H
 from .codecs import POTS, SIDES
 from .course import current_hand, follow_on, undo_hand_new, untouched, void_hand
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .models import BookTable, Event, Hand, Setting
+from .records import void_record
 from .terms import HandChanged, Refused, StoreError
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table",
@@ -450,12 +452,16 @@ class TableBook:
             rows = H.events(s, hand)
         live = H.live_events(rows)
         lines = [_text(r) for r in live]
-        report = H.judge(hand, lines)
         moved, ref = H.judge_rows(hand, live)
         log = log_rows(rows)
-        voided = H.void_row(rows)
+        voided = H.void_row(rows) if hand.status == H.VOID else None
+        if voided is not None and lines:  # voided at the table: its record as export writes it (N9.6)
+            record = void_record(hand, lines, voided.comment)
+            report = judge_text(record).hands[0]
+        else:
+            record, report = H.record_text(hand, lines), H.judge(hand, lines)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                        log, H.record_text(hand, lines), report, ref, moved.findings(),
+                        log, record, report, ref, moved.findings(),
                         next((r for r in log if r.seq == voided.seq), None) if voided else None)
 
     def night(self) -> Night:
