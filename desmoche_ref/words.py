@@ -305,3 +305,12 @@ def rating_scale() -> Message:
              "rating climbs towards the mean: about {mu} for a player who wins as often as the others, "
              "more for one who beats them more often.", zero=figure(MU - 3 * SIGMA), mu=figure(MU),
              sigma=figure(SIGMA))
+
+
+ON, OFF = N_("on"), N_("off")  # an option's value as `state` and `view` show it
+
+
+def options_text(options: dict) -> str:
+    """The rule options in force (R15: `RuleOptions.as_json()`), as `name=value`, an on/off
+    value in the run's language (the names and the other values are the notation's)."""
+    return " ".join(f"{k}={_(ON) if v is True else _(OFF) if v is False else v}" for k, v in options.items())

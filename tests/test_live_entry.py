@@ -115,10 +115,10 @@ def test_a_refused_move_gives_its_code_and_stores_nothing(live):
 
 def test_a_foul_is_stored_and_flagged(live):
     friday_table(live)
-    for w in moves_of("friday.dsm")[:7]:
+    for w in moves_of("friday.dsm")[:11]:  # 7♣ went by at the 11th: a card to peek at (issue 33)
         live(*w)
     out = live("foul", "Beto", "peek").stdout
-    assert out.startswith("move 8: foul Beto peek\nfoul F2 Beto: ")
+    assert out.startswith("move 12: foul Beto peek\nfoul F2 Beto: ")
     assert "enforced, disqualified (`forgive` next to forgive it)" in out
     shown = live.json("hand", "show", "--json")
     assert [(f["code"], f["player"], f["enforced"]) for f in shown["fouls"]] == [("F2", "Beto", True)]

@@ -67,7 +67,7 @@ class LazyGroup(Group):
 
     def get_command(self, ctx, name):
         if name not in COMMANDS:
-            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10)
+            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10), `deshacer` `undo`
             if name is None:
                 return None
         module, attr, _help = COMMANDS[name]
@@ -80,7 +80,7 @@ class LazyGroup(Group):
             from ..limits import closest
             from ..notation.parser import SPANISH_VERBS
 
-            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS))  # any case, either language
+            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS) + list(SPANISH_COMMANDS))  # either language
             if close:
                 ctx.fail(_("No such command '{name}'. Did you mean '{close}'? (commands: {commands})").format(
                     name=name, close=close, commands=", ".join(COMMANDS)))
@@ -94,11 +94,15 @@ class LazyGroup(Group):
             formatter.write_dl(rows)
 
 
+SPANISH_COMMANDS = {"deshacer": "undo"}  # a session command's Spanish name that is a command here too
+
+
 def spanish_verb(name: str):
-    """The verb command a Spanish verb of the notation names (N4.10: `robar` is `draw`), or None."""
+    """The command a Spanish word names: a verb of the notation (N4.10: `robar` is `draw`), or
+    the table session's `deshacer` (`undo`, as in `play`); else None."""
     from ..notation.parser import SPANISH_VERBS
 
-    return SPANISH_VERBS.get(name)
+    return SPANISH_VERBS.get(name) or SPANISH_COMMANDS.get(name)
 
 
 def _show_version(ctx, param, value):

@@ -107,12 +107,16 @@ def said_warnings(warnings) -> None:
         click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
 
 
-def opened_line(table: str, opened) -> str:
-    """The line a hand dealt says (`hand new`, and `new` in the table session): its number,
-    dealer, bet, side games and what it carries in."""
+def opened_line(table: str, opened, command: str = "desmoche-ref hand new") -> str:
+    """The line a hand dealt says (`hand new`, and `new` in the table session, whose `command`
+    it names): its number, dealer, bet, side games and what it carries in."""
     from ..money import fmt
 
     new = opened.hand
+    if opened.already is not None:  # the hand asked for, dealt and played already: nothing done
+        return _("hand {number} at table {table} is dealt already by {dealer} (now at move {seq}): nothing "
+                 "done; the next hand passes the deal to the right (`{command}` without --dealer)").format(
+            number=new.number, table=table, dealer=new.dealer, seq=opened.already, command=command)
     carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
     carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
               for game, c in new.side_carry.items()]
@@ -219,7 +223,7 @@ def print_table(shown) -> None:
     for text in next_state(ref, shown.closed, shown.void.comment if shown.void else None):
         click.echo(text)
     # each finding at its move and at its line of `hand show --record` (the report's)
-    for (seq, code, message), (line, _code, _message) in zip(shown.findings, shown.report.findings()):
+    for seq, line, code, message in shown.findings:
         click.echo(_("move {seq} (line {line}): {code} {message}").format(seq=seq, line=line, code=code,
                                                                            message=style.text(message)))
 
@@ -251,6 +255,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
       desmoche-ref hand log --utc
     """
     from ..store.tablebook import TableBook
+    from .moves import said_line
 
     shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     rows = shown.log if everything else [r for r in shown.log if r.stands]
@@ -272,7 +277,8 @@ def hand_log(number, everything, as_json, utc, table_name, db):
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (_("  — the hand is void: {reason}").format(reason=r.comment) if void else
                 f"  #{r.comment}" if r.comment else "")
-        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  {i['line']}{note}")
+        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  "
+                   f"{said_line(i['line'])}{note}")
 
 
 def shown_time(stored, utc: bool = False):

@@ -142,6 +142,15 @@ def undo(expect_seq, table_name, db):
         click.echo(text)
 
 
+def said_line(line: str) -> str:
+    """A stored line as the run's language says it: in Spanish with its Spanish verb
+    (`pagar Ana As`, N4.10); the book keeps the English one."""
+    from ..play.lines import spoken
+    from .lang import language
+
+    return spoken(line, language() == "es")
+
+
 def undone_text(done) -> str:
     """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
     if done.hand_new:
@@ -151,7 +160,7 @@ def undone_text(done) -> str:
         text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed")
     else:
         text = _("move {seq}: undid move {target} ({line})")
-    return text.format(seq=done.seq, target=done.target, line=done.line, number=done.number)
+    return text.format(seq=done.seq, target=done.target, line=said_line(done.line), number=done.number)
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
@@ -166,7 +175,7 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     if done.unchanged:
         click.echo(already_text(done))
         return
-    click.echo(_("move {seq}: {line}").format(seq=done.seq, line=done.line))
+    click.echo(_("move {seq}: {line}").format(seq=done.seq, line=said_line(done.line)))
     for f in done.fouls:
         foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
             if f.enforced else _("foul {code} {player}: {message} — forgiven")
@@ -181,9 +190,9 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
 
 
 def already_text(done) -> str:
-    """A line identical to the hand's last move that changes nothing: not stored twice."""
+    """A line that is a move of the hand sent again (store/repeats.py): not stored twice."""
     return _("already recorded (move {seq}): {line} changes nothing, nothing stored").format(
-        seq=done.seq, line=done.line)
+        seq=done.seq, line=said_line(done.line))
 
 
 def print_settlement(table: str, number: int, report) -> None:

@@ -78,10 +78,13 @@ def command_of(word: str):
 
 def spoken(line: str, spanish: bool) -> str:
     """A stored (canonical) line as the session echoes it: in Spanish with the Spanish verb
-    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`); the book keeps the English (N4.10)."""
+    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`; a log's `undo` and `void` rows as the
+    commands that wrote them, `deshacer`, `anular`); the book keeps the English (N4.10)."""
     if not spanish:
         return line
     verb, _, rest = line.partition(" ")
+    if not rest and verb in ("undo", "void"):  # a log's correction rows: the session commands' names
+        return SPANISH_COMMAND_OF[verb]
     words = [SPANISH_OF.get(verb, verb)] + ["a" if verb == "add" and w == "to" else w for w in rest.split()]
     return " ".join(words)
 
@@ -186,8 +189,9 @@ def help_text(say=str, spanish: bool = False) -> str:
     rows = []
     for name, (usage, what) in COMMANDS.items():
         usage = say(usage)
-        if spanish:  # `new, nueva [--dealer P] …`
-            usage = f"{name}, {SPANISH_COMMAND_OF[name]}{usage[len(name):]}"
+        if spanish:  # `new, nueva [--dealer P] …`: the command's two names, then its arguments
+            rest = usage.partition(" ")[2]
+            usage = f"{name}, {SPANISH_COMMAND_OF[name]}" + (f" {rest}" if rest else "")
         rows.append(f"  {usage}\n      {say(what)}")
     by_verb = {}
     for short, verb in SHORT.items():

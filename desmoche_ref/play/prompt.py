@@ -11,7 +11,7 @@ from ..describe import claims_shown_as, show_commands
 from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
-from ..words import outcome_words, status_word, turn_text
+from ..words import options_text, outcome_words, status_word, turn_text
 from .lines import SPANISH_OF
 
 
@@ -45,7 +45,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     s = ref.setup
     names = s.players
     values = dict(table=table, number=number, dealer=names[s.dealer], bet=fmt(s.bet), carry=fmt(s.carry),
-                  options=s.options.describe())
+                  options=options_text(s.options.as_json()))
     out = [M("table {table}, hand {number} (closed) · dealer {dealer} · bet {bet} · carry in {carry} · "
              "{options}", **values) if closed else
            M("table {table}, hand {number} · dealer {dealer} · bet {bet} · carry in {carry} · {options}", **values)]

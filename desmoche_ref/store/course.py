@@ -23,7 +23,7 @@ from .. import laws
 from ..cards import names
 from ..describe import claims_shown_as, show_commands
 from ..findings import COMMAND_LINE, M, MN
-from ..limits import too_long
+from ..limits import nfc, too_long
 from ..referee import COMPLETE
 from .codecs import SIDES
 from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new_hand_row, obey,
@@ -193,6 +193,19 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     if hand is None:
         raise StoreError(M("there is no hand {number} at table {table}", number=number, table=table.name))
     return hand
+
+
+def dealt_already(session, hand, dealer: str | None, sides=None) -> bool:
+    """`hand new --dealer D` on the hand the table is at, which D dealt and played (moves stand;
+    not void: after a void hand its dealer deals again, R3.1), its side games those named (or
+    none named): that hand is the one `hand new` asked for, dealt already — a file or a script
+    sent again (docs/rulings.md: a line sent twice). Nothing is done; the deal passes to the
+    right (`hand new` without --dealer)."""
+    if hand is None or hand.status == VOID or dealer is None or nfc(dealer) != hand.dealer:
+        return False
+    if sides is not None and SIDES.decode(SIDES.encode(sides)) != SIDES.decode(hand.sides):
+        return False
+    return bool(standing_rows(events(session, hand)))
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
