@@ -126,7 +126,7 @@ def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
         "total                   0.00  0.00   0.00",
         "hand 1 is over but not yet settled in the book (`end` or `new` posts it): "
         "Ana -25.00, Beto -10.00, Carla 35.00",
-    ] + FRIDAY_CLOSING + FRIDAY_SETTLE
+    ] + FRIDAY_CLOSING + FRIDAY_SETTLE + ["30 lines stored"]  # issue 33: what the moves did
     checked = json.loads(subprocess.run(
         [sys.executable, "-m", "desmoche_ref", "check", "--json", str(FRIDAY)],
         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout)
@@ -173,11 +173,12 @@ def test_undo_takes_a_move_back_and_the_hand_goes_on(book_url, capsys):
     status, out = pipe(book, lines, capsys)
     assert status == 0
     assert out[1] == "move 10: undid move 9 (knock Carla)"
-    log = out[len(FRIDAY_CLOSING) + 2:]
+    log = out[len(FRIDAY_CLOSING) + 2:-1]
     assert [row.split(None, 2)[0::2] for row in log[7:11]] == [
         ["8", "draw Beto 2d"], ["9", "knock Carla  (taken back by move 10)"],
         ["10", "undo  (takes back move 9)"], ["11", "meld Beto 2s 2d 2c"]]
     assert len(log) == len(events) + 3
+    assert out[-1] == "31 lines stored"  # issue 33: the events, the knock and the end
     assert stored_lines(book) == events + ["end"]
     assert book_hands(book)[0][3] == FRIDAY_NETS
     book.engine.dispose()
@@ -196,7 +197,8 @@ def test_undo_after_end_reopens_the_hand_and_reverses_its_postings(book_url, cap
         "total                   0.00  0.00   0.00",
         "hand 1 is over but not yet settled in the book (`end` or `new` posts it): "
         "Ana -25.00, Beto -10.00, Carla 35.00"]
-    assert out[-len(FRIDAY_CLOSING):] == FRIDAY_CLOSING
+    assert out[-len(FRIDAY_CLOSING) - 1:-1] == FRIDAY_CLOSING
+    assert out[-1] == "32 lines stored"
     with book.read() as s:
         postings = list(s.exec(select(Posting)))
     reversed_ids = {p.reverses for p in postings if p.reverses is not None}

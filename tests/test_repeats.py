@@ -78,7 +78,9 @@ def test_a_file_sent_again_with_keep_going_leaves_the_book_as_one_sending(club, 
     # a third time: nothing at all
     status, out = piped(live.url, whole, "--keep-going", lang=lang)
     assert status == 0 and moves(live) == moves(once)
-    assert sum("already recorded" in line or "ya anotada" in line for line in out) == len(lines) - 1
+    assert sum(("already recorded (" in line or "ya anotada (" in line) for line in out) == len(lines) - 1
+    assert out[-1] == {"en": f"0 lines stored; {len(lines) - 1} already recorded",
+                       "es": f"0 líneas guardadas; {len(lines) - 1} ya anotadas"}[lang]
 
 
 def test_a_hand_sent_again_after_its_end_is_stored_once(tmp_path):
@@ -141,7 +143,7 @@ def test_every_record_sent_twice_is_stored_once_whatever_its_verbs(tmp_path):
         assert moves(live) == stored, path.name
         if first == 0:  # a hand the book took whole: every line again is the move it was
             assert status == 0, (path.name, out)
-            assert sum("already recorded" in line for line in out) == len(lines) - 1, (path.name, out)
+            assert sum("already recorded (" in line for line in out) == len(lines) - 1, (path.name, out)
             seen.update(line.split()[0] for line in lines[1:])
     assert seen >= {"cut", "deal", "return", "announce", "cambio", "declare", "draw", "claim", "knock", "meld",
                     "add", "pay", "pass", "show", "foul", "forgive", "end"}

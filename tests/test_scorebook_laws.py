@@ -199,6 +199,12 @@ class Laws(RuleBasedStateMachine):
         sides, lines = RECORDS[which]
         table = TableBook(self.book, name)  # a recorder who looks now
         if self.half_played(name):
+            if sides == RECORDS[self.record_of[name]][0] and not self.over(name):
+                # the hand Ana is dealing, asked for again: dealt already, nothing done (issue 33)
+                before = snapshot(self.book)
+                assert table.new_hand("Ana", sides, table.number or 0).already == table.seq
+                assert snapshot(self.book) == before
+                return
             self.refused_changes_nothing(lambda: table.new_hand("Ana", sides, table.number or 0), StoreError)
             return
         table.new_hand("Ana", sides, table.number or 0)

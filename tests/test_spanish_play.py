@@ -163,7 +163,7 @@ def test_state_and_log_in_spanish(tmp_path):
     # after the first draw no announcement or declaration would count: not offered (issue 33)
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; pasar Beto; "
                        "reclamar Ana Carla; tocar Ana Beto Carla; robar Carla")
-    assert out[12] == "jugada 11: se deshizo la jugada 10 (pay Beto 7c)"
+    assert out[12] == "jugada 11: se deshizo la jugada 10 (pagar Beto 7c)"  # its Spanish verb (issue 33)
     assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
     assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
     assert out[-1] == "15: estado no lleva argumentos (`ayuda` lista los comandos)"
@@ -209,12 +209,13 @@ def test_a_carried_pot_a_foul_and_another_recorder_in_spanish(tmp_path, capsys, 
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "mano 1 en la mesa T: reparte Dani; apuesta 5.00; juegos secundarios: ninguno"
     assert out[1] == "mesa T mano 1: sin ganador (jugada 25): el bote de 20.00 se acumula"
-    assert out[-5:] == [
+    assert out[-6:] == [
         "1      Dani        sin ganador  -5.00  -5.00  -5.00  -5.00",
         "total                           -5.00  -5.00  -5.00  -5.00",
         "acumulado en los botes: principal 20.00",
         "mano 2 en la mesa T: reparte Ana; apuesta 5.00; juegos secundarios: ninguno; acumulado que entra 20.00",
         "29: falta F5 Ana: se fue de la mesa — aplicada, descalificado",
+        "26 líneas guardadas",  # issue 33: what the moves did
     ]
     first, second = Recorder(book), Recorder(book)
     assert handle(first, "perdonar Ana") == OK

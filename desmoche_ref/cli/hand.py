@@ -218,7 +218,7 @@ def print_table(shown) -> None:
               "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
     click.echo(simple_table(seats, [_("player"), _("status"), _("hand"), _("table")]))
     stock = ref.g.stock
-    click.echo(ngettext("stock: {count} cards; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
+    click.echo(ngettext("stock: {count} card; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
                         stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
     for text in next_state(ref, shown.closed, shown.void.comment if shown.void else None):
         click.echo(text)
@@ -267,9 +267,9 @@ def hand_log(number, everything, as_json, utc, table_name, db):
         sys.stdout.write("\n")
         return
     count = len(items)
-    heading = ngettext("table {table} hand {number}: {count} rows", "table {table} hand {number}: {count} rows",
+    heading = ngettext("table {table} hand {number}: {count} row", "table {table} hand {number}: {count} rows",
                        count) if everything else \
-        ngettext("table {table} hand {number}: {count} moves", "table {table} hand {number}: {count} moves", count)
+        ngettext("table {table} hand {number}: {count} move", "table {table} hand {number}: {count} moves", count)
     click.echo(heading.format(table=shown.table, number=shown.number, count=count))
     for i, r in zip(items, rows):
         void = shown.void is not None and r.seq == shown.void.seq

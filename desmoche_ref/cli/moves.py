@@ -153,9 +153,15 @@ def said_line(line: str) -> str:
 
 def undone_text(done) -> str:
     """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
-    if done.hand_new:
-        text = _("took back `hand new`: hand {number} is open again at move {seq} (undid move {target}, "
-                 "{line}), its postings reversed")
+    void = done.line == "void"  # the `void` row of `hand void`: it posted nothing (store/records.VOID_LINE)
+    if done.hand_new and void:
+        text = _("took back `hand new`: hand {number} is open again, void no more — move {seq} undid its void "
+                 "(move {target})")
+    elif done.hand_new:
+        text = _("took back `hand new`: hand {number} is open again — move {seq} undid move {target} ({line}), "
+                 "its postings reversed")
+    elif done.reopened and void:
+        text = _("move {seq}: undid the void (move {target}); hand {number} is open again")
     elif done.reopened:
         text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed")
     else:

@@ -39,11 +39,13 @@ def open_table(book, table_name=None):
 
 
 # ---------------------------------------------------------------- commands
-def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bool = False) -> str:
+def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bool = False,
+           tally=None) -> str:
     """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped);
     `echo` (a terminal) says each accepted move in a line; `follow` (piped): the lines may be
-    a hand sent again, matched move by move (store/repeats.py). Returns OK, REFUSED, CHANGED
-    (another recorder moved the hand first) or QUIT."""
+    a hand sent again, matched move by move (store/repeats.py); `tally` (a Counter) counts
+    the moves `stored` and those `already` recorded. Returns OK, REFUSED, CHANGED (another
+    recorder moved the hand first) or QUIT."""
     from ..play import lines
     from ..play.prompt import echo_text, foul_text
     from ..store.hands import HandChanged, Refused, StoreError
@@ -70,6 +72,8 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
     except (StoreError, lines.Usage) as e:
         click.echo(f"{where}{reason(e)}")
         return REFUSED
+    if tally is not None:
+        tally["already" if stored.unchanged else "stored"] += 1
     if stored.unchanged:
         from .moves import already_text
 
@@ -267,9 +271,12 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
     another recorder moved the hand first (that line was not stored). The first such line
     stops the input (the lines after it were written for a hand that went otherwise), unless
     `keep_going`."""
+    from collections import Counter
+
     from ..store.db import BookError
 
     worst = done = 0
+    tally = Counter()
     for number, raw in enumerate(stream, 1):
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -281,7 +288,7 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
             if number == 1:
                 typed = typed.lstrip("\ufeff")
             try:
-                outcome = handle(recorder, typed, f"{number}: ", follow=True)
+                outcome = handle(recorder, typed, f"{number}: ", follow=True, tally=tally)
             except BookError as e:
                 from ..store.locks import Busy
 
@@ -300,7 +307,17 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
                                 "{line} and send the lines from it again (--keep-going goes on past a "
                                 "refused line)", done).format(line=number, count=done))
             return worst
+    if not worst and (tally["stored"] or tally["already"]):  # success: what the moves did (commands say theirs)
+        click.echo(piped_summary(tally["stored"], tally["already"]))
     return worst
+
+
+def piped_summary(stored: int, already: int) -> str:
+    """What a piped session did, at its end: the moves stored, and those it found recorded already."""
+    text = ngettext("{count} line stored", "{count} lines stored", stored).format(count=stored)
+    if already:
+        text += ngettext("; {count} already recorded", "; {count} already recorded", already).format(count=already)
+    return text
 
 
 def history_path() -> str:

@@ -104,11 +104,12 @@ def table_list(as_json, db):
         return
     from .render import simple_table
 
+    closed = any(r["closed"] for r in rows)  # a column of its own only when a table is closed
     click.echo(simple_table([["*" if r["in_use"] else "", r["name"], " ".join(r["players"]), r["bet"],
-                              r["rules"], r["options"], r["hands"], _("closed") if r["closed"] else ""]
-                             for r in rows],
-                            ["", _("table"), _("players"), _("bet"), _("rules"), _("options"), _("hands"), ""],
-                            right={3, 6}))
+                              r["rules"], r["options"], r["hands"]]
+                             + ([_("closed") if r["closed"] else _("open")] if closed else []) for r in rows],
+                            ["", _("table"), _("players"), _("bet"), _("rules"), _("options"), _("hands")]
+                            + ([_("state")] if closed else []), right={3, 6}))
 
 
 @table.command("use", cls=Command)

@@ -195,17 +195,21 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     return hand
 
 
-def dealt_already(session, hand, dealer: str | None, sides=None) -> bool:
-    """`hand new --dealer D` on the hand the table is at, which D dealt and played (moves stand;
-    not void: after a void hand its dealer deals again, R3.1), its side games those named (or
-    none named): that hand is the one `hand new` asked for, dealt already — a file or a script
-    sent again (docs/rulings.md: a line sent twice). Nothing is done; the deal passes to the
-    right (`hand new` without --dealer)."""
+def dealt_already(session, hand, dealer: str | None, sides=None, over_too: bool = False) -> bool:
+    """`hand new --dealer D` on the hand the table is at, which D dealt and is playing (moves
+    stand, not over), its side games those named (or none named): that hand is the one `hand
+    new` asked for, dealt already — a file or a script sent again (docs/rulings.md: a line sent
+    twice). Nothing is done. `over_too` (`play` fed a file): a hand over or closed too, but not a
+    void one (its dealer deals again, R3.1); else a hand over is closed and the next dealt, by
+    D out of turn if so named (a warning, N9.3)."""
     if hand is None or hand.status == VOID or dealer is None or nfc(dealer) != hand.dealer:
         return False
     if sides is not None and SIDES.decode(SIDES.encode(sides)) != SIDES.decode(hand.sides):
         return False
-    return bool(standing_rows(events(session, hand)))
+    live = live_events(events(session, hand))
+    if not live:
+        return False
+    return over_too or (hand.closed is None and judge_rows(hand, live)[0].status != COMPLETE)
 
 
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):

@@ -387,6 +387,9 @@ def no_book(url: str) -> BookError:
     """A read of a book that does not exist (no file, an empty database): one line naming
     where it was looked for; nothing is made (a mistyped --db stays a mistake)."""
     path = sqlite_path(url)
+    if path and not os.path.isdir(os.path.dirname(path)):
+        return BookError(M("cannot open the book {path}: the folder {folder} does not exist", path=path,
+                           folder=os.path.dirname(path)))
     if path:
         return BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
     return BookError(M("there is no book in {book}: nothing is recorded there yet", book=describe(url)))

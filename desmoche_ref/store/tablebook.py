@@ -450,7 +450,8 @@ class TableBook:
                  expect_number: int | None = None, follow: bool = False) -> Opened:
         """Close the hand before (it must be over) and deal the next (`hand new`) — unless the
         hand being played is the one asked for, dealt already by the dealer named (`already`:
-        nothing done; a `follow`ed sender, `play` piped, goes on from its first move).
+        nothing done; `follow`: a sender `play` is fed, which goes on from its first move, and
+        for which a hand over or closed is such a hand too: course.dealt_already).
 
         `expect_number`: the latest hand's number the recorder saw (0: none); HandChanged if
         another recorder dealt one since."""
@@ -465,7 +466,7 @@ class TableBook:
                 now_at = previous.number if previous is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(H.current_seq(s, previous), now_at)
-                if course.dealt_already(s, previous, dealer, sides):
+                if course.dealt_already(s, previous, dealer, sides, over_too=follow):
                     closed, new, warnings, already = None, previous, [], H.current_seq(s, previous)
                 else:
                     closed, new, warnings = course.open_hand(s, table, dealer, sides)
