@@ -2,6 +2,7 @@
 
     python bench/bench_board.py [--clients 200] [--rate 5] [--seconds 60] [--pg URL]
                                 [--engines sqlite,postgresql] [--yardstick-seconds 20]
+    python bench/bench_board.py --flood 20 [--pg URL] [--checkout PATH]
 
 For each engine: `desmoche-ref board` runs as a process of its own on a fresh book; a second
 process opens `--clients` server-sent-event streams on loopback (what as many browsers would
@@ -16,7 +17,14 @@ dropped, <= 150 MB.
 Yardstick, in the same run: the same night with ONE client first (`--yardstick-seconds`): the
 fan-out to many pages is then read as a ratio to the machine's own floor (a noisy 2-core
 machine shared by others moves both alike). PostgreSQL needs `--pg` or $DESMOCHE_TEST_PG (a
-server URL; a database is made and dropped for each run).
+server URL; a database is made and dropped for each run). Every client comes from 127.0.0.1:
+the board is started with as many open pages per address as there are clients.
+
+`--flood SECONDS` (PostgreSQL; issue 34): a reader's session sends `NOTIFY desmoche_book` as
+fast as it can for that long while one page is open; printed: the notifications sent, the
+board's CPU over them (share of one core) and, as a yardstick in the same run, its CPU over as
+long a quiet while first. `--checkout PATH` runs the board of another checkout (e.g. main's,
+for the figure before a change).
 """
 
 from __future__ import annotations
@@ -99,11 +107,16 @@ def clients_main(port: int, count: int, out: str) -> None:
 class Server:
     """`desmoche-ref board` on a free port; its CPU and memory read from /proc."""
 
-    def __init__(self, url: str, viewers: int):
-        env = dict(os.environ, PYTHONPATH=str(benchkit.ROOT))
-        self.proc = subprocess.Popen([sys.executable, "-m", "desmoche_ref", "board", "--port", "0", "--db", url,
-                                      "--max-viewers", str(viewers)], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, env=env)
+    def __init__(self, url: str, viewers: int, checkout: str | None = None):
+        env = dict(os.environ, PYTHONPATH=checkout or str(benchkit.ROOT))
+        args = [sys.executable, "-m", "desmoche_ref", "board", "--port", "0", "--db", url, "--max-viewers",
+                str(viewers)]
+        where = checkout or str(benchkit.ROOT)  # `-m` finds the package of the folder it runs in first
+        probe = subprocess.run(args[:4] + ["--help"], capture_output=True, text=True, env=env, cwd=where)
+        if "--max-per-address" in probe.stdout:  # the clients are one address (a checkout before it has none)
+            args += ["--max-per-address", str(viewers)]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                     cwd=where)
         line = self.proc.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not found:
@@ -252,6 +265,41 @@ def run(engine: str, clients: int, rate: float, seconds: float, pg, folder: str)
             "peak_mb": peak, "cpu_share": cpu / wall, "cpu_s": cpu, "stopped": err.strip().splitlines()[-1:]}
 
 
+def flood(seconds: float, pg: str, folder: str, checkout: str | None) -> dict:
+    """The board's CPU while a reader floods NOTIFY for `seconds`, and over a quiet while first."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url, drop = new_book("postgresql", pg, folder)
+    server = Server(url, 10, checkout)
+    out = os.path.join(folder, f"clients-{uuid.uuid4().hex[:6]}.json")
+    page = subprocess.Popen([sys.executable, __file__, "--client", str(server.port), "1", out],
+                            stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(benchkit.ROOT)))
+    try:
+        if page.stdout.readline().strip() != "ready":
+            raise SystemExit("the page did not connect")
+        cpu0 = server.cpu()
+        time.sleep(seconds)
+        quiet = server.cpu() - cpu0
+        sent = 0
+        with psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False),
+                             autocommit=True) as conn:
+            cpu0, stop = server.cpu(), time.monotonic() + seconds
+            while time.monotonic() < stop:
+                conn.execute("NOTIFY desmoche_book")
+                sent += 1
+            time.sleep(1.0)  # what it still had to do
+            flooded = server.cpu() - cpu0
+        page.send_signal(signal.SIGTERM)
+        page.wait(60)
+    finally:
+        if page.poll() is None:
+            page.kill()
+        server.stop()
+        drop()
+    return {"sent": sent, "quiet": quiet / seconds, "flooded": flooded / (seconds + 1.0)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=200)
@@ -260,6 +308,8 @@ def main() -> None:
     parser.add_argument("--yardstick-seconds", type=float, default=20.0)
     parser.add_argument("--engines", default="sqlite,postgresql")
     parser.add_argument("--pg", default=os.environ.get("DESMOCHE_TEST_PG"))
+    parser.add_argument("--flood", type=float, metavar="SECONDS")
+    parser.add_argument("--checkout", help="the checkout whose board runs (default: this one)")
     parser.add_argument("--client", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -267,6 +317,14 @@ def main() -> None:
         return
     folder = tempfile.mkdtemp(prefix="dsm-bench-board-")
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    if args.flood:
+        if not args.pg:
+            raise SystemExit("--flood needs PostgreSQL: --pg URL or $DESMOCHE_TEST_PG")
+        r = flood(args.flood, args.pg, folder, args.checkout)
+        print(f"NOTIFY flood: {r['sent']} notifications in {args.flood:.0f} s; the board's CPU: "
+              f"{r['flooded'] * 100:.1f}% of a core flooded, {r['quiet'] * 100:.1f}% quiet (yardstick); "
+              f"board of {args.checkout or benchkit.ROOT}")
+        return
     for engine in args.engines.split(","):
         if engine == "postgresql" and not args.pg:
             print("postgresql: skipped (no --pg and no $DESMOCHE_TEST_PG)")

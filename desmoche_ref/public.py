@@ -8,8 +8,9 @@ PUBLIC once every player at the table has seen its face —
 - paid: a paid card goes on offer face up (R7.4);
 - laid in a meld, or added to one: melds are face up (R8.3);
 - shown: a side-game card shown (R4.5), by a `show` line;
-- laid face up by an automatic-win declaration (R6.3): the nine cards the line names, else
-  the hand the declarer holds at that moment.
+- laid face up by an automatic-win declaration (R6.3): the cards the declarer holds at that
+  moment, those the line names (else every card of the hand held) — never a card the line
+  names that lies elsewhere: the one passed in the cambio is face down in the receiver's hand.
 Nothing else is public: a hand (held face down), the deal and the cambio (face down, R3.3,
 R5.1), the stock (R3.3), an announcement's cards (the player's word, shown later: R4.5), a
 card that went back to the stock (N4.6), a comment. Of the public cards the board shows
@@ -31,11 +32,17 @@ from .settle import MAIN_POT, pots_at_stake, settle
 SHOWS = ("draw", "pay", "meld", "add", "show")  # the verbs whose cards every player sees
 FINDINGS = 6      # the latest findings the view keeps
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[shdc♠♥♦♣](?![0-9A-Za-z])")
+# a word that reads as a card in any notation a person may write (N2: any case, 10 or T, suit
+# letters or either set of symbols)
+_ANY_CARD = re.compile("(?<![0-9A-Za-z])(?:10|[2-9TJQKAtjqka])\ufe0f?[shdcSHDC♠♥♦♣♤♡♢♧]\ufe0f?(?![0-9A-Za-z])")
+HIDDEN_WORD = "…"  # what stands for a card a person's words name that the room has not seen
 
 
 class _Seen:
-    """What the table has seen of the hand so far: every public card, what each player has
-    shown, the declarations laid face up."""
+    """What every player at the table has seen of the hand so far: each card whose face came up
+    on the table (never one a line merely names), what each player has shown, the declarations
+    laid face up. The view names no card but through it (`names`): what is public is what was
+    seen, by construction."""
 
     def __init__(self, seats: int):
         self.cards = set()
@@ -50,14 +57,19 @@ class _Seen:
             self.cards.update(ev.cards)
             if verb == "show":
                 self.shown[seat] += [c for c in ev.cards if c not in self.shown[seat]]
-        elif verb == "declare":
-            laid = list(ev.cards) if ev.cards else sorted(ref.g.players[seat].hand)
+        elif verb == "declare":  # the hand laid face up: what the declarer holds now (R6.3)
+            held = ref.g.players[seat].hand
+            laid = [c for c in ev.cards if c in held] if ev.cards else sorted(held)
             self.cards.update(laid)
             self.declared.append((seat, ev.word, laid, ev.line))
 
     def names(self, cards) -> list:
         """The names of those of `cards` that are public."""
         return [CARD_NAME[c] for c in cards if c in self.cards]
+
+    def name(self, card):
+        """The card's name if it is public, else None."""
+        return CARD_NAME[card] if card in self.cards else None
 
     def message_is_public(self, message: str) -> bool:
         """Whether every card a message names is public (a token that reads as a card and is
@@ -91,6 +103,21 @@ class PublicHand:
     def view(self) -> dict:
         return _view(self.ref, self.setup, self.seen, self.last)
 
+    def text(self, words: str) -> str:
+        """Words a person wrote about the hand (a void hand's reason), as the room may read them."""
+        return public_text(words, self.seen.cards)
+
+
+def public_text(words: str, public=frozenset()) -> str:
+    """Free words a person wrote (the reason a hand was voided) as the room may read them:
+    each word that reads as a card not among `public` (ints) stands as `…` (by default every
+    card: a hand over hides its cards again, R3.3)."""
+    def kept(found):
+        card = parse_card(found.group(0))
+        return found.group(0) if card is not None and card in public else HIDDEN_WORD
+
+    return _ANY_CARD.sub(kept, words)
+
 
 def public_hand(setup, events) -> dict:
     """The public view of the hand `setup` after `events` (PublicHand)."""
@@ -115,14 +142,14 @@ def _view(ref, setup, seen: _Seen, last) -> dict:
                      "melds": [seen.names(m) for m in p.melds], "up_the_tree": not p.laid,
                      "shown": seen.names(seen.shown[i])} for i, p in enumerate(g.players)],
         "stock": g.stock,
-        "discard": {"top": seen.names([top])[0] if top is not None and top in seen.cards else None,
+        "discard": {"top": seen.name(top) if top is not None else None,
                     "count": len(g.dead)},
         "offer": None if offer is None else {
-            "card": CARD_NAME[offer.card], "by": names[offer.by], "how": "drawn" if offer.drawn else "paid",
+            "card": seen.name(offer.card), "by": names[offer.by], "how": "drawn" if offer.drawn else "paid",
             "may_take": [names[s] for s in offer.may_take],
             "must_take": names[offer.must_take] if offer.must_take >= 0 else None},
         "action": None if action is None else {
-            "player": names[action.seat], "taken": CARD_NAME[action.taken], "owes": action.owes},
+            "player": names[action.seat], "taken": seen.name(action.taken), "owes": action.owes},
         "next_draw": None if drawer is None or drawer[0] < 0 else {"player": names[drawer[0]], "rule": drawer[1]},
         "cambio": [p.name for p in g.players if g.phase in (DEAL, PRE) and not g.cambio_complete
                    and p.status == ACTIVE and not p.cambio_done],

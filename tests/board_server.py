@@ -14,9 +14,11 @@ class BoardServer:
     """`desmoche-ref board` as the command builds it, served on 127.0.0.1 (port 0: a free one;
     `start` again serves on the same port)."""
 
-    def __init__(self, db, tables=(), lang="en", limit=300, port=0, refresh=5, cycle=12):
+    def __init__(self, db, tables=(), lang="en", limit=300, port=0, refresh=5, cycle=12, address=None,
+                 per_address=300, gate=None):
         self.db, self.tables, self.lang, self.limit, self.port = db, tables, lang, limit, port
-        self.refresh, self.cycle = refresh, cycle
+        self.refresh, self.cycle, self.address = refresh, cycle, address
+        self.per_address, self.gate = per_address, gate
         self.told = []  # the lines the board said on the terminal
         self.server = self.thread = None
         self.start()
@@ -31,11 +33,12 @@ class BoardServer:
 
         sock = serve.listen("127.0.0.1", self.port)
         self.port = sock.getsockname()[1]
-        renderer = Renderer(self.lang, "test", refresh=self.refresh, cycle=self.cycle)
+        qr = serve.qr_svg(self.address) if self.address else None
+        renderer = Renderer(self.lang, "test", self.address, qr, refresh=self.refresh, cycle=self.cycle)
         self.hub = Hub(self.db, self.tables, renderer, tell=self.told.append, poll=0.005)
-        app = make_app(self.hub, self.limit, "busy: come back later\n")
-        config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1, ws="none")
+        app = make_app(self.hub, self.limit, "busy: come back later\n", per_address=self.per_address)
+        config = serve.config(app, self.limit, self.gate)
+        config.timeout_graceful_shutdown = 1
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._serve, args=(sock,), daemon=True)
         self.thread.start()

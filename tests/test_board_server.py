@@ -7,6 +7,7 @@ sent."""
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -69,13 +70,13 @@ def test_what_the_board_serves_and_the_headers_on_each(sqlite_url, served):
     board = served(url)
     status, headers, page = board.get("/")
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
-    assert '<section class="table" data-table="friday"' in page and 'class="board"' in page
+    assert '<section class="panel table" data-kind="table" data-table="friday"' in page and 'class="board page"' in page
     assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in page
     assert board.get("/tv")[2].count('class="board tv"') == 1
     assert board.get("/assets/board.css")[1]["content-type"] == "text/css; charset=utf-8"
     assert board.get("/assets/board.js")[1]["content-type"] == "text/javascript; charset=utf-8"
-    assert board.get("/assets/report.css")[0] == 200
     for path, expected in [("/board.json", 200), ("/favicon.ico", 204), ("/assets/..%2fapp.py", 404),
+                           ("/assets/report.css", 404), ("/assets/_parts.html", 404),
                            ("/assets/hub.py", 404), ("/nothing", 404), ("/?table=x%27%3B--", 200)]:
         status, headers, _body = board.get(path)
         assert status == expected, path
@@ -147,13 +148,14 @@ def test_a_missing_book_is_said_and_picked_up_once_made(tmp_path, served):
     path = tmp_path / "later.db"
     board = served("sqlite:///" + str(path))
     page = board.get("/")[2]
-    assert f"there is no book at {path}: nothing is recorded there yet" in page
+    assert ("The board cannot read the book just now: there is no book there yet: the first command that "
+            "records makes it.") in page and str(tmp_path) not in page  # where the book is: the terminal's
     assert not path.exists()  # the board never makes a book
     assert board.told == [f"board: there is no book at {path}: nothing is recorded there yet; "
                           f"trying again every 2 seconds"]
     friday_book("sqlite:///" + str(path), 2)[0].engine.dispose()
     until(lambda: 'data-table="friday"' in board.get("/")[2], 10)
-    assert "nothing is recorded" not in board.get("/")[2]
+    assert "cannot read the book" not in board.get("/")[2]
     assert board.told[1:] == ["board: the book is back; the board is live again"]
 
 
@@ -168,12 +170,16 @@ def test_a_book_of_another_schema_or_no_book_at_all(tmp_path, served):
         conn.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     engine.dispose()
     board = served(url)
-    assert "needs `desmoche-ref db upgrade` (its schema is 0003" in board.get("/")[2]
+    page = board.get("/")[2]
+    assert "cannot read the book just now: the book needs `desmoche-ref db upgrade`." in page
+    assert str(tmp_path) not in page
+    assert "needs `desmoche-ref db upgrade` (its schema is 0003" in board.told[0]
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is no database" * 100)
     other = served(str(junk))
-    assert "is not a book: the file is not a SQLite database" in other.get("/")[2]
+    assert "cannot read the book just now: what the board was given is not a book." in other.get("/")[2]
     assert len(other.told) == 1 and other.told[0].startswith("board: ")
+    assert "is not a book: the file is not a SQLite database" in other.told[0] and str(junk) in other.told[0]
 
 
 @pytest.mark.slow
@@ -206,7 +212,7 @@ def test_the_nights_nets_and_settle_up_are_standings_and_settle_up(sqlite_url, s
     assert data["ratings"] == live.json("ratings", "--json")
     assert data["ratings"]["provisional"] == ratings["players"] + ratings["provisional"]
     page = board.get("/")[2]
-    assert "Ana pays Carla 25.00" in page and "hand 1: Carla wins with ten cards down" in page
+    assert "Ana pays Carla 25.00" in page and '<li value="1">Carla wins with ten cards down</li>' in page
     # only the tables named
     assert [t["name"] for t in served(url, tables=("other", "nowhere")).json()["tables"]] == ["other"]
 
@@ -216,7 +222,8 @@ def test_spanish(sqlite_url, served):
     url = sqlite_url
     friday_book(url, 10)[0].engine.dispose()
     page = served(url, lang="es").get("/")[2]
-    assert '<html lang="es">' in page and "Mesa friday · mano 1" in page
+    assert '<html lang="es">' in page
+    assert '<span class="name">Mesa friday</span> <span class="number">mano 1</span>' in page
     assert "pila de descarte" in page
 
 
@@ -244,8 +251,13 @@ def test_a_server_gone_mid_night_is_said_and_the_board_comes_back(book_url, serv
         _pg_admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
         _pg_admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", name)
         notice = stream.wait_for(lambda data: 'class="notice"' in data, timeout=10)[2]
-        assert "cannot" in notice and 'data-table="friday"' in notice  # the board as last read, and why not now
-        assert len(board.told) == 1 and board.told[0].startswith("board: ")
+        assert "The board cannot read the book just now: the database server does not answer." in notice
+        assert 'data-table="friday"' in notice  # the board as last read, and why not now
+        server = make_url(book_url)  # never where the book is: its server's address, port, user (issue 33)
+        pages = [re.sub("[0-9a-f]{64}", "", page) for page in (notice, board.get("/")[2], board.get("/tv")[2])]
+        for secret in (server.host, str(server.port), server.username, name):  # (less the book head's hex)
+            assert not [page for page in pages if secret in page], secret
+        assert len(board.told) == 1 and board.told[0].startswith("board: ") and server.host in board.told[0]
         _pg_admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         stream.wait_for(lambda data: 'class="notice"' not in data, timeout=15)
         table = TableBook(open_book(book_url), "friday")
@@ -312,17 +324,18 @@ def night(seed, hands):
 
 
 def sections(text, tables):
-    """{table: its part of a drawn board (HTML) or of the JSON} and the rest."""
+    """{table: the part of a drawn board (HTML) or of the JSON about its hand} and the rest."""
     if text.lstrip().startswith("{"):
         data = json.loads(text)
-        parts = {t["name"]: json.dumps(t, ensure_ascii=False) for t in data["tables"]}
-        rest = json.dumps({k: v for k, v in data.items() if k != "tables"}, ensure_ascii=False)
+        parts = {t["name"]: json.dumps(t["hand"], ensure_ascii=False) for t in data["tables"]}
+        rest = json.dumps({**data, "tables": [{**t, "hand": None} for t in data["tables"]]}, ensure_ascii=False)
         return parts, rest
     parts, rest = {}, text
     for name in tables:
-        start = rest.find(f'<section class="table" data-table="{name}"')
+        start = rest.find(f'data-kind="table" data-table="{name}"')
         if start < 0:
             continue
+        start = rest.rindex("<section", 0, start)
         end = rest.index("</section>", start)
         parts[name], rest = rest[start:end], rest[:start] + rest[end:]
     return parts, rest
@@ -387,3 +400,24 @@ def _event(line, number):
     from desmoche_ref.notation.parser import parse_event
 
     return parse_event(line, number)
+
+
+def test_a_card_passed_in_the_cambio_and_declared_is_sent_nowhere(sqlite_url, served):
+    """issue 34 over HTTP: after friday's cambio (Ana passes 2c to Beto) `declare Ana peladilla`
+    names her nine dealt cards. The page, the TV page, /board.json and the stream hold the eight
+    she laid and never 2c, in any notation; nor does the event a page already open receives."""
+    from desmoche_ref.cards import CARD_NAME
+
+    book, table = friday_book(sqlite_url, 7)
+    board = served(sqlite_url)
+    stream = Stream(board)
+    stream.wait_head(book_head(book))
+    table.record("declare Ana peladilla 4s 5s 6s 8h 8c Jd Jh 2c Ac")
+    event = stream.wait_head(book_head(book))[2]
+    sent = [event, board.get("/")[2], board.get("/tv")[2], board.get("/board.json")[2]]
+    stream.close()
+    passed = CARD_NAME.index("2c")
+    assert [leaks(text, [passed]) for text in sent] == [[], [], [], []]
+    assert all("<b>4♠</b> <b>5♠</b> <b>6♠</b>" in text for text in sent[:3])
+    assert '["4s","5s","6s","8h","8c","Jd","Jh","Ac"]' in sent[3]
+    book.engine.dispose()

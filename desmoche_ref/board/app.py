@@ -6,29 +6,33 @@
     GET /board.json    the board as JSON
     GET /assets/NAME   its style sheets, its script and its icon
 
-No endpoint writes or takes a parameter. Every response says the page may load nothing but
-from the board itself (Content-Security-Policy), and at most `limit` requests are served at
-once (an open page's stream is one): past it, a clear 503.
+No endpoint writes or takes a parameter. Every request goes through guard.py first: the
+names the board answers to, the board's headers on every answer (the strict
+Content-Security-Policy: nothing loads but from the board itself), the bound on the pages open
+at once, of all and of one address (an open page's stream is one); past it, a clear 503.
 """
 
 from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
 
+from .guard import LOOPBACK_NAMES, Guard
 from .render import ASSETS, asset
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-           (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
 HTML = "text/html; charset=utf-8"
 SEND_TIMEOUT = 30   # seconds a stream may wait for a page that reads nothing before it is dropped
 PING = 15           # seconds between two keep-alive comments on a quiet stream
 
 
-def make_app(hub, limit: int, busy: str):
-    """The application over `hub` (hub.py); `busy`: the words of the 503 past `limit`."""
+PER_ADDRESS = 20     # open pages of one address, by default (guard.py)
+
+
+def make_app(hub, limit: int, busy: str, hosts=LOOPBACK_NAMES, per_address: int = PER_ADDRESS,
+             misdirected: str = "misdirected request: this board does not answer to that name\n"):
+    """The application over `hub` (hub.py), answering to the names `hosts` (guard.py);
+    `busy`: the words of the 503 past `limit` open pages, or `per_address` of one address;
+    `misdirected`: of the 421 to a request for another name."""
 
     async def page(request, tv=False):
         if await hub.newer(None) is None:  # the first drawing (at once once there is one), unless stopping
@@ -82,34 +86,4 @@ def make_app(hub, limit: int, busy: str):
                             Route("/board.json", board_json), Route("/assets/{name}", assets),
                             Route("/favicon.ico", no_icon)],
                     lifespan=asynccontextmanager(lifespan))
-    return Guarded(app, limit, busy)
-
-
-class Guarded:
-    """The application with the board's headers on every response and a bound on the requests
-    served at once (pure ASGI: it counts a stream for as long as it is open)."""
-
-    def __init__(self, app, limit: int, busy: str):
-        self.app, self.limit, self.busy = app, limit, busy.encode("utf-8")
-        self.open = 0
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def send_guarded(message):
-            if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + HEADERS)
-            await send(message)
-
-        if self.open >= self.limit:
-            await send_guarded({"type": "http.response.start", "status": 503, "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"30"),
-                (b"content-length", str(len(self.busy)).encode())]})
-            await send({"type": "http.response.body", "body": self.busy})
-            return
-        self.open += 1
-        try:
-            await self.app(scope, receive, send_guarded)
-        finally:
-            self.open -= 1
+    return Guard(app, hosts, limit, per_address, busy, misdirected)

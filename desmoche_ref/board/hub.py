@@ -5,9 +5,12 @@ The watching thread (`Hub._run`) opens the book read-only, waits for a change (s
 PostgreSQL's NOTIFY, SQLite's data_version), reads a Snapshot (store/scoreboard.py) and renders
 it (render.py) — the page's body, its server-sent event already encoded, its JSON — then hands
 the result to the server's event loop, where every stream waiting for a newer version wakes.
-Changes that come while it draws are folded into the next drawing. A book it cannot read (not
-there, another schema, a server gone) is a notice on the page and one line on the terminal;
-it tries again every few seconds and says when the book is back.
+Changes that come while it draws are folded into the next drawing, and a change told of is
+first looked for — is the book head another? — at most every PACE seconds: a reader that
+floods NOTIFY costs the board one small query a look. A book it cannot read (not there,
+another schema, a server gone) is a notice on the page, which says why but not where the book
+is, and one line in full on the terminal; it tries again every few seconds and says when the
+book is back.
 """
 
 import asyncio
@@ -16,10 +19,13 @@ import threading
 import time
 from typing import NamedTuple
 
+from .words import trouble_words
+
 WAIT = 1.0          # seconds a wait for a change lasts (then a stop is heeded, a server's absence found)
 RETRY = 2.0         # seconds between two tries at a book it cannot read
 REDRAW = 60.0       # seconds after which the board is drawn again without a change (tonight's tables age)
 RETRY_MS = 1000     # how soon a browser reconnects a dropped stream (the SSE `retry:` field)
+PACE = 0.1          # seconds at least between two looks at the book: the changes told meanwhile are one look
 
 
 class Drawn(NamedTuple):
@@ -31,6 +37,19 @@ class Drawn(NamedTuple):
     event: bytes         # the server-sent event that carries it, encoded once for every stream
     json: bytes
     head: str | None
+
+
+def drawing(renderer, snapshot, notice, version: int, ident: str) -> Drawn:
+    """The board drawn from a snapshot (None: none read yet) with a notice (None: all is well):
+    every byte a page, a stream or /board.json is then sent of it (pure)."""
+    from sse_starlette import ServerSentEvent
+
+    from .render import dumps, snapshot_json
+
+    fragment = renderer.fragment(snapshot, notice)
+    event = ServerSentEvent(fragment, event="board", id=ident, retry=RETRY_MS).encode()
+    return Drawn(version, ident, fragment, event, dumps(snapshot_json(snapshot, notice)),
+                 snapshot.head if snapshot is not None else None)
 
 
 class Hub:
@@ -48,6 +67,7 @@ class Hub:
         self.closing = None
         self._pages = {}            # (version, tv) -> the page's bytes
         self.ready = threading.Event()  # the first drawing is published
+        self.looks = 0              # the looks at the book a change told of took (the tests count them)
 
     # ------------------------------------------------------------ on the server's loop
     def start(self, loop=None) -> None:
@@ -100,16 +120,8 @@ class Hub:
 
     # ------------------------------------------------------------ the watching thread
     def _draw(self, snapshot, notice) -> None:
-        from sse_starlette import ServerSentEvent
-
-        from .render import dumps, snapshot_json
-
         self._version += 1
-        ident = f"{self.run_id}-{self._version}"
-        fragment = self.renderer.fragment(snapshot, notice)
-        event = ServerSentEvent(fragment, event="board", id=ident, retry=RETRY_MS).encode()
-        drawn = Drawn(self._version, ident, fragment, event, dumps(snapshot_json(snapshot, notice)),
-                      snapshot.head if snapshot is not None else None)
+        drawn = drawing(self.renderer, snapshot, notice, self._version, f"{self.run_id}-{self._version}")
         self._loop.call_soon_threadsafe(self._publish, drawn)
         self.ready.set()
 
@@ -118,13 +130,19 @@ class Hub:
 
         book = watcher = board = snapshot = None
         trouble = None   # the notice shown while the book cannot be read
-        drawn_at = 0.0
+        drawn_at = looked_at = 0.0
         while not self._stop.is_set():
             try:
                 if book is None:
                     book, board, watcher = self._open()
                 changed = watcher.wait(WAIT, self._stop)
-                if changed or trouble is not None or time.monotonic() - drawn_at > REDRAW:
+                due = trouble is not None or snapshot is None or time.monotonic() - drawn_at > REDRAW
+                if changed and not due:  # told of a change: is there one? (a flood of NOTIFY is not)
+                    self._stop.wait(max(0.0, looked_at + PACE - time.monotonic()))
+                    looked_at = time.monotonic()
+                    changed = board.head() != snapshot.head
+                    self.looks += 1
+                if changed or due:
                     snapshot = board.snapshot()
                     if trouble is not None:
                         self.tell(self.renderer.words._("board: the book is back; the board is live again"))
@@ -132,13 +150,13 @@ class Hub:
                     self._draw(snapshot, None)
                     drawn_at = time.monotonic()
             except Exception as exc:  # the book out of reach (BookError), or a fault of the board's own
-                notice = self.say(exc.args[0] if exc.args else str(exc)) if isinstance(exc, BookError) \
+                said = self.say(exc.args[0] if exc.args else str(exc)) if isinstance(exc, BookError) \
                     else f"{type(exc).__name__}: {exc}"
-                if notice != trouble:  # said once, on the page and on the terminal
-                    trouble = notice
+                if said != trouble:  # said once, in full on the terminal; on the page, not where the book is
+                    trouble = said
                     self.tell(self.renderer.words._("board: {problem}; trying again every {seconds} seconds")
-                              .format(problem=notice, seconds=int(RETRY)))
-                    self._draw(snapshot, notice)
+                              .format(problem=said, seconds=int(RETRY)))
+                    self._draw(snapshot, trouble_words(self.renderer.words, exc, int(RETRY)))
                 book, board, watcher = self._close(book, watcher)
                 self._stop.wait(RETRY)
         self._close(book, watcher)

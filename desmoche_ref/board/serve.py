@@ -1,5 +1,6 @@
 """Serving the board: the listening socket, what the terminal says (the address, a QR code for
-phones, who can watch), uvicorn, and a clean stop on Ctrl-C."""
+phones, who can watch), uvicorn held to the board's bounds (gate.py), and a clean stop on
+Ctrl-C."""
 
 import socket
 
@@ -16,7 +17,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restarted board gets its port back
         sock.bind(where)
-        sock.listen(512)
+        sock.listen(64)
     except OSError:
         sock.close()
         raise
@@ -89,16 +90,36 @@ def qr_svg(address: str) -> str:
     return segno.make(address, error="m").svg_inline(dark="#000", light="#fff", omitsize=True)
 
 
-def serve(app, sock: socket.socket) -> None:
-    """Serve `app` on `sock` until Ctrl-C (or SIGTERM); returns when the server has stopped."""
+def config(app, limit: int, gate=None):
+    """uvicorn's configuration of a board of `limit` open pages: its connections held to `gate`
+    (gate.py; by default one of the connections this process can keep), uvicorn's own bound
+    (limit_concurrency) above them, no log but errors."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=GRACE, server_header=False, ws="none")
-    server = uvicorn.Server(config)
+    from .gate import BACKLOG, SPARE, Gate, fd_budget, protocol
+
+    gate = gate or Gate(fd_budget(limit))
+    return uvicorn.Config(app, log_config=None, log_level="error", access_log=False, lifespan="on",
+                          timeout_graceful_shutdown=GRACE, server_header=False, ws="none",
+                          http=protocol(gate), limit_concurrency=limit + SPARE, backlog=BACKLOG)
+
+
+def serve(app, sock: socket.socket, limit: int) -> None:
+    """Serve `app` (of `limit` open pages) on `sock` until Ctrl-C (or SIGTERM); returns when
+    the server has stopped."""
+    import signal
+
+    import uvicorn
+
+    def stopped(_signal, _frame):
+        raise KeyboardInterrupt
+
+    server = uvicorn.Server(config(app, limit))
+    before = signal.signal(signal.SIGTERM, stopped)  # uvicorn hands SIGTERM on too, once stopped
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly, then hands the Ctrl-C on
         pass
     finally:
+        signal.signal(signal.SIGTERM, before)
         sock.close()

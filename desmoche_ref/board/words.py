@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 from ..cards import RED, parse_card, pretty
 from ..describe import MOVE, outcome_text
 from ..i18n import N_
+from ..notation.parser import SPANISH_VERBS
 from ..words import STATUS, Words as Sentences
 
 AUTO = {"peladilla": N_("peladilla"), "cuatro-cuerpos": N_("cuatro-cuerpos"), "color": N_("color")}
@@ -109,9 +110,35 @@ class Words(Sentences):
         else:
             text = self._m(N_("{game} {pot} ({players})"), game=pot["game"], pot=pot["pot"],
                            players=" ".join(pot["players"]))
-        if pot["carried"] != "0.00":
-            text += " " + self._m(N_("(carried in {amount})"), amount=pot["carried"])
+        if pot["carried"] != "0.00":  # as `hand show` says it (cli/hand.py: "carry in")
+            text += " " + self._m(N_("(carry in {amount})"), amount=pot["carried"])
         return text
+
+    def state(self, hand: dict):
+        """What became of the hand, when it is not simply being played: void (with its reason),
+        dealt again, a move or its end taken back; None otherwise."""
+        number = hand["number"]
+        if hand["status"] == "void":
+            if hand.get("void") is None:
+                return self._m(N_("hand {number} is void: it was never played"), number=number)
+            return self._m(N_("hand {number} is void: {reason}"), number=number, reason=hand["void"])
+        undone = hand.get("undone")
+        if undone is not None:
+            if undone["reopened"]:
+                return self._m(N_("the end of hand {number} was taken back: the hand goes on")
+                               if undone["verb"] == "end" else
+                               N_("the void of hand {number} was taken back: the hand goes on"), number=number)
+            return self._m(N_("move {target} ({verb}) was taken back"), target=undone["target"],
+                           verb=self.verb(undone["verb"]))
+        if hand.get("redealt") and hand.get("dealer"):
+            return self._m(N_("hand {number} dealt again: {dealer} deals"), number=number, dealer=hand["dealer"])
+        return None
+
+    def verb(self, verb: str) -> str:
+        """A verb of the notation as a person of this language types it (N4.10)."""
+        if self.lang != "es":
+            return verb
+        return next((spanish for spanish, english in SPANISH_VERBS.items() if english == verb), verb)
 
     def finding(self, f: dict, rules) -> Markup:
         """A finding of the hand: its move, its rule's code and title, whose foul, its message
@@ -138,8 +165,47 @@ class Words(Sentences):
                                  n).format(who=who)
         return self._("no winner")
 
+    def night_hands(self, night) -> list:
+        """[(number, words)] of a night's hands (tonight.Tonight), in order: who won each
+        settled one, why each voided one was (its reason as the room may read it)."""
+        out = [(h.number, self.settled(h)) for h in night.hands]
+        out += [(number, self._m(N_("void: {reason}"), reason=reason)) for number, reason in night.voided.items()]
+        return sorted(out, key=lambda item: item[0])
+
     def status(self, player: dict) -> str:
         return self._(STATUS[player["status"]])
+
+
+# What the page says of a book it cannot read, by the kind of trouble (the BookError's template,
+# store/db.py and store/location.py): never where the book is — no path, no server's user,
+# host or port (issue 33); the terminal that runs the board says it in full.
+TROUBLE = (
+    (("there is no book at", "holds no book yet"),
+     N_("there is no book there yet: the first command that records makes it")),
+    (("needs `desmoche-ref db upgrade`",), N_("the book needs `desmoche-ref db upgrade`")),
+    (("newer desmoche-ref",), N_("the book was written by a newer desmoche-ref: upgrade the program")),
+    (("is not a book", "not a book of this program", "no schema version"),
+     N_("what the board was given is not a book")),
+    (("cannot reach the database server", "connection", "not currently accepting", "shutting down"),
+     N_("the database server does not answer")),
+    (("refused the user or password",), N_("the database server refused the board's user")),
+)
+
+
+def trouble_words(sentences, problem, seconds: int) -> str:
+    """The page's notice for a book the board cannot read (`problem`: the exception), in the
+    board's language, saying nothing of where the book is."""
+    from ..store.errors import BookError
+
+    said = problem.args[0] if problem.args else ""
+    template = f"{getattr(said, 'template', '')} {said}"  # its kind, and the driver's words in it
+    why = N_("the board met a fault of its own")
+    if isinstance(problem, BookError):
+        why = next((said for keys, said in TROUBLE if any(k in template for k in keys)),
+                   N_("the book cannot be read just now"))
+    return sentences._("The board cannot read the book just now: {why}. It shows the book as it last read it and "
+                   "tries again every {seconds} seconds; the terminal that runs it says more.").format(
+        why=sentences._(why), seconds=seconds)
 
 
 _CARD_WORD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc](?![0-9A-Za-z])")  # a card as a message names it

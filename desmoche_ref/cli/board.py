@@ -14,35 +14,44 @@ from .lang import Command, _, lang_option, language
 @click.command(cls=Command)
 @click.option("--table", "tables", multiple=True, metavar=N_("NAME"),
               help=N_("Only this table (repeat for several). Default: every table that changed in the "
-                      "last 12 hours."))
+                      "last 4 hours (tonight's: a longer pause ends a night)."))
 @click.option("--host", default="127.0.0.1", show_default=True, metavar=N_("ADDRESS"),
               help=N_("Where to listen: 127.0.0.1 is this computer only; 0.0.0.0 every network it is on "
                       "(the club's: phones and the TV)."))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help=N_("The port to listen on (0: any free one)."))
+@click.option("--allow-host", "names", multiple=True, metavar=N_("NAME"),
+              help=N_("Another name the board answers to (repeat for several), e.g. a name the club's "
+                      "network gives this computer. It answers to nothing else: the address it serves "
+                      "on, this computer's addresses on every network, localhost on this computer."))
 @click.option("--max-viewers", type=click.IntRange(min=1), default=300, show_default=True,
               help=N_("Open pages served at once; past it a page is told to come back later (503)."))
+@click.option("--max-per-address", type=click.IntRange(min=1), default=20, show_default=True,
+              help=N_("Open pages served at once to one address (a phone, the TV): no client takes them all."))
 @db_option
 @lang_option
-def board(tables, host, port, max_viewers, db):
-    """Show the night live in a browser: the club's TV (/tv) and the players' phones.
+def board(tables, host, port, names, max_viewers, max_per_address, db):
+    """Show tonight live in a browser: the club's TV (/tv) and the players' phones.
 
-    For each table in play: the hand, the dealer, the bet, the pots, whose turn it is and the
-    card on offer (who may take it, who must), the melds, each player's number of cards, the
-    top of the discard pile, the stock, the latest findings with their rule, the night's nets
-    and the settle-up it would make now; the season's standings beside them. A move recorded
-    by any command (a verb, `play`, `import`) reaches every open page at once.
+    For each table in play tonight: the hand it is at (the dealer, the bet, the pots, whose turn
+    it is and the card on offer, the melds, each player's number of cards, the top of the
+    discard pile, the stock, the latest findings with their rule; void with its reason, a move
+    taken back, dealt again), tonight's nets and the settle-up it would make now (a night: the
+    hands since the last pause of more than four hours); the season's standings and ratings. The
+    TV page is one screen that never scrolls, its parts shown in turn. A move recorded by any
+    command (a verb, `play`, `import`) reaches every open page at once.
 
     It shows only what every player at the table has seen: never a card in a hand, the deal,
     the cambio or the stock. It reads the book and writes nothing to it (a PostgreSQL role
-    granted `db grant --reader` is enough). A book that cannot be read (missing, of another
-    schema, its server gone) is said on the page and here, and the board picks it up again
-    when it is back. Ctrl-C stops it.
+    granted `db grant --reader` is enough), and answers only to the names it was started for.
+    A book that cannot be read (missing, of another schema, its server gone) is said on the
+    page and here, and the board picks it up again when it is back. Ctrl-C stops it.
 
     \b
     Examples:
       desmoche-ref board
       desmoche-ref board --host 0.0.0.0 --port 8000
+      desmoche-ref board --host 0.0.0.0 --allow-host tablero.club
       desmoche-ref --lang es board --table norte --table sur
       desmoche-ref board --db postgresql://viewer@server/desmoche --host 0.0.0.0
     """
@@ -50,6 +59,7 @@ def board(tables, host, port, max_viewers, db):
 
     from ..board import serve
     from ..board.app import make_app
+    from ..board.guard import allowed_hosts
     from ..board.hub import Hub
     from ..board.render import Renderer
     from .lang import ngettext
@@ -66,10 +76,13 @@ def board(tables, host, port, max_viewers, db):
     renderer = Renderer(lang, version("desmoche-ref"), address if everyone else None,
                         serve.qr_svg(address) if everyone and address else None)
     hub = Hub(db, tables, renderer, tell=lambda line: click.echo(line, err=True))
-    app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}): "
-                                       "try again in a moment.").format(count=max_viewers) + "\n")
+    hosts = allowed_hosts(host, serve.own_addresses(), names)
+    app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}), or as "
+                                       "it serves to one address ({each}): try again in a moment.").format(
+                       count=max_viewers, each=max_per_address) + "\n",
+                   hosts, max_per_address, _("This board does not answer to that name.") + "\n")
     _say_where(host, port, address, everyone, ngettext)
-    serve.serve(app, sock)
+    serve.serve(app, sock, max_viewers)
     click.echo(_("board: stopped"), err=True)
 
 

@@ -97,12 +97,14 @@ class Stream:
 
 
 class Selection(NamedTuple):
-    """Which hands a report covers: a table, a player, dates (inclusive)."""
+    """Which hands a report covers: a table, a player, dates (inclusive), and from which hand
+    number on (`first`: a table's night on the board, store/tonight.py)."""
 
     table: str | None = None
     player: str | None = None
     since: date | None = None
     until: date | None = None
+    first: int | None = None
 
 
 class Row(NamedTuple):
@@ -146,6 +148,8 @@ def _hand_filters(session, sel: Selection) -> list:
         where.append(_from_day(sel.since, hand.c.opened.__ge__))
     if sel.until is not None and sel.until < date.max:  # until the last day there is: no bound
         where.append(_from_day(sel.until + timedelta(days=1), hand.c.opened.__lt__))
+    if sel.first is not None:
+        where.append(hand.c.number >= sel.first)
     return where
 
 
@@ -201,7 +205,7 @@ def account_sums(session, sel: Selection = Selection()) -> dict:
     reverses: a reversed side-game win is one win fewer."""
     p = posting.c
     where = _hand_filters(session, sel)
-    join = bool(sel.since or sel.until)
+    join = bool(sel.since or sel.until or sel.first is not None)
     if not join and sel.table is not None:  # the posting's own table column: no join needed
         where = [p.table_id == table_id(session, sel.table)]
 

@@ -28,7 +28,7 @@ def settlement(conn, sel: Selection = Selection()) -> Settlement:
     return Settlement(owed, settle_up(owed), after)
 
 
-def held_pots(conn, sel: Selection = Selection()) -> tuple:
+def held_pots(conn, sel: Selection = Selection()) -> tuple[list, list]:
     """([Held] after each table's last hand picked, [Held] before its first): what R11.5 would
     return of its pots then. A closed table whose last hand is picked returned its pots already
     (its `refund` postings)."""
