@@ -213,7 +213,7 @@ def test_the_full_view_of_the_table():
     # nothing dealt yet: the deal's verbs first, then the others (the book refuses them, R3.3)
     (0, "", "", ["foul", "deal", "cut", "return", "announce", "cambio", "declare", "draw", "claim", "knock",
                  "meld", "add", "pay", "pass", "show", "forgive", "end", "state", "undo", "new", "void",
-                 "settle", "log", "help", "quit"]),
+                 "settle", "close", "log", "help", "quit"]),
     (8, "dr", "dr", ["draw"]),
     (8, "m", "m", ["meld"]),
     (8, "s", "s", ["show", "state", "settle"]),

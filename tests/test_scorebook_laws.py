@@ -298,6 +298,21 @@ class Laws(RuleBasedStateMachine):
         table.close()
         self.closed.add(name)
 
+    @precondition(lambda self: self.closed)
+    @rule(data=st.data(), how=st.sampled_from(["undo", "reopen"]))
+    def reopen_table(self, data, how):
+        """`undo` right after `table close`, or `table reopen`: the table open again as it was
+        (its returns taken back); the hand the close ended stays ended (issue 33)."""
+        name = data.draw(st.sampled_from(sorted(self.closed)))
+        table = TableBook(self.book, name)
+        reopened = table.undo() if how == "undo" else table.reopen()
+        assert reopened.name == name and not TableBook(self.book, name).closed_table
+        self.closed.discard(name)
+        done = self.done[name]
+        if done and "end" not in done:  # the close wrote the `end` of the hand it closed
+            done.append("end")
+            self.pending[name] = [line for line in self.pending[name] if line != "end"]
+
     @precondition(lambda self: "imported" not in self.tables)
     @rule()
     def import_a_season(self):

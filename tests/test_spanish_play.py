@@ -148,8 +148,9 @@ def test_state_and_log_in_spanish(tmp_path):
                "--lang", "es")
     out = run.stdout.splitlines()
     assert out[1:11] == [
-        "mesa Friday, mano 1 · reparte Ana · apuesta 10.00 · acumulado 0.00 · todo=on strict=off "
-        "forcing=off auto=on hand-melds=on color=color escalera=a23-high side-nowin=carry dq-bonus=pay",
+        # the options' on and off in Spanish (issue 33); their names and other values the notation's
+        "mesa Friday, mano 1 · reparte Ana · apuesta 10.00 · acumulado 0.00 · todo=sí strict=no "
+        "forcing=no auto=sí hand-melds=sí color=color escalera=a23-high side-nowin=carry dq-bonus=pay",
         "jugador  estado  mano                        mesa",
         "-------  ------  --------------------------  -----------------",
         "Ana      juega   4♠ 5♠ 6♠ 8♥ J♥ Q♥ J♦ A♣ 8♣  (arriba del palo)",
@@ -164,8 +165,9 @@ def test_state_and_log_in_spanish(tmp_path):
     assert out[11] == ("puede seguir: falta Ana Beto Carla; mostrar Ana Beto Carla; pasar Beto; "
                        "reclamar Ana Carla; tocar Ana Beto Carla; robar Carla")
     assert out[12] == "jugada 11: se deshizo la jugada 10 (pagar Beto 7c)"  # its Spanish verb (issue 33)
-    assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  undo  \(deshace la jugada 10\)", out[-2])
-    assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pay Beto 7c  \(deshecha por la jugada 11\)", out[-3])
+    # the log in the session's words: its Spanish verbs and commands (issue 33); the book keeps the English
+    assert re.fullmatch(r"  11  \d\d:\d\d:\d\d[+-]\d\d:\d\d  deshacer  \(deshace la jugada 10\)", out[-2])
+    assert re.fullmatch(r"  10  \d\d:\d\d:\d\d[+-]\d\d:\d\d  pagar Beto 7c  \(deshecha por la jugada 11\)", out[-3])
     assert out[-1] == "15: estado no lleva argumentos (`ayuda` lista los comandos)"
 
 
@@ -249,7 +251,7 @@ def test_tab_offers_the_spanish_words_first_in_spanish():
     assert candidates("", ref, spanish=True) == ("", [
         "falta", "mostrar", "declarar", "robar", "cortar", "repartir", "devolver", "anunciar", "cambio",
         "reclamar", "tocar", "bajar", "agregar", "pagar", "pasar", "perdonar", "fin",
-        "estado", "deshacer", "nueva", "anular", "cuentas", "historial", "ayuda", "salir"])
+        "estado", "deshacer", "nueva", "anular", "cuentas", "cerrar", "historial", "ayuda", "salir"])
     assert candidates("p", ref, spanish=True) == ("p", ["pagar", "pasar", "perdonar", "pay", "pass"])
     assert candidates("rob", ref, spanish=True) == ("rob", ["robar"])
     assert candidates("dra", ref, spanish=True) == ("dra", ["draw"])   # the English verbs still complete
@@ -279,8 +281,9 @@ def test_the_prompt_and_the_view_render_in_spanish():
         "M7 · terminada: Carla gana con diez cartas en la mesa · falta mostrar: Beto Q♦ (oro) · `fin` cierra la mano > "
     assert say(prompt_text(7, friday_referee(29))) == \
         "M7 · terminada: Carla gana con diez cartas en la mesa · `fin` cierra la mano > "
-    assert say(prompt_text(3, friday_referee(29), closed=True)) == "M3 · cerrada · `nueva` reparte la siguiente > "
-    assert say(prompt_text(None, None)) == "todavía no hay mano: nueva --dealer NOMBRE > "
+    assert say(prompt_text(3, friday_referee(29), closed=True, spanish=True)) == \
+        "M3 · cerrada · `nueva` reparte la siguiente > "
+    assert say(prompt_text(None, None, spanish=True)) == "todavía no hay mano: nueva --dealer NOMBRE > "
     lines = state_lines(7, friday_referee(29), "Friday", True, False, lambda rows, headers: "", spanish=True)
     assert say(lines[0]).startswith("mesa Friday, mano 7 (cerrada) · reparte Ana · apuesta 10.00")
     assert say(lines[-2]) == "turno: cerrada: `deshacer` la reabre, `nueva` reparte la siguiente"

@@ -30,7 +30,7 @@ COMMANDS = {
     "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
     "db": ("desmoche_ref.cli.db", "db",
            N_("The book: where it is (path), its schema (upgrade, check), who may use it (grant, revoke, roles).")),
-    "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close.")),
+    "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close, reopen.")),
     "hand": ("desmoche_ref.cli.hand", "hand", N_("Start a hand, show the table now, list its moves, void a hand.")),
     "cut": ("desmoche_ref.cli.moves", "cut_command", N_("Record a cut (R3.2).")),
     "deal": ("desmoche_ref.cli.moves", "deal_command", N_("Record cards dealt to a player.")),

@@ -126,7 +126,8 @@ def undo(expect_seq, table_name, db):
 
     Undoing the last move of a closed hand reopens it: its postings are reversed by new
     postings. On a hand with no move yet it takes back the `hand new` that dealt it: the
-    hand before reopens as it was. After `hand void` it takes the void back.
+    hand before reopens as it was. After `hand void` it takes the void back; after `table
+    close`, the close (the table opens again, the pots it returned hold them again).
 
     \b
     Examples:
@@ -138,8 +139,9 @@ def undo(expect_seq, table_name, db):
     book = TableBook(open_book(db), table_name, use=bool(table_name))
     done = book.undo(expect_seq)
     click.echo(undone_text(done))
-    for text in next_state(book.ref, book.closed):
-        click.echo(text)
+    if book.ref is not None:
+        for text in next_state(book.ref, book.closed):
+            click.echo(text)
 
 
 def said_line(line: str) -> str:
@@ -153,6 +155,8 @@ def said_line(line: str) -> str:
 
 def undone_text(done) -> str:
     """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
+    if not hasattr(done, "hand_new"):  # a table's close taken back (tablebook.TableReopened)
+        return reopened_text(done)
     void = done.line == "void"  # the `void` row of `hand void`: it posted nothing (store/records.VOID_LINE)
     if done.hand_new and void:
         text = _("took back `hand new`: hand {number} is open again, void no more — move {seq} undid its void "
@@ -167,6 +171,19 @@ def undone_text(done) -> str:
     else:
         text = _("move {seq}: undid move {target} ({line})")
     return text.format(seq=done.seq, target=done.target, line=said_line(done.line), number=done.number)
+
+
+def reopened_text(done) -> str:
+    """A closed table opened again (`undo` after `table close`, `table reopen`): what the pots
+    hold again of what the close had returned."""
+    from ..money import fmt
+
+    text = _("took back `table close`: table {table} is open again").format(table=done.name)
+    for pot, shares in done.returned.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        text += "\n" + (_("  the main pot holds again what it had returned: {given}") if pot == "main" else
+                        _("  the {game} pot holds again what it had returned: {given}")).format(game=pot, given=given)
+    return text
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:

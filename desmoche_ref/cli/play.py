@@ -132,7 +132,7 @@ def status(recorder, colour: bool = False) -> str:
 def prompt(recorder, colour: bool = False) -> str:
     from ..play.prompt import prompt_text
 
-    return say(prompt_text(recorder.number, recorder.ref, recorder.closed, colour))
+    return say(prompt_text(recorder.number, recorder.ref, recorder.closed, colour, recorder.closed_table, spanish()))
 
 
 def no_arguments(name: str, args: str) -> None:
@@ -188,6 +188,21 @@ def run_void(recorder, args, follow=False):
         raise Usage(_("void takes the reason: `void the deck was short a card`"))
     hand_or_fail(recorder)
     click.echo(voided_text(recorder.void(args, recorder.seq), recorder.name, session_command("new")))
+    return OK
+
+
+ASK = None  # how the terminal's session asks a yes or no (run_terminal sets it: prompt_toolkit's own)
+
+
+def run_close(recorder, args, follow=False):
+    """The table breaks up, as `table close` (a terminal asks first; a file's line is its own word)."""
+    from .table import close_question, say_closed
+
+    no_arguments("close", args)
+    if not follow and not (ASK or click.confirm)(close_question(recorder.name)):
+        click.echo(_("table {name} left open").format(name=recorder.name))
+        return OK
+    say_closed(recorder.name, recorder.close())
     return OK
 
 
@@ -249,7 +264,7 @@ def run_quit(recorder, args, follow=False):
 
 
 COMMAND_RUNNERS = {"state": run_state, "undo": run_undo, "new": run_new, "void": run_void,
-                   "settle": run_settle, "log": run_log, "help": run_help, "quit": run_quit}
+                   "settle": run_settle, "close": run_close, "log": run_log, "help": run_help, "quit": run_quit}
 
 
 def say_settlement(recorder, number, report) -> None:
@@ -355,6 +370,13 @@ def run_terminal(recorder) -> int:
     # at a table where the recorder types fast; the first Tab inserts what all candidates share
     session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
                             complete_while_typing=False)
+
+    def ask(question: str) -> bool:  # the session's own prompt: the terminal stays in its hands
+        answer = session.prompt(question + " " + _("[y/N]: "), completer=None)
+        return answer.strip().lower() in (_("y"), _("yes"), "y", "yes")
+
+    global ASK
+    ASK = ask
     if recorder.number:
         banner = _("table {table}: hand {number}. `help` lists the moves and commands; Tab completes; "
                    "Ctrl-D leaves.")

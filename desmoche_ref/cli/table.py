@@ -158,23 +158,38 @@ def table_bet(name, amount, all_agree, db):
 
 @table.command("close", cls=Command)
 @click.argument("name", metavar=N_("NAME"))
+@click.option("--yes", is_flag=True, help=N_("Close without asking (a terminal asks first; a script never)."))
 @db_option
 @lang_option
 @book_command
-def table_close(name, db):
+def table_close(name, yes, db):
     """The table breaks up: its last hand is closed (it must be over) and any pot still
     carried is returned to the players in proportion to what each put in (R11.5).
+
+    At a terminal it asks first (--yes does not); `undo`, or `table reopen NAME`, takes the
+    close back.
 
     \b
     Examples:
       desmoche-ref table close friday
+      desmoche-ref table close friday --yes
     """
+    from ..store.tablebook import TableBook
+
+    book = TableBook(open_book(db), name)
+    if not yes and sys.stdin.isatty() and not click.confirm(close_question(book.name)):
+        click.echo(_("table {name} left open").format(name=book.name))
+        return
+    say_closed(book.name, book.close())
+
+
+def say_closed(name: str, closed) -> None:
+    """What closing a table did (`table close`, `close` in the table session): the settlement
+    of the hand it closed, then each carried pot returned (R11.5)."""
     from ..money import fmt
     from ..settle import MAIN_POT
-    from ..store.tablebook import TableBook
     from .moves import print_settlement
 
-    closed = TableBook(open_book(db), name).close()
     if closed.closed is not None:
         print_settlement(name, closed.closed_number, closed.closed)
     click.echo(_("table {name} closed").format(name=name))
@@ -183,3 +198,28 @@ def table_close(name, db):
         text = _("  the carried main pot is returned (R11.5): {given}") if pot == MAIN_POT else \
             _("  the carried {game} pot is returned (R11.5): {given}")
         click.echo(text.format(game=pot, given=given))
+
+
+def close_question(name: str) -> str:
+    """What `table close` asks at a terminal (and `close` in the table session)."""
+    return _("close table {name} for good? its last hand is closed and the pots it carries go back to the "
+             "players (R11.5); `undo` takes it back").format(name=name)
+
+
+@table.command("reopen", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
+@db_option
+@lang_option
+@book_command
+def table_reopen(name, db):
+    """Open a closed table again, as it was before its close: the pots it returned to the
+    players (R11.5) hold them again, and its next hand is dealt as it would have been.
+
+    \b
+    Examples:
+      desmoche-ref table reopen friday
+    """
+    from ..store.tablebook import TableBook
+    from .moves import reopened_text
+
+    click.echo(reopened_text(TableBook(open_book(db), name, use=True).reopen()))

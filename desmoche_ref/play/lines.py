@@ -30,6 +30,8 @@ COMMANDS = {
     "void": (M("void REASON…"), M("abandon the hand: closed void, nothing posted, its pots pass on "
                                    "and the same dealer deals again (`undo` takes it back)")),
     "settle": ("settle", M("the night's running totals per player, from the book's postings")),
+    "close": ("close", M("the table breaks up: its last hand closed, the pots it carries returned to the "
+                         "players (R11.5); a terminal asks first, `undo` takes it back")),
     "log": ("log", M("the hand's moves as stored, corrections included")),
     "help": ("help", M("this list")),
     "quit": ("quit", M("leave the session (Ctrl-D too); every accepted move is already stored")),
@@ -37,7 +39,7 @@ COMMANDS = {
 ALIASES = {"exit": "quit", "?": "help"}
 # the commands' Spanish names, taken in any language (as a record takes the Spanish verbs)
 SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "anular": "void",
-                    "cuentas": "settle", "historial": "log", "ayuda": "help", "salir": "quit"}
+                    "cuentas": "settle", "cerrar": "close", "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
 SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
 

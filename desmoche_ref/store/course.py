@@ -17,7 +17,7 @@ Every function works inside the caller's transaction (`Book.write()`), its table
   reason follows them, and an `undo` takes it back.
 """
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from .. import laws
 from ..cards import names
@@ -30,9 +30,9 @@ from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new
                     player_ids, refund_postings, returned, table_laws, undo)
 from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
 from .lawbook import follow_on_laws
-from .models import BookTable, Hand, now
-from .records import VOID_LINE, live_events, standing_rows, void_hash
-from .terms import CLOSE, END, VOID, StoreError
+from .models import BookTable, Hand, Posting, now
+from .records import REFUND, VOID_LINE, live_events, standing_rows, void_hash
+from .terms import CLOSE, END, REOPEN, VOID, StoreError, closed_table
 
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
 # seats, rules, options and bet are the table's, which change only while no hand is open
@@ -221,7 +221,7 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
     no move is dealt again, and a hand waiting after the one closed is dealt (py)."""
     if table.closed is not None:
-        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
+        raise StoreError(closed_table(table.name))
     previous = current_hand(session, table)
     if previous is not None and untouched(session, previous):
         return None, previous, redeal(session, table, previous, dealer, sides)
@@ -283,3 +283,44 @@ def close_table(session, table: BookTable) -> tuple:
     session.add(table)
     journal_table(session, table, CLOSE)
     return closed, refund
+
+
+def reopen_table(session, table: BookTable) -> dict:
+    """`undo` after `table close` (or `table reopen`): the table open again as it was before
+    its close — the R11.5 returns taken back (each refund posting reversed by a new one: the
+    pots hold again what they held), the hands the close closed void before they were dealt
+    open again (the next `hand new` deals them), the table's row open, journaled (`reopen`).
+    The hand whose `end` the close wrote stays closed: an `undo` more takes the `end` back.
+    Returns what the pots hold again, {pot: {player: cents}} as the close returned it."""
+    if table.closed is None:
+        raise StoreError(M("table {table} is not closed", table=table.name))
+    rows = list(session.exec(select(Posting).where(Posting.table_id == table.id, Posting.kind == REFUND)))
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids]
+    taken_back = {}
+    for r in standing:
+        if r.player_id is not None:
+            taken_back.setdefault(r.detail or "main", {})[r.account] = r.amount
+    reversals = [Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account, player_id=r.player_id,
+                         kind=r.kind, detail=r.detail, counterparty=r.counterparty, amount=-r.amount,
+                         reverses=r.id) for r in standing]
+    session.add_all(reversals)
+    journal_postings(session, reversals)
+    for hand in never_dealt_at_the_end(session, table):
+        hand.status, hand.closed, hand.carry_out, hand.side_carry_out = "open", None, None, None
+        session.add(hand)
+        journal_verdict(session, hand)
+    table.closed = None
+    session.add(table)
+    journal_table(session, table, REOPEN)
+    return taken_back
+
+
+def never_dealt_at_the_end(session, table: BookTable) -> list:
+    """The table's last hands closed void with no row (never dealt: a close closes them so)."""
+    out = []
+    for hand in session.exec(select(Hand).where(Hand.table_id == table.id).order_by(col(Hand.number).desc())):
+        if hand.status != VOID or events(session, hand):
+            break
+        out.append(hand)
+    return out

@@ -38,7 +38,7 @@ from .models import BookTable, Event, Hand, Setting
 from .live import at_the_table, claims_made_void, standing_findings
 from .repeats import at_position, repeated
 from .records import void_record
-from .terms import HandChanged, Refused, StoreError
+from .terms import HandChanged, Refused, StoreError, closed_table
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table",
            "list_tables", "use_table"]
@@ -93,6 +93,11 @@ class TableClosed(NamedTuple):
     closed_number: int | None
     closed: object              # the HandReport of the hand it closed, or None
     refund: dict                # {pot: {player: cents}} returned per R11.5
+
+
+class TableReopened(NamedTuple):
+    name: str
+    returned: dict              # {pot: {player: cents}} the close had returned, in the pots again
 
 
 class TableInfo(NamedTuple):
@@ -274,7 +279,7 @@ class TableBook:
 
     def _open_table(self) -> None:
         if self.closed_table:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
 
     def _held_at(self, expect_seq):
         """The hand held, for a write at an open table; HandChanged if it is not at the move
@@ -391,7 +396,7 @@ class TableBook:
         """The held hand's row, the table locked; HandChanged if it is not as held."""
         table = self._lock(session)
         if table.closed is not None:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
         hand = current_hand(session, table)
         seq = H.current_seq(session, hand) if hand is not None else 0
         if hand is None or hand.id != held.hand_id:
@@ -412,10 +417,13 @@ class TableBook:
             self.reload()
             raise HandChanged(seq, None if hand is None or hand.id == held.hand_id else hand.number)
 
-    def undo(self, expect_seq: int | None = None) -> Undone:
+    def undo(self, expect_seq: int | None = None):
         """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
         On a hand with no move it takes back the `hand new` that dealt it: the hand before
-        reopens (course.undo_hand_new)."""
+        reopens (course.undo_hand_new). At a closed table it takes back the close: the table
+        opens again (`reopen`, its TableReopened)."""
+        if self.closed_table:
+            return self.reopen()
         held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
@@ -493,6 +501,16 @@ class TableBook:
             self.reload()
         number, report = closed if closed is not None else (None, None)
         return TableClosed(number, report, refund)
+
+    def reopen(self) -> "TableReopened":
+        """`table reopen` (or `undo` after `table close`): the table open again as it was before
+        its close (course.reopen_table: the R11.5 returns taken back)."""
+        try:
+            with self.book.write() as s:
+                returned = course.reopen_table(s, self._lock(s))
+        finally:
+            self.reload()
+        return TableReopened(self.name, returned)
 
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
