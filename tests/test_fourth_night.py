@@ -324,3 +324,42 @@ def test_the_reports_ratings_say_their_scale_and_why_nobody_is_ranked(new_club, 
     said = re.search(r'<p class="empty" id="ratings-empty">([^<]*)</p>', section).group(1)
     assert said == {"en": "Nobody is ranked yet: a player is ranked after 20 rated hands.",
                     "es": "Nadie tiene puesto todavía: un jugador lo tiene tras 20 manos puntuadas."}[lang]
+
+
+# ------------------------------------------------------------------ a password in the arguments (item 14)
+PASSWORD_SAID = {
+    "en": "warning: the --db URL holds a password, which every user of this computer can read (`ps`) while the "
+          "command runs: put it in ~/.pgpass (PGPASSFILE), a service file (postgresql+psycopg:///?service=NAME, "
+          "PGSERVICEFILE) or DESMOCHE_DB instead\n",
+    "es": "aviso: la URL de --db lleva una contraseña, que cualquier usuario de esta computadora puede leer (`ps`) "
+          "mientras corre el comando: póngala en ~/.pgpass (PGPASSFILE), en un archivo de servicio "
+          "(postgresql+psycopg:///?service=NOMBRE, PGSERVICEFILE) o en DESMOCHE_DB\n"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_password_on_the_command_line_is_warned_of_once(lang):
+    url = "postgresql+psycopg://clerk:s3cret@db.example:5/league"
+    for args in (["--db", url, "db", "path"], ["db", "path", "--db", url], ["--db", url, "db", "path", "--db", url]):
+        run = invoke("--lang", lang, *args)
+        assert run.returncode == 0 and run.stdout == "postgresql+psycopg://clerk:***@db.example:5/league\n"
+        assert run.stderr == PASSWORD_SAID[lang], args
+    # the same book without it in the arguments: nothing to say
+    assert invoke("db", "path", env={"DESMOCHE_DB": url}).stderr == ""
+    assert invoke("db", "path", "--db", "postgresql+psycopg://clerk@db.example:5/league").stderr == ""
+    assert invoke("db", "path", "--db", "postgresql+psycopg:///?service=league").stderr == ""
+
+
+def test_a_service_file_names_the_book_without_a_password(bare_book_url, tmp_path, monkeypatch):
+    """The password-free way the warning names: `?service=NAME` read from PGSERVICEFILE by libpq."""
+    from sqlalchemy.engine import make_url
+
+    if not bare_book_url.startswith("postgresql"):
+        pytest.skip("a service file is PostgreSQL's")
+    url = make_url(bare_book_url)
+    (tmp_path / "pg_service.conf").write_text(f"[league]\nhost={url.host}\nport={url.port}\nuser={url.username}\n"
+                                              f"dbname={url.database}\n")
+    monkeypatch.setenv("PGSERVICEFILE", str(tmp_path / "pg_service.conf"))
+    book = {"DESMOCHE_DB": "postgresql+psycopg:///?service=league"}
+    run = invoke("table", "new", "t", "--players", "Ana Beto", "--bet", "1", env=book)
+    assert run.returncode == 0 and run.stderr == "new book at postgresql+psycopg:///?service=league\n"
+    assert invoke("table", "list", "--json", env=book).stdout.count('"name": "t"') == 1
