@@ -363,3 +363,89 @@ def test_a_service_file_names_the_book_without_a_password(bare_book_url, tmp_pat
     run = invoke("table", "new", "t", "--players", "Ana Beto", "--bet", "1", env=book)
     assert run.returncode == 0 and run.stderr == "new book at postgresql+psycopg:///?service=league\n"
     assert invoke("table", "list", "--json", env=book).stdout.count('"name": "t"') == 1
+
+
+# ------------------------------------------------------------------ Spanish at the table (item 11)
+FRIDAY_MOVES = [line for line in (ROOT / "tests" / "conformance" / "friday.dsm").read_text().splitlines()
+                if line and not line.startswith("[")]
+
+
+@pytest.fixture
+def friday(tmp_path):
+    """Friday's table (NOTATION's example) and its hand dealt by Ana, three moves in."""
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    invoke("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
+           "--side", "oro 5 Ana Beto Carla", env=book)
+    invoke("hand", "new", "--dealer", "Ana", env=book)
+    for line in FRIDAY_MOVES[:3]:
+        invoke("rec", line, env=book)
+    return book
+
+
+def play(book, text, lang="es"):
+    run = invoke("--lang", lang, "play", input=text, env=book)
+    return run.returncode, run.stdout.splitlines()
+
+
+def test_the_session_speaks_spanish_everywhere(friday):
+    book = friday
+    # its help names each command once in each language
+    help_lines = play(book, "ayuda\n")[1]
+    assert "  void, anular MOTIVO…" in help_lines and not any("anularar" in line for line in help_lines)
+    assert "  close, cerrar" in help_lines
+    # a single-shot Spanish verb is echoed with it, and `deshacer` is a command too
+    assert invoke("--lang", "es", "anunciar", "Beto", "oro", "2s", env=book).stdout.splitlines()[:2] == [
+        "jugada 4: anunciar Beto oro 2s",
+        "aviso R4.2 el reclamo de oro de Beto es nulo: 2♠ no es un reclamo de oro: necesita un oro"]
+    assert invoke("--lang", "es", "deshacer", env=book).stdout.splitlines()[0] == \
+        "jugada 5: se deshizo la jugada 4 (anunciar Beto oro 2s)"
+    invoke("anunciar", "Beto", "oro", "2s", env=book)
+    # the log in Spanish verbs; `estado` with the cards as a person reads them and on/off in Spanish
+    log = invoke("--lang", "es", "hand", "log", "--all", env=book).stdout.splitlines()
+    assert log[0] == "mesa friday mano 1: 6 filas" and log[1].endswith("  repartir Beto 2s 3s 4h 7c 8d Th Jc Qd Ks")
+    assert log[5].endswith("  deshacer  (deshace la jugada 4)")
+    state = play(book, "estado\n")[1]
+    assert "todo=sí strict=no" in state[0]
+    assert state[-2] == ("aviso (línea 6): R4.2 el reclamo de oro de Beto es nulo: 2♠ no es un reclamo de oro: "
+                         "necesita un oro")
+    # `anular` says the session's own command for the next hand
+    status, out = play(book, "anular se cayó la baraja\n")
+    assert status == 0 and out[0].endswith("`nueva` reparte la próxima (el mismo repartidor)")
+
+
+# ------------------------------------------------------------------ grammar (item 12)
+@pytest.mark.parametrize("lang, said", [
+    ("en", ["table friday hand 1: 1 move", "1 line stored"]),
+    ("es", ["mesa friday mano 1: 1 jugada", "1 línea guardada"])])
+def test_one_is_said_in_the_singular_and_a_piped_session_says_what_it_stored(tmp_path, lang, said):
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    invoke("table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", env=book)
+    invoke("hand", "new", "--dealer", "Ana", env=book)
+    assert play(book, FRIDAY_MOVES[0] + "\n", lang) == (0, [said[1]])
+    assert invoke("--lang", lang, "hand", "log", env=book).stdout.splitlines()[0] == said[0]
+    assert not any("stored" in line or "guardad" in line for line in play(book, "state\n", lang)[1])  # commands
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "1: refused: R14.2 F2 is looking through the discard pile, and no card has gone by yet: nothing to "
+           "peek at (`foul Carla other WORDS` names another foul) (nothing stored)"),
+    ("es", "1: rechazado: R14.2 F2 es revisar la pila de descarte, y todavía no ha pasado ninguna carta: no hay "
+           "nada que revisar (`falta Carla other PALABRAS` nombra otra falta) (no se guardó nada)")])
+def test_a_peek_before_any_card_went_by_is_refused(friday, lang, said):
+    status, out = play(friday, "foul Carla peek\n", lang)
+    assert (status, out[0]) == (1, said)
+    # a record holding it is judged as before: the table's call (N4.8)
+    assert invoke("hand", "log", "--json", env=friday).stdout.count('"seq"') == 3
+
+
+def test_table_list_has_no_empty_column(tmp_path):
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    invoke("table", "new", "a", "--players", "Ana Beto", "--bet", "1", env=book)
+    out = invoke("table", "list", env=book).stdout.splitlines()
+    assert out[0].split() == ["table", "players", "bet", "rules", "options", "hands"]
+    assert all(line == line.rstrip() for line in out)
+    invoke("table", "new", "b", "--players", "Ana Beto", "--bet", "1", env=book)
+    invoke("table", "close", "a", env=book)
+    out = invoke("table", "list", env=book).stdout.splitlines()
+    assert out[0].split()[-1] == "state" and out[2].split()[-1] == "closed" and out[3].split()[-1] == "open"
+    assert all(line == line.rstrip() for line in out)
