@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import Live, invoke
+from test_third_night import friday_book  # table friday (NOTATION's example) and hand 1 with lines
 
 ROOT = pathlib.Path(__file__).parent.parent
 
@@ -154,28 +155,11 @@ FRIDAY = [line for line in (ROOT / "tests" / "conformance" / "friday.dsm").read_
           if line and not line.startswith("[")]
 
 
-def friday_lines(lines):
-    """build(url): table friday (NOTATION's example, oro 5 for all), hand 1 with `lines`."""
-    def build(url):
-        from desmoche_ref.store.db import open_book
-        from desmoche_ref.store.tablebook import TableBook, create_table
-
-        book = open_book(url)
-        create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                     sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        table = TableBook(book, "friday")
-        table.new_hand("Ana")
-        for line in lines:
-            table.record(line)
-        book.engine.dispose()
-    return build
-
-
 @pytest.fixture
 def friday(_built, tmp_path):
     """Friday's hand (NOTATION's example) recorded to its end, not yet closed (a copy of a book
     made once per test process)."""
-    return Live(_built("sqlite", "friday-shown", friday_lines(FRIDAY), tmp_path)[0])
+    return Live(_built("sqlite", "friday-shown", friday_book(FRIDAY), tmp_path)[0])
 
 
 @pytest.mark.parametrize("k", range(1, len(FRIDAY) + 1))
@@ -195,7 +179,7 @@ def test_a_verb_run_again_in_spanish_names_its_spanish_verb(friday):
 def test_a_knock_is_made_anew_at_each_card_on_offer(_built, tmp_path):
     """`knock` (and `claim`) binds no one and may be written at each card on offer (N4.3): the
     same line at another card is a move of its own; at the same card, the move it was."""
-    live = Live(_built("sqlite", "friday-paid", friday_lines(FRIDAY[:10]), tmp_path)[0])  # 7♣ on offer
+    live = Live(_built("sqlite", "friday-paid", friday_book(FRIDAY[:10]), tmp_path)[0])  # 7♣ on offer
     assert live("knock", "Ana").stdout.startswith("move 11: knock Ana\n")
     assert live("knock", "Ana").stdout == "already recorded (move 11): knock Ana changes nothing, nothing stored\n"
     live("draw", "Carla", "4d")  # 4♦ on offer: a card of its own
