@@ -242,9 +242,11 @@ def test_a_role_given_nothing_is_told_who_grants_it(owner_url, roles):
 
 def test_only_the_owner_makes_an_empty_book(owner_url, roles):
     clerk = roles("clerk")
-    run = Live(as_role(owner_url, clerk))("table", "list", status=2)
+    run = Live(as_role(owner_url, clerk))("table", "new", "t", "--players", "Ana Beto", "--bet", "1", status=2)
     assert run.stderr == (f"error: role {clerk} may not create the book's tables: the database's owner "
                           "makes the book first (`desmoche-ref db upgrade`)\n")
+    # a read makes no book, whoever asks (issue 33): there is none to read
+    assert Live(as_role(owner_url, clerk))("table", "list", status=2).stderr.startswith("error: there is no book in ")
 
 
 # ---------------------------------------------------------------- recorders

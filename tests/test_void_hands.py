@@ -186,3 +186,16 @@ def test_a_hand_with_no_move_is_not_voided(tmp_path, lang, said):
     run = invoke("--lang", lang, "hand", "void", "--reason", REASON, env=book)
     assert (run.returncode, run.stderr) == (2, said)
     assert invoke("hand", "show", env=book).stdout.startswith("table t hand 1 (open, incomplete), move 0")
+
+
+def test_a_void_hand_takes_no_move(tmp_path):
+    book = {"DESMOCHE_DB": str(tmp_path / "book.db")}
+    invoke("table", "new", "t", "--players", "Ana Beto", "--bet", "1", env=book)
+    invoke("hand", "new", "--dealer", "Ana", env=book)
+    invoke("deal", "Beto", "?x9", env=book)
+    invoke("hand", "void", "--reason", REASON, env=book)
+    run = invoke("deal", "Ana", "?x9", env=book)
+    assert (run.returncode, run.stderr) == (2, "error: hand 1 at table t is void: `desmoche-ref hand new` deals the "
+                                               "next hand, `desmoche-ref undo` takes the void back\n")
+    assert invoke("verify", env=book).returncode == 0
+    assert invoke("undo", env=book).returncode == 0 and invoke("deal", "Ana", "?x9", env=book).returncode == 0

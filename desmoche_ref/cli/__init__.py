@@ -136,6 +136,7 @@ def main(ctx):
       desmoche-ref view sample_logs/friday.dsm --at 25
       desmoche-ref rules R9.1
       desmoche-ref fmt sample_logs/friday.dsm
+      desmoche-ref --db club.db import sample_logs/club-night.dsm
       desmoche-ref --db club.db standings
     """
     if ctx.invoked_subcommand is None:  # bare `desmoche-ref`: the help, and no error

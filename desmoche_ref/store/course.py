@@ -317,10 +317,11 @@ def reopen_table(session, table: BookTable) -> dict:
 
 
 def never_dealt_at_the_end(session, table: BookTable) -> list:
-    """The table's last hands closed void with no row (never dealt: a close closes them so)."""
+    """The table's last hands closed void with no row standing (never dealt, or every move taken
+    back: a close closes them so)."""
     out = []
     for hand in session.exec(select(Hand).where(Hand.table_id == table.id).order_by(col(Hand.number).desc())):
-        if hand.status != VOID or events(session, hand):
+        if hand.status != VOID or standing_rows(events(session, hand)):  # voided at the table: stays void
             break
         out.append(hand)
     return out

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from sqlmodel import func, select
 
 from ..engine.replay import COMPLETE
-from ..findings import M, error
+from ..findings import COMMAND_LINE, M, error
 from ..limits import EVENTS, too_long, too_many
 from ..notation.parser import parse_event, split_comment
 from ..notation.writer import write_event
@@ -152,11 +152,12 @@ class Night(NamedTuple):
 class _Held:
     """The table's latest hand as this TableBook last read or wrote it."""
 
-    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref")
+    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref", "void")
 
-    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref):
+    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref, void=False):
         self.hand_id, self.number, self.closed = hand_id, number, closed
         self.seq, self.last_hash, self.lines, self.moves, self.ref = seq, last_hash, lines, moves, ref
+        self.void = void  # closed void: no move is recorded in it
 
 
 # ------------------------------------------------------------------ tables
@@ -264,7 +265,8 @@ class TableBook:
         live = H.live_events(rows)
         ref = H.judge_rows(hand, live)[1]
         return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref)
+                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref,
+                     hand.status == H.VOID)
 
     def hand(self) -> _Held:
         """The hand held; StoreError when the table has none yet."""
@@ -314,6 +316,10 @@ class TableBook:
         self._cursor = None
         if stale:
             raise HandChanged(held.seq)
+        if held.void:  # abandoned (`hand void`): no move more; its void taken back, it goes on
+            raise StoreError(M("hand {number} at table {table} is void: `{new}` deals the next hand, `{prog}undo` "
+                               "takes the void back", number=held.number, table=self.name,
+                               new=COMMAND_LINE["new"], prog=COMMAND_LINE["prog"]))
         if ev.error is not None:
             raise Refused(ev.error)
         trial = held.ref.fork()
