@@ -1,7 +1,7 @@
 """The live board under a club's load (issue 28): many open pages while a night is recorded.
 
     python bench/bench_board.py [--clients 200] [--rate 5] [--seconds 60] [--pg URL]
-                                [--engines sqlite,postgresql] [--yardstick-seconds 20]
+                                [--engines sqlite,postgresql] [--yardstick-seconds 20] [--via entry]
     python bench/bench_board.py --flood 20 [--pg URL] [--checkout PATH]
 
 For each engine: `desmoche-ref board` runs as a process of its own on a fresh book; a second
@@ -13,6 +13,12 @@ counts as received when an event showing it or a later one arrives), clients dro
 stream refused, cut or never served), the server's peak memory (VmHWM) and its CPU (share of
 one core, and seconds). Goals (issue 28): p95 <= 300 ms on PostgreSQL, <= 1 s on SQLite, none
 dropped, <= 150 MB.
+
+`--via entry` (issue 36): the board runs with `--entry` and every move is entered as a phone
+enters it — a form POSTed to /entry/table by a recorder signed in (a PIN on SQLite; on
+PostgreSQL a login role made for the run and granted `--recorder`, so each move is inserted
+through that role's own connection) — and the latency runs from the moment the phone sends
+the form to each client's receipt. Same goals.
 
 Yardstick, in the same run: the same night with ONE client first (`--yardstick-seconds`): the
 fan-out to many pages is then read as a ratio to the machine's own floor (a noisy 2-core
@@ -107,10 +113,10 @@ def clients_main(port: int, count: int, out: str) -> None:
 class Server:
     """`desmoche-ref board` on a free port; its CPU and memory read from /proc."""
 
-    def __init__(self, url: str, viewers: int, checkout: str | None = None):
+    def __init__(self, url: str, viewers: int, checkout: str | None = None, entry: bool = False):
         env = dict(os.environ, PYTHONPATH=checkout or str(benchkit.ROOT))
         args = [sys.executable, "-m", "desmoche_ref", "board", "--port", "0", "--db", url, "--max-viewers",
-                str(viewers)]
+                str(viewers)] + (["--entry"] if entry else [])
         where = checkout or str(benchkit.ROOT)  # `-m` finds the package of the folder it runs in first
         probe = subprocess.run(args[:4] + ["--help"], capture_output=True, text=True, env=env, cwd=where)
         if "--max-per-address" in probe.stdout:  # the clients are one address (a checkout before it has none)
@@ -193,6 +199,114 @@ def record_night(url: str, rate: float, seconds: float) -> dict:
     return commits
 
 
+class EntryPhone:
+    """A recorder's phone at the board's entry: signed in, then each move one form POSTed on
+    one kept-alive connection, as a browser sends it (the answer's page is not fetched)."""
+
+    def __init__(self, port: int, name: str, secret: str):
+        import http.client
+
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.host, self.cookies = f"127.0.0.1:{port}", {}
+        page = self.request("GET", "/entry")[1]
+        self.request("POST", "/entry/signin", {"csrf": _field(page, "csrf"), "name": name, "secret": secret})
+        page = self.request("GET", "/entry/table?t=club")[1]
+        if "dsm_entry" not in self.cookies:
+            raise SystemExit("the phone did not sign in: " + page[:300])
+        self.csrf = _field(page, "csrf")
+
+    def request(self, method: str, path: str, form=None):
+        from urllib.parse import urlencode
+
+        headers = {"Host": self.host, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode("utf-8")
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return response.status, text
+
+    def send(self, line: str, number: int, seq: int) -> None:
+        status, body = self.request("POST", "/entry/table?t=club", {
+            "csrf": self.csrf, "key": uuid.uuid4().hex, "number": number, "seq": seq, "action": "line", "line": line})
+        if status != 303:
+            raise SystemExit(f"the entry refused {line!r}: {status} {body[:200]}")
+
+
+def _field(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page)
+    if found is None:
+        raise SystemExit(f"no {name} on the page: {page[:300]}")
+    return found.group(1)
+
+
+def recorder_for(engine: str, url: str, pg: str | None):
+    """(name, secret) a phone signs in with, and a function that takes it back: a PIN on
+    SQLite; on PostgreSQL a login role made for the run, granted --recorder (no password: the
+    test server trusts its users)."""
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.scorebook import Scorebook
+
+    book = open_book(url)
+    try:
+        if engine == "sqlite":
+            return ("Bench", Scorebook(book).grant_pin("Bench")), lambda: None
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        role = "bench_clerk_" + uuid.uuid4().hex[:6]
+        admin = make_url(pg).set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        Scorebook(book).grant(role, "recorder")
+
+        def drop():
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+        return (role, ""), drop
+    finally:
+        book.engine.dispose()
+
+
+def record_night_by_phone(url: str, port: int, who, rate: float, seconds: float) -> dict:
+    """record_night, each move entered by a phone at the board's entry; its time the moment
+    the phone sends it. Each hand is dealt through the scorebook service (not timed)."""
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.journal import head
+    from desmoche_ref.store.tablebook import TableBook
+
+    book = open_book(url)
+    table = TableBook(book, "club")
+    phone = EntryPhone(port, *who)
+    commits, index = {}, 0
+    total = int(rate * seconds)
+    start = time.monotonic()
+    for setup, sides, lines in night_lines(total + 10):
+        opened = table.new_hand(dealer=setup.players[setup.dealer], sides=sides)
+        for seq, line in enumerate(lines):
+            if index >= total:
+                break
+            time.sleep(max(0.0, start + index / rate - time.monotonic()))
+            sent = time.monotonic()
+            phone.send(line, opened.hand.number, seq)
+            with book.connect() as conn:
+                commits[head(conn)] = (index, sent)
+            index += 1
+        table.reload()
+        if index >= total:
+            break
+    phone.conn.close()
+    book.engine.dispose()
+    return commits
+
+
 def new_book(engine: str, pg: str | None, folder: str):
     """(URL of a fresh book with table `club`, a function that drops it)."""
     from desmoche_ref.store.db import open_book
@@ -221,9 +335,10 @@ def new_book(engine: str, pg: str | None, folder: str):
 
 
 # ------------------------------------------------------------------ one run
-def run(engine: str, clients: int, rate: float, seconds: float, pg, folder: str) -> dict:
+def run(engine: str, clients: int, rate: float, seconds: float, pg, folder: str, via: str = "book") -> dict:
     url, drop = new_book(engine, pg, folder)
-    server = Server(url, clients + 50)
+    who, take_back = recorder_for(engine, url, pg) if via == "entry" else (None, lambda: None)
+    server = Server(url, clients + 50, entry=via == "entry")
     out = os.path.join(folder, f"clients-{uuid.uuid4().hex[:6]}.json")
     crowd = subprocess.Popen([sys.executable, __file__, "--client", str(server.port), str(clients), out],
                              stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(benchkit.ROOT)))
@@ -231,7 +346,8 @@ def run(engine: str, clients: int, rate: float, seconds: float, pg, folder: str)
         if crowd.stdout.readline().strip() != "ready":
             raise SystemExit("the clients did not connect")
         cpu0, wall0 = server.cpu(), time.monotonic()
-        commits = record_night(url, rate, seconds)
+        commits = record_night(url, rate, seconds) if via == "book" else \
+            record_night_by_phone(url, server.port, who, rate, seconds)
         time.sleep(2.0)  # the last moves' way to every page
         cpu, wall = server.cpu() - cpu0, time.monotonic() - wall0
         peak = server.peak_mb()
@@ -244,6 +360,7 @@ def run(engine: str, clients: int, rate: float, seconds: float, pg, folder: str)
             crowd.kill()
         err = server.stop()
         drop()
+        take_back()
     latencies, missed = [], 0
     order = sorted(commits.values())
     for received in got["received"]:
@@ -308,6 +425,8 @@ def main() -> None:
     parser.add_argument("--yardstick-seconds", type=float, default=20.0)
     parser.add_argument("--engines", default="sqlite,postgresql")
     parser.add_argument("--pg", default=os.environ.get("DESMOCHE_TEST_PG"))
+    parser.add_argument("--via", choices=("book", "entry"), default="book",
+                        help="how each move is recorded: the scorebook service, or a phone at the board's entry")
     parser.add_argument("--flood", type=float, metavar="SECONDS")
     parser.add_argument("--checkout", help="the checkout whose board runs (default: this one)")
     parser.add_argument("--client", nargs=3, help=argparse.SUPPRESS)
@@ -329,11 +448,12 @@ def main() -> None:
         if engine == "postgresql" and not args.pg:
             print("postgresql: skipped (no --pg and no $DESMOCHE_TEST_PG)")
             continue
-        floor = run(engine, 1, args.rate, args.yardstick_seconds, args.pg, folder)
-        load = run(engine, args.clients, args.rate, args.seconds, args.pg, folder)
+        floor = run(engine, 1, args.rate, args.yardstick_seconds, args.pg, folder, args.via)
+        load = run(engine, args.clients, args.rate, args.seconds, args.pg, folder, args.via)
+        start = "commit" if args.via == "book" else "phone's send"
         for r in (floor, load):
             print(f"{r['engine']:10s} {r['clients']:4d} client(s), {r['moves']} moves at {args.rate}/s: "
-                  f"commit->receipt p50 {r['p50'] * 1000:6.0f} ms, p95 {r['p95'] * 1000:6.0f} ms, "
+                  f"{start}->receipt p50 {r['p50'] * 1000:6.0f} ms, p95 {r['p95'] * 1000:6.0f} ms, "
                   f"max {r['max'] * 1000:6.0f} ms; dropped {r['dropped']}, moves never received {r['missed']}; "
                   f"server peak {r['peak_mb']:.0f} MB, CPU {r['cpu_share'] * 100:.0f}% of a core "
                   f"({r['cpu_s']:.1f} s); {' '.join(r['stopped'])}")

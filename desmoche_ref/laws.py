@@ -310,6 +310,13 @@ def next_dealer(before: Table, players: Sequence[str]) -> str | None:
     return None
 
 
+def proposed_dealer(before: Table, players: Sequence[str], previous: str | None) -> str | None:
+    """Who deals the next hand when nobody is named (`hand new`): the next to the right
+    (next_dealer); after a table's first hands, all void, their dealer (`previous`, the latest
+    hand's) again; None at a table's first hand."""
+    return next_dealer(before, players) or (previous if previous in players else None)
+
+
 # ------------------------------------------------------------------ a table's changes
 def bet_change(before: Table, new_bet: int) -> list:
     """A change of the table's bet after its hands so far (`table bet`, or a journaled change

@@ -152,7 +152,7 @@ class Words:
 
     def __init__(self, lang: str, card, text=str):
         words = i18n.translations(lang)
-        self.lang, self._, self.ngettext = lang, words.gettext, words.ngettext
+        self.lang, self._, self.ngettext, self.pgettext = lang, words.gettext, words.ngettext, words.pgettext
         self.card, self.text = card, text
 
     def say(self, message) -> str:
@@ -314,3 +314,107 @@ def options_text(options: dict) -> str:
     """The rule options in force (R15: `RuleOptions.as_json()`), as `name=value`, an on/off
     value in the run's language (the names and the other values are the notation's)."""
     return " ".join(f"{k}={_(ON) if v is True else _(OFF) if v is False else v}" for k, v in options.items())
+
+
+def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
+    """What the table session and the board's entry say of an accepted move: its number, its
+    line, and where the hand stands after it (`move 8: draw Beto 2d — Beto to act · on offer
+    2♦ from Beto`)."""
+    if closed:
+        return M("move {seq}: {line} — hand closed and posted", seq=seq, line=line)
+    return M("move {seq}: {line} — {turn}", seq=seq, line=line, turn=turn_text(ref, colour))
+
+
+def foul_text(f):
+    """A foul after its code: `Carla: looked through the discard pile — enforced, disqualified`."""
+    if f.enforced:
+        return M("{player}: {message} — enforced, disqualified", player=f.player, message=f.message)
+    return M("{player}: {message} — forgiven", player=f.player, message=f.message)
+
+
+# ------------------------------------------------------------- what a write did, in words
+# (the verbs and `play` on a terminal, the board's entry on a phone: one sentence each)
+def undone_message(done, line: str | None = None):
+    """What an undo did (tablebook.Undone, or TableReopened when it took a table's close
+    back), one line; `line`: the line taken back as the front end says it (in Spanish its
+    Spanish verb), by default as stored. A `void` row taken back posted nothing."""
+    if not hasattr(done, "hand_new"):
+        return reopened_message(done)
+    values = dict(seq=done.seq, target=done.target, line=done.line if line is None else line, number=done.number)
+    void = done.line == "void"  # the row `hand void` stores (store/records.VOID_LINE)
+    if done.hand_new and void:
+        return M("took back `hand new`: hand {number} is open again, void no more — move {seq} undid its void "
+                 "(move {target})", **values)
+    if done.hand_new:
+        return M("took back `hand new`: hand {number} is open again — move {seq} undid move {target} ({line}), "
+                 "its postings reversed", **values)
+    if done.reopened and void:
+        return M("move {seq}: undid the void (move {target}); hand {number} is open again", **values)
+    if done.reopened:
+        return M("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed",
+                 **values)
+    return M("move {seq}: undid move {target} ({line})", **values)
+
+
+def reopened_message(done):
+    """A closed table opened again (`undo` after `table close`, `table reopen`:
+    tablebook.TableReopened): what the pots hold again of what the close had returned."""
+    from .money import fmt
+
+    text = M("took back `table close`: table {table} is open again", table=done.name)
+    for pot, shares in done.returned.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        more = M("  the main pot holds again what it had returned: {given}", given=given) if pot == "main" else \
+            M("  the {game} pot holds again what it had returned: {given}", game=pot, given=given)
+        text = M("{text}\n{more}", text=text, more=more)
+    return text
+
+
+def already_message(done, line: str | None = None):
+    """A line that is a move of the hand sent again (store/repeats.py, tablebook.Recorded.unchanged):
+    not stored twice; `line` as the front end says it (in Spanish its Spanish verb)."""
+    return M("already recorded (move {seq}): {line} changes nothing, nothing stored", seq=done.seq,
+             line=done.line if line is None else line)
+
+
+def opened_message(table: str, opened, command: str = "desmoche-ref hand new"):
+    """What a hand dealt says (tablebook.Opened): its number, dealer, bet, side games and what
+    it carries in; a hand dealt already (the one asked for, played: nothing done) says so,
+    naming the `command` that deals the next."""
+    from .money import fmt
+
+    new = opened.hand
+    if getattr(opened, "already", None) is not None:
+        return M("hand {number} at table {table} is dealt already by {dealer} (now at move {seq}): nothing "
+                 "done; the next hand passes the deal to the right (`{command}` without --dealer)",
+                 number=new.number, table=table, dealer=new.dealer, seq=opened.already, command=command)
+    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or M("none")
+    values = dict(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet), games=games)
+    text = M("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}",
+             **values) if opened.redealt else \
+        M("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}", **values)
+    if new.carry_in:
+        text = M("{text}{more}", text=text, more=M("; carry in {amount}", amount=fmt(new.carry_in)))
+    for game, c in new.side_carry.items():
+        text = M("{text}{more}", text=text, more=M("; {game} carry in {amount}", game=game, amount=fmt(c)))
+    return text
+
+
+def voided_message(done, table: str, new: str):
+    """What voiding a hand did (tablebook.Voided); `new` the command that deals the next."""
+    return M("move {seq}: hand {number} at table {table} is void ({reason}): nothing posted, its pots "
+             "pass on; `{new}` deals the next (the same dealer)", seq=done.seq, number=done.number, table=table,
+             reason=done.reason, new=new)
+
+
+def table_closed_messages(name: str, closed) -> list:
+    """What closing a table did (tablebook.TableClosed), after its last hand's settlement."""
+    from .money import fmt
+    from .settle import MAIN_POT
+
+    out = [M("table {name} closed", name=name)]
+    for pot, shares in closed.refund.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        out.append(M("  the carried main pot is returned (R11.5): {given}", given=given) if pot == MAIN_POT else
+                   M("  the carried {game} pot is returned (R11.5): {given}", game=pot, given=given))
+    return out

@@ -15,10 +15,11 @@ class BoardServer:
     `start` again serves on the same port)."""
 
     def __init__(self, db, tables=(), lang="en", limit=300, port=0, refresh=5, cycle=12, address=None,
-                 per_address=300, gate=None):
+                 per_address=300, gate=None, entry=False):
         self.db, self.tables, self.lang, self.limit, self.port = db, tables, lang, limit, port
         self.refresh, self.cycle, self.address = refresh, cycle, address
         self.per_address, self.gate = per_address, gate
+        self.entry = entry  # `--entry`: the entry's routes (board/entry.py) on the book
         self.told = []  # the lines the board said on the terminal
         self.server = self.thread = None
         self.start()
@@ -34,9 +35,19 @@ class BoardServer:
         sock = serve.listen("127.0.0.1", self.port)
         self.port = sock.getsockname()[1]
         qr = serve.qr_svg(self.address) if self.address else None
-        renderer = Renderer(self.lang, "test", self.address, qr, refresh=self.refresh, cycle=self.cycle)
+        renderer = Renderer(self.lang, "test", self.address, qr, refresh=self.refresh, cycle=self.cycle,
+                            entry=self.entry)
         self.hub = Hub(self.db, self.tables, renderer, tell=self.told.append, poll=0.005)
-        app = make_app(self.hub, self.limit, "busy: come back later\n", per_address=self.per_address)
+        self.entry_app = None
+        if self.entry:
+            from desmoche_ref.board.entry import Entry
+            from desmoche_ref.store.desk import Desk
+
+            desk = Desk(self.db)
+            desk.open()
+            self.entry_app = Entry(desk, self.hub, self.lang, "test", self.tables)
+        app = make_app(self.hub, self.limit, "busy: come back later\n", per_address=self.per_address,
+                       entry=self.entry_app)
         config = serve.config(app, self.limit, self.gate)
         config.timeout_graceful_shutdown = 1
         self.server = uvicorn.Server(config)

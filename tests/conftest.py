@@ -80,6 +80,29 @@ FRIDAY_LINES = [line for line in open(os.path.join(os.path.dirname(__file__), "c
                 if line and not line.startswith("[")]
 
 
+def new_sqlite_book(folder) -> str:
+    """The URL of a new SQLite book in `folder` (a pathlib.Path), as the program makes it on
+    first use: a copy of the template book, its migrations not run again."""
+    path = folder / "book.db"
+    shutil.copy(template_book("sqlite"), path)
+    return "sqlite:///" + str(path)
+
+
+def with_friday(url: str) -> str:
+    """The book at `url` with friday's table and its first hand dealt (friday_table_book)."""
+    from desmoche_ref.store.db import open_book
+
+    book = open_book(url)
+    friday_table_book(book)
+    book.engine.dispose()
+    return url
+
+
+def friday_sqlite(folder) -> str:
+    """The URL of a new SQLite book in `folder` with friday's table and its first hand dealt."""
+    return with_friday(new_sqlite_book(folder))
+
+
 def friday_table_book(book):
     """friday's table made on `book` through the scorebook service (bet 10.00, `todo`, the
     oro side game) and its first hand dealt by Ana: the TableBook to record its moves on."""

@@ -16,7 +16,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).parent.parent / "desmoche_ref"
 PURE = ["cards.py", "melds.py", "options.py", "ranking.py", "money.py", "findings.py", "settle.py",
         "referee.py", "session.py", "laws.py", "view.py", "public.py", "rating.py", "career.py", "words.py",
-        "notation", "engine"]
+        "choices.py", "notation", "engine"]
 FORBIDDEN = {"click", "sqlalchemy", "sqlmodel", "tabulate", "alembic"}
 
 
@@ -142,7 +142,7 @@ LAYERS = [
     ("notation", {"notation"}),
     ("engine", {"engine"}),
     ("settle/describe/view", {"settle", "settleup", "describe", "view", "public", "referee", "rating", "career",
-                              "rulebook", "words", "sim", "simulate"}),
+                              "rulebook", "words", "choices", "sim", "simulate"}),
     ("laws", {"laws", "session"}),
     ("store", {"store"}),
     ("front ends", {"cli", "play", "report", "board", "__main__"}),

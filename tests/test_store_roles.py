@@ -385,13 +385,17 @@ def test_a_schema_everyone_may_create_in_is_a_warning(owner_url, roles):
 def test_on_sqlite_the_file_guards_the_book(tmp_path):
     path = tmp_path / "book.db"
     live = Live(f"sqlite:///{path}")
-    for args in [("db", "grant", "clerk", "--recorder"), ("db", "revoke", "clerk"), ("db", "roles"),
-                 ("db", "roles", "--json")]:
+    assert live("db", "grant", "clerk", "--recorder", status=2).stderr == (
+        f"error: sqlite:///{path} is a SQLite file: it is protected by the file's permissions (0600, its "
+        "owner's alone), not by database roles; a recorder enters moves on the board with a PIN "
+        "(`desmoche-ref db grant NAME --recorder --pin`)\n")
+    for args in [("db", "revoke", "clerk"), ("db", "roles"), ("db", "roles", "--json")]:  # a SQLite book's PINs
         assert live(*args, status=2).stderr == (
-            f"error: sqlite:///{path} is a SQLite file: it is protected by the file's permissions (0600, its "
-            "owner's alone), not by database roles\n"), args
+            f"error: there is no book at {path}: nothing is recorded there yet\n"), args
     assert not path.exists()
-    spanish = CliRunner().invoke(main, ["db", "roles", "--lang", "es"], env={"DESMOCHE_DB": live.url})
+    spanish = CliRunner().invoke(main, ["db", "grant", "clerk", "--reader", "--lang", "es"],
+                                 env={"DESMOCHE_DB": live.url})
     assert (spanish.exit_code, spanish.stderr) == (
         2, f"error: sqlite:///{path} es un archivo SQLite: lo protegen los permisos del archivo (0600, solo de "
-           "su dueño), no los roles de una base de datos\n")
+           "su dueño), no los roles de una base de datos; quien anota entra jugadas en el tablero con un PIN "
+           "(`desmoche-ref db grant NOMBRE --recorder --pin`)\n")

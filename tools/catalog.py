@@ -5,9 +5,11 @@
                                       # or the shipped .mo is not the .po compiled
 
 A message is what desmoche_ref/cli/lang.py says it is: a `_("…")`, `N_("…")`, `M("…", …)`, `MN(…)` or
-`ngettext(…)` call anywhere in desmoche_ref/ (the report's templates included), and the docstring of a
-click command or group declared with `cls=` (the help page, as `inspect.cleandoc` leaves it). After a refresh,
-translate the new entries of the .po (an empty msgstr, or one marked fuzzy) and run it again.
+`ngettext(…)` call anywhere in desmoche_ref/ (the report's templates included), or `pgettext(CONTEXT, "…")`
+where one English word needs another Spanish one (the board's entry field "line": "jugada"), and the
+docstring of a click command or group declared with `cls=` (the help page, as `inspect.cleandoc` leaves
+it). After a refresh, translate the new entries of the .po (an empty msgstr, or one marked fuzzy) and run
+it again.
 Needs Babel (pip install babel); the program itself reads the .mo with the standard library.
 """
 
@@ -26,7 +28,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "desmoche_ref"
 PO = PACKAGE / "locale" / "es" / "LC_MESSAGES" / "desmoche_ref.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": {1: None, 2: (1, 2)}, "M": None, "MN": (1, 2), "ngettext": (1, 2)}  # findings.M, MN
+KEYWORDS = {"_": None, "N_": {1: None, 2: (1, 2)}, "M": None, "MN": (1, 2), "ngettext": (1, 2),  # findings.M, MN
+            "pgettext": ((1, "c"), 2)}  # a word with a context: the same English, another Spanish
 
 
 def extract_messages(fileobj, keywords, comment_tags, options):
@@ -48,7 +51,7 @@ def extract() -> Catalog:
                ("board/templates/**.html", "jinja2.ext:babel_extract")]
     found = extract_from_dir(str(PACKAGE), methods, {}, KEYWORDS)
     for filename, lineno, message, comments, context in found:
-        template.add(message, None, [(f"desmoche_ref/{filename}", lineno)], auto_comments=comments)
+        template.add(message, None, [(f"desmoche_ref/{filename}", lineno)], auto_comments=comments, context=context)
     return template
 
 
@@ -72,13 +75,13 @@ def problems(po=PO, mo=MO) -> list:
     for message in template:
         if not message.id:  # the header
             continue
-        entry = catalog.get(message.id)
+        entry = catalog.get(message.id, message.context)
         if entry is None:
             found.append(f"not in the .po: {message.id!r}")
         elif entry.fuzzy or not (all(entry.string) if entry.pluralizable else entry.string):
             found.append(f"no Spanish for: {message.id!r}")
     found += [f"in the .po but no longer in the program: {m.id!r}" for m in catalog
-              if m.id and m.id not in template]
+              if m.id and template.get(m.id, m.context) is None]
     if not pathlib.Path(mo).exists():
         found.append(f"{mo} is missing")
     else:
@@ -92,7 +95,7 @@ def problems(po=PO, mo=MO) -> list:
 def catalog_pairs(catalog: Catalog) -> dict:
     """{message: translation} as write_mo keeps them (translated, not fuzzy, no header)."""
     key = lambda text: text if isinstance(text, str) else tuple(text)  # noqa: E731 (plurals)
-    return {key(m.id): key(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
+    return {(m.context, key(m.id)): key(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
 
 
 def refresh() -> None:

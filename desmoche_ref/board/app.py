@@ -6,17 +6,19 @@
     GET /board.json    the board as JSON
     GET /assets/NAME   its style sheets, its script and its icon
 
-No endpoint writes or takes a parameter. Every request goes through guard.py first: the
-names the board answers to, the board's headers on every answer (the strict
-Content-Security-Policy: nothing loads but from the board itself), the bound on the pages open
-at once, of all and of one address (an open page's stream is one); past it, a clear 503.
+No endpoint writes or takes a parameter — but the entry's, when the board is started with
+`--entry` (board/entry.py: /entry…, whose forms are the only ones a page may send). Every
+request goes through guard.py first: the names the board answers to, the board's headers on
+every answer (the strict Content-Security-Policy: nothing loads but from the board itself),
+the bound on the pages open at once, of all and of one address (an open page's stream is
+one); past it, a clear 503.
 """
 
 from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
 
-from .guard import LOOPBACK_NAMES, Guard
+from .guard import ENTRY_CSP, HEADERS, LOOPBACK_NAMES, Guard, headers
 from .render import ASSETS, asset
 
 TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
@@ -29,10 +31,11 @@ PER_ADDRESS = 20     # open pages of one address, by default (guard.py)
 
 
 def make_app(hub, limit: int, busy: str, hosts=LOOPBACK_NAMES, per_address: int = PER_ADDRESS,
-             misdirected: str = "misdirected request: this board does not answer to that name\n"):
+             misdirected: str = "misdirected request: this board does not answer to that name\n", entry=None):
     """The application over `hub` (hub.py), answering to the names `hosts` (guard.py);
     `busy`: the words of the 503 past `limit` open pages, or `per_address` of one address;
-    `misdirected`: of the 421 to a request for another name."""
+    `misdirected`: of the 421 to a request for another name; `entry`: the entry's routes
+    (board/entry.py Entry), with `--entry`, held to all of it."""
 
     async def page(request, tv=False):
         if await hub.newer(None) is None:  # the first drawing (at once once there is one), unless stopping
@@ -79,11 +82,14 @@ def make_app(hub, limit: int, busy: str, hosts=LOOPBACK_NAMES, per_address: int 
             yield
         finally:
             hub.stop()
+            if entry is not None:
+                entry.close()
 
     from contextlib import asynccontextmanager
 
     app = Starlette(routes=[Route("/", page), Route("/tv", tv), Route("/events", events),
                             Route("/board.json", board_json), Route("/assets/{name}", assets),
-                            Route("/favicon.ico", no_icon)],
+                            Route("/favicon.ico", no_icon)] + (entry.routes() if entry is not None else []),
                     lifespan=asynccontextmanager(lifespan))
-    return Guard(app, hosts, limit, per_address, busy, misdirected)
+    return Guard(app, hosts, limit, per_address, busy, misdirected,
+                 headers(ENTRY_CSP) if entry is not None else HEADERS)

@@ -18,8 +18,16 @@ import ipaddress
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-           (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+ENTRY_CSP = CSP.replace("form-action 'none'", "form-action 'self'")  # `--entry`: its forms, to the board
+
+
+def headers(csp: str = CSP) -> list:
+    """The headers on every answer, with the Content-Security-Policy `csp`."""
+    return [(b"content-security-policy", csp.encode()), (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+
+
+HEADERS = headers()
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -51,8 +59,9 @@ def allowed_hosts(host: str, own: list, extra=()) -> frozenset:
 class Guard:
     """The application behind the board's names, headers and bounds (the module's)."""
 
-    def __init__(self, app, hosts, limit: int, per_address: int, busy: str, misdirected: str):
+    def __init__(self, app, hosts, limit: int, per_address: int, busy: str, misdirected: str, headers=HEADERS):
         self.app, self.hosts, self.limit, self.per_address = app, frozenset(hosts), limit, per_address
+        self.headers = headers
         self.busy, self.misdirected = busy.encode("utf-8"), misdirected.encode("utf-8")
         self.open = 0
         self.by_address = {}
@@ -63,7 +72,7 @@ class Guard:
 
         async def send_guarded(message):
             if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + HEADERS)
+                message = dict(message, headers=list(message.get("headers", [])) + self.headers)
             await send(message)
 
         host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)

@@ -35,7 +35,7 @@ class Renderer:
     with its QR code `qr_svg` on the TV), None on a board for this computer only."""
 
     def __init__(self, lang: str, version: str = "", address: str | None = None, qr_svg=None,
-                 refresh: int = REFRESH, cycle: int = CYCLE):
+                 refresh: int = REFRESH, cycle: int = CYCLE, entry: bool = False):
         from .. import rulebook
 
         self.refresh, self.cycle = refresh, cycle
@@ -46,7 +46,7 @@ class Renderer:
                           trim_blocks=True, lstrip_blocks=True)
         words = self.words
         env.globals.update(_=words._, ngettext=words.ngettext, fmt=fmt, w=words, rules=self.rules,
-                           party=self.party, POT_PARTY=POT_PARTY)
+                           party=self.party, POT_PARTY=POT_PARTY, entry=entry)  # entry: a table's link to it
         env.filters.update(card=card_html, cards=cards_html, money=fmt, signed=signed, clock=_time)
         self.env = env
 

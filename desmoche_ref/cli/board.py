@@ -28,9 +28,12 @@ from .lang import Command, _, lang_option, language
               help=N_("Open pages served at once; past it a page is told to come back later (503)."))
 @click.option("--max-per-address", type=click.IntRange(min=1), default=20, show_default=True,
               help=N_("Open pages served at once to one address (a phone, the TV): no client takes them all."))
+@click.option("--entry", is_flag=True,
+              help=N_("Let recorders sign in at /entry and record their table from a phone: with a PIN on a "
+                      "SQLite book (`db grant NAME --recorder --pin`), with their own league login on PostgreSQL."))
 @db_option
 @lang_option
-def board(tables, host, port, names, max_viewers, max_per_address, db):
+def board(tables, host, port, names, max_viewers, max_per_address, entry, db):
     """Show tonight live in a browser: the club's TV (/tv) and the players' phones.
 
     For each table in play tonight: the hand it is at (the dealer, the bet, the pots, whose turn
@@ -47,6 +50,12 @@ def board(tables, host, port, names, max_viewers, max_per_address, db):
     A book that cannot be read (missing, of another schema, its server gone) is said on the
     page and here, and the board picks it up again when it is back. Ctrl-C stops it.
 
+    With --entry, each table is also recorded from a phone at /entry: a recorder signs in
+    (a PIN the book's owner gave them on SQLite; their own league login on PostgreSQL, the
+    moves then written as that role) and enters the hand by taps or by typing its lines;
+    the referee answers on the spot, as `play` does. On SQLite the board then writes the
+    book, so it runs as the file's owner.
+
     \b
     Examples:
       desmoche-ref board
@@ -54,6 +63,7 @@ def board(tables, host, port, names, max_viewers, max_per_address, db):
       desmoche-ref board --host 0.0.0.0 --allow-host tablero.club
       desmoche-ref --lang es board --table norte --table sur
       desmoche-ref board --db postgresql://viewer@server/desmoche --host 0.0.0.0
+      desmoche-ref board --entry --host 0.0.0.0 --db club.db
     """
     from importlib.metadata import version
 
@@ -74,16 +84,42 @@ def board(tables, host, port, names, max_viewers, max_per_address, db):
     port = sock.getsockname()[1]
     address, everyone = serve.where_to_open(host, port)
     renderer = Renderer(lang, version("desmoche-ref"), address if everyone else None,
-                        serve.qr_svg(address) if everyone and address else None)
+                        serve.qr_svg(address) if everyone and address else None, entry=entry)
     hub = Hub(db, tables, renderer, tell=lambda line: click.echo(line, err=True))
     hosts = allowed_hosts(host, serve.own_addresses(), names)
+    desk = _entry(db, hub, lang, tables, sock) if entry else None
     app = make_app(hub, max_viewers, _("The board has as many viewers as it serves at once ({count}), or as "
                                        "it serves to one address ({each}): try again in a moment.").format(
                        count=max_viewers, each=max_per_address) + "\n",
-                   hosts, max_per_address, _("This board does not answer to that name.") + "\n")
+                   hosts, max_per_address, _("This board does not answer to that name.") + "\n", desk)
     _say_where(host, port, address, everyone, ngettext)
+    if desk is not None:
+        click.echo(_("entry: recorders sign in at {url} ({how}); what a phone sends crosses the network as "
+                     "it is (plain HTTP): record on the club's own network").format(
+            url=(address or serve.url(host, port)) + "entry",
+            how=_("their own league login") if desk.desk.server else _("a PIN: `desmoche-ref db grant NAME "
+                                                                         "--recorder --pin`")))
     serve.serve(app, sock, max_viewers)
     click.echo(_("board: stopped"), err=True)
+
+
+def _entry(db, hub, lang, tables, sock):
+    """The entry's routes on the book (`--entry`); exit 2 when it cannot be written."""
+    from importlib.metadata import version
+
+    from ..board.entry import Entry
+    from ..store.db import BookError
+    from ..store.desk import Desk
+    from .render import say
+
+    desk = Desk(db)
+    try:
+        desk.open()
+    except BookError as e:
+        sock.close()
+        click.echo(_("error: {message}").format(message=say(e.args[0])), err=True)
+        sys.exit(2)
+    return Entry(desk, hub, lang, version("desmoche-ref"), tables)
 
 
 def _say_where(host, port, address, everyone, ngettext) -> None:

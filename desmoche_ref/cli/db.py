@@ -151,24 +151,31 @@ def _server_book(db):
 @click.option("--reader", is_flag=True,
               help=N_("ROLE reads: standings, ledger, settle-up, export, hand show/log, verify, "
                       "table list, report; nothing it runs can write."))
+@click.option("--pin", is_flag=True,
+              help=N_("On a SQLite book, with --recorder: a new PIN with which ROLE signs in to the board "
+                      "to enter moves (`board --entry`), printed once on the last line; a PIN ROLE held "
+                      "before ends."))
 @db_option
 @lang_option
 @book_command
-def db_grant(role, recorder, reader, db):
+def db_grant(role, recorder, reader, pin, db):
     """Give an existing role of the PostgreSQL server what a recorder or a reader needs on
-    this book, and nothing more (run by the book's owner).
+    this book, and nothing more (run by the book's owner); on a SQLite book, give a recorder
+    a PIN for the board (--recorder --pin).
 
     The server itself then refuses the role anything else: a recorder may not UPDATE or
     DELETE a stored move or posting, nor change the schema; a reader may only read.
     Granting again replaces what the role had; `db upgrade` re-applies every grant to
-    the new schema. On a SQLite book there are no roles: its file's permissions guard it
-    (exit 2).
+    the new schema. A SQLite book has no roles: its file's permissions guard it, and its
+    owner lets a recorder enter moves from a phone with a PIN, which the book keeps only as
+    a slow hash; the moves entered with it name ROLE as their recorder.
 
     \b
     Examples:
       psql -d desmoche -c "CREATE ROLE clerk LOGIN PASSWORD 'secret'"
       desmoche-ref db grant clerk --recorder --db postgresql+psycopg://league@server/desmoche
       desmoche-ref db grant viewer --reader
+      desmoche-ref db grant Beto --recorder --pin --db club.db
     """
     from ..store.db import describe
     from ..store.roles import READER, RECORDER
@@ -177,6 +184,9 @@ def db_grant(role, recorder, reader, db):
 
     if recorder == reader:
         raise click.UsageError(_("say what the role may do: --recorder or --reader (one of them)"))
+    if pin:
+        _grant_pin(role, reader, db)
+        return
     book = _server_book(db)
     warnings = Scorebook(book).grant(role, RECORDER if recorder else READER)
     text = _("role {role} may record in {book}: it adds moves, hands, tables and postings, and may not "
@@ -187,21 +197,64 @@ def db_grant(role, recorder, reader, db):
         click.echo(_("warning: {message}").format(message=say(warning)), err=True)
 
 
+def _grant_pin(name, reader, db) -> None:
+    from ..store.db import describe
+    from ..store.scorebook import Scorebook
+
+    if reader:
+        raise click.UsageError(_("--pin goes with --recorder: anyone who may open the board reads it"))
+    book = _pin_book(db)
+    pin = Scorebook(book).grant_pin(name)
+    click.echo(_("recorder {name} may enter moves in {book} on the board (`desmoche-ref board --entry`), "
+                 "signing in with this PIN; it is shown only now: the book keeps a hash of it, and "
+                 "`desmoche-ref db revoke {name}` ends it").format(name=name, book=describe(book.url)))
+    click.echo(_("PIN: {pin}").format(pin=pin))
+
+
+def _pin_book(db):
+    """The SQLite book named by --db, which must exist (a PIN is given on a book, never made
+    with one); on a server, exit 2: its recorders sign in with their own login."""
+    import os
+
+    from ..findings import M
+    from ..store.db import BookError, describe, resolve_url, sqlite_path
+
+    url = resolve_url(db)
+    path = sqlite_path(url)
+    if not url.startswith("sqlite"):
+        raise BookError(M("{book} is a league server: a recorder signs in to the board with their own "
+                          "login (`desmoche-ref db grant NAME --recorder`), not with a PIN", book=describe(url)))
+    if path and not os.path.exists(path):
+        raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+    return open_book(db)
+
+
 @db.command("revoke", cls=Command)
 @click.argument("role", metavar=N_("ROLE"))
 @db_option
 @lang_option
 @book_command
 def db_revoke(role, db):
-    """Take back what `db grant` gave ROLE on this PostgreSQL book (run by the book's owner).
+    """Take back what `db grant` gave ROLE on this book (run by the book's owner): on a
+    PostgreSQL book its privileges, on a SQLite book its PIN. Either way every board session
+    ROLE signed in with can enter nothing more.
 
     \b
     Examples:
       desmoche-ref db revoke clerk
+      desmoche-ref db revoke Beto --db club.db
     """
-    from ..store.db import describe
+    from ..store.db import describe, resolve_url
     from ..store.scorebook import Scorebook
 
+    if resolve_url(db).startswith("sqlite"):
+        book = _pin_book(db)
+        had = Scorebook(book).revoke_pin(role)
+        text = _("recorder {role}'s PIN on {book} is revoked: it signs in no more, and the board's sessions "
+                 "signed in with it enter nothing more") if had else \
+            _("{role} holds no PIN on {book}: nothing to revoke")
+        click.echo(text.format(role=role, book=describe(book.url)))
+        return
     book = _server_book(db)
     had = Scorebook(book).revoke(role)
     text = _("role {role} may no longer use {book}") if had else \
@@ -217,7 +270,8 @@ def db_revoke(role, db):
 @book_command
 def db_roles(as_json, db):
     """Who may do what to this PostgreSQL book: its owner, then every role given anything on
-    it (a recorder, a reader, or other: privileges not given by `db grant`).
+    it (a recorder, a reader, or other: privileges not given by `db grant`). On a SQLite
+    book: the recorders who hold a PIN for the board (access `recorder`, "pin": true).
 
     \b
     Examples:
@@ -226,15 +280,37 @@ def db_roles(as_json, db):
     """
     import json
 
+    from ..store.db import resolve_url
     from ..store.scorebook import Scorebook
     from .render import simple_table
 
+    if resolve_url(db).startswith("sqlite"):
+        _pin_holders(Scorebook(_pin_book(db)).pins(), as_json)
+        return
     rows = Scorebook(_server_book(db)).roles()
     if as_json:
         json.dump([{"role": r, "access": a} for r, a in rows], sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
     click.echo(simple_table([[r, _(ACCESS[a])] for r, a in rows], [_("role"), _("access")]))
+
+
+def _pin_holders(holders, as_json) -> None:
+    import json
+
+    from .render import simple_table
+
+    if as_json:
+        json.dump([{"role": h.name, "access": "recorder", "pin": True, "granted": h.granted.isoformat()}
+                   for h in holders], sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    if not holders:
+        click.echo(_("nobody holds a PIN for this book's board: `desmoche-ref db grant NAME --recorder "
+                     "--pin` gives one"))
+        return
+    click.echo(simple_table([[h.name, _("recorder (PIN)"), h.granted.strftime("%Y-%m-%d %H:%M")] for h in holders],
+                            [_("role"), _("access"), _("granted (UTC)")]))
 
 
 @db.command("stamp", cls=Command)

@@ -109,22 +109,11 @@ def said_warnings(warnings) -> None:
 
 def opened_line(table: str, opened, command: str = "desmoche-ref hand new") -> str:
     """The line a hand dealt says (`hand new`, and `new` in the table session, whose `command`
-    it names): its number, dealer, bet, side games and what it carries in."""
-    from ..money import fmt
+    it names)."""
+    from ..words import opened_message
+    from .render import say
 
-    new = opened.hand
-    if opened.already is not None:  # the hand asked for, dealt and played already: nothing done
-        return _("hand {number} at table {table} is dealt already by {dealer} (now at move {seq}): nothing "
-                 "done; the next hand passes the deal to the right (`{command}` without --dealer)").format(
-            number=new.number, table=table, dealer=new.dealer, seq=opened.already, command=command)
-    carry = [_("; carry in {amount}").format(amount=fmt(new.carry_in))] if new.carry_in else []
-    carry += [_("; {game} carry in {amount}").format(game=game, amount=fmt(c))
-              for game, c in new.side_carry.items()]
-    games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or _("none")
-    text = _("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}") \
-        if opened.redealt else _("hand {number} at table {table}: {dealer} deals; bet {bet}; side games: {games}")
-    return text.format(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet),
-                       games=games) + "".join(carry)
+    return say(opened_message(table, opened, command))
 
 
 @hand.command("void", cls=Command)
@@ -156,9 +145,10 @@ def hand_void(reason, expect_seq, table_name, db):
 
 def voided_text(done, table: str, new: str) -> str:
     """What voiding a hand did (`hand void`, and `void` in the table session, whose `new` is its own)."""
-    return _("move {seq}: hand {number} at table {table} is void ({reason}): nothing posted, its pots "
-             "pass on; `{new}` deals the next (the same dealer)").format(
-        seq=done.seq, number=done.number, table=table, reason=done.reason, new=new)
+    from ..words import voided_message
+    from .render import say
+
+    return say(voided_message(done, table, new))
 
 
 @hand.command("show", cls=Command)

@@ -155,35 +155,10 @@ def said_line(line: str) -> str:
 
 def undone_text(done) -> str:
     """What an undo did, one line (the verb `undo` and the table session's `undo`)."""
-    if not hasattr(done, "hand_new"):  # a table's close taken back (tablebook.TableReopened)
-        return reopened_text(done)
-    void = done.line == "void"  # the `void` row of `hand void`: it posted nothing (store/records.VOID_LINE)
-    if done.hand_new and void:
-        text = _("took back `hand new`: hand {number} is open again, void no more — move {seq} undid its void "
-                 "(move {target})")
-    elif done.hand_new:
-        text = _("took back `hand new`: hand {number} is open again — move {seq} undid move {target} ({line}), "
-                 "its postings reversed")
-    elif done.reopened and void:
-        text = _("move {seq}: undid the void (move {target}); hand {number} is open again")
-    elif done.reopened:
-        text = _("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed")
-    else:
-        text = _("move {seq}: undid move {target} ({line})")
-    return text.format(seq=done.seq, target=done.target, line=said_line(done.line), number=done.number)
+    from .render import say
+    from ..words import undone_message
 
-
-def reopened_text(done) -> str:
-    """A closed table opened again (`undo` after `table close`, `table reopen`): what the pots
-    hold again of what the close had returned."""
-    from ..money import fmt
-
-    text = _("took back `table close`: table {table} is open again").format(table=done.name)
-    for pot, shares in done.returned.items():
-        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
-        text += "\n" + (_("  the main pot holds again what it had returned: {given}") if pot == "main" else
-                        _("  the {game} pot holds again what it had returned: {given}")).format(game=pot, given=given)
-    return text
+    return say(undone_message(done, said_line(done.line) if hasattr(done, "line") else None))
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
@@ -214,8 +189,10 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
 
 def already_text(done) -> str:
     """A line that is a move of the hand sent again (store/repeats.py): not stored twice."""
-    return _("already recorded (move {seq}): {line} changes nothing, nothing stored").format(
-        seq=done.seq, line=said_line(done.line))
+    from .render import say
+    from ..words import already_message
+
+    return say(already_message(done, said_line(done.line)))
 
 
 def print_settlement(table: str, number: int, report) -> None:

@@ -185,19 +185,15 @@ def table_close(name, yes, db):
 
 def say_closed(name: str, closed) -> None:
     """What closing a table did (`table close`, `close` in the table session): the settlement
-    of the hand it closed, then each carried pot returned (R11.5)."""
-    from ..money import fmt
-    from ..settle import MAIN_POT
+    of the hand it closed, then each carried pot returned (R11.5: words.table_closed_messages)."""
+    from ..words import table_closed_messages
     from .moves import print_settlement
+    from .render import say
 
     if closed.closed is not None:
         print_settlement(name, closed.closed_number, closed.closed)
-    click.echo(_("table {name} closed").format(name=name))
-    for pot, shares in closed.refund.items():
-        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
-        text = _("  the carried main pot is returned (R11.5): {given}") if pot == MAIN_POT else \
-            _("  the carried {game} pot is returned (R11.5): {given}")
-        click.echo(text.format(game=pot, given=given))
+    for line in table_closed_messages(name, closed):
+        click.echo(say(line))
 
 
 def close_question(name: str) -> str:
@@ -220,6 +216,7 @@ def table_reopen(name, db):
       desmoche-ref table reopen friday
     """
     from ..store.tablebook import TableBook
-    from .moves import reopened_text
+    from ..words import reopened_message
+    from .render import say
 
-    click.echo(reopened_text(TableBook(open_book(db), name, use=True).reopen()))
+    click.echo(say(reopened_message(TableBook(open_book(db), name, use=True).reopen())))

@@ -6,6 +6,7 @@ findings.Message (the shell shows it in the run's language)."""
 import shlex
 from typing import NamedTuple
 
+from ..choices import SHORT, SPANISH_OF, spoken  # noqa: F401 (the session's names for them)
 from ..findings import M, error
 from ..limits import nfc, too_long, unknown
 from ..money import amount_problem, parse_amount, too_large
@@ -13,12 +14,6 @@ from ..notation.model import Event
 from ..notation.parser import SPANISH_VERBS, VERBS, clip, parse_event, split_comment
 from ..notation.writer import with_comment, write_event
 
-# N4.5: short forms typed at the table; the book always stores the verb itself.
-SHORT = {
-    "cu": "cut", "de": "deal", "re": "return", "an": "announce", "ca": "cambio",
-    "dc": "declare", "dr": "draw", "cl": "claim", "k": "knock", "m": "meld", "+": "add",
-    "p": "pay", "ps": "pass", "sh": "show", "fo": "foul", "fg": "forgive",
-}
 
 # session command -> (usage, what it does)
 COMMANDS = {
@@ -41,7 +36,6 @@ ALIASES = {"exit": "quit", "?": "help"}
 SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "anular": "void",
                     "cuentas": "settle", "cerrar": "close", "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
-SPANISH_OF = {verb: spanish for spanish, verb in SPANISH_VERBS.items()}  # cambio is Spanish already
 
 
 class Command(NamedTuple):
@@ -76,19 +70,6 @@ def command_of(word: str):
     word = word.lower()
     name = ALIASES.get(word) or SPANISH_COMMANDS.get(word, word)
     return name if name in COMMANDS else None
-
-
-def spoken(line: str, spanish: bool) -> str:
-    """A stored (canonical) line as the session echoes it: in Spanish with the Spanish verb
-    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`; a log's `undo` and `void` rows as the
-    commands that wrote them, `deshacer`, `anular`); the book keeps the English (N4.10)."""
-    if not spanish:
-        return line
-    verb, _, rest = line.partition(" ")
-    if not rest and verb in ("undo", "void"):  # a log's correction rows: the session commands' names
-        return SPANISH_COMMAND_OF[verb]
-    words = [SPANISH_OF.get(verb, verb)] + ["a" if verb == "add" and w == "to" else w for w in rest.split()]
-    return " ".join(words)
 
 
 def verb_of(word: str):

@@ -11,16 +11,8 @@ from ..describe import claims_shown_as, show_commands
 from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
-from ..words import options_text, outcome_words, status_word, turn_text
+from ..words import echo_text, foul_text, options_text, outcome_words, status_word, turn_text  # noqa: F401
 from .lines import SPANISH_COMMAND_OF, SPANISH_OF
-
-
-def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
-    """What the terminal says of an accepted move: its number, its line, and where the hand
-    stands after it (`move 8: draw Beto 2d — Beto to act · on offer 2♦ from Beto`)."""
-    if closed:
-        return M("move {seq}: {line} — hand closed and posted", seq=seq, line=line)
-    return M("move {seq}: {line} — {turn}", seq=seq, line=line, turn=turn_text(ref, colour))
 
 
 def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False,
@@ -35,13 +27,6 @@ def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = Fa
     if closed:
         return M("H{number} · closed · `{new}` deals the next > ", number=number, new=new)
     return M("H{number} · {turn} > ", number=number, turn=turn_text(ref, colour))
-
-
-def foul_text(f):
-    """A foul after its code: `Carla: looked through the discard pile — enforced, disqualified`."""
-    if f.enforced:
-        return M("{player}: {message} — enforced, disqualified", player=f.player, message=f.message)
-    return M("{player}: {message} — forgiven", player=f.player, message=f.message)
 
 
 def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, spanish: bool = False) -> list:

@@ -22,7 +22,8 @@ __all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqli
 
 # The book's own tables (a test checks they are the models'): a database holding all of them
 # but no schema version is a book whose alembic_version row was lost (`db check`, `db stamp`)
-BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting", "journal"})
+BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting", "journal",
+                         "recorder_pin"})
 CHECKPOINT_EVERY = 2.0  # seconds: a writing process copies the -wal into a SQLite book at most this often
 _LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
 

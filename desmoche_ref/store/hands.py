@@ -137,8 +137,7 @@ def new_hand_row(table: BookTable, previous: Hand | None, before, dealer: str | 
     and side pots the table's pots hold come in by themselves (R2.3, R4.6, N9.1)."""
     players, dealer = table.players.split(), dealer and nfc(dealer)  # names in NFC (N3.1)
     if dealer is None:  # after a table's first hands, all void, their dealer deals again
-        again = previous.dealer if previous is not None and previous.dealer in players else None
-        dealer = laws.next_dealer(before, players) or again
+        dealer = laws.proposed_dealer(before, players, previous.dealer if previous is not None else None)
         if dealer is None:
             raise StoreError(M("the first hand at a table names its dealer: `{new} --dealer NAME`",
                                new=COMMAND_LINE["new"]))

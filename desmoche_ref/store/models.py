@@ -166,6 +166,24 @@ class Journal(SQLModel, table=True):
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
 
 
+class RecorderPin(SQLModel, table=True):
+    """A recorder's PIN on a SQLite book (issue 36: entry on the board): who may sign in to
+    `board --entry` as NAME, kept as a slow hash only (store/pins.py). The book's own state,
+    like `setting`, not its record: inserted by `db grant NAME --recorder --pin`, ended by
+    `db revoke NAME` (or a new grant), never journaled, never exported. At most one live PIN a
+    name (a unique index over the rows not revoked). On PostgreSQL a recorder signs in with
+    their own login and the table stays empty (no role is granted anything on it)."""
+
+    __tablename__ = "recorder_pin"
+    __table_args__ = (Index("uq_recorder_pin_live", "name", unique=True, sqlite_where=text("revoked IS NULL"),
+                            postgresql_where=text("revoked IS NULL")),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64)                 # the recorder's name, as its moves record it
+    hash: str = Field(max_length=200)                # scrypt$N$r$p$salt$key (store/pins.py)
+    granted: datetime = Field(default_factory=now)
+    revoked: datetime | None = None
+
+
 def core(model) -> Table:
     """The model's own Core table, for statements that want no ORM session (the importer's
     batches, the journal, the reports' grouped queries): the one schema. (SQLModel does not

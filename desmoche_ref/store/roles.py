@@ -24,6 +24,9 @@ from .location import describe
 RECORDER, READER, OWNER, OTHER = "recorder", "reader", "owner", "other"
 VERSION_TABLE = "alembic_version"
 MOVES = "event"  # the table whose privileges say what a role is (the stored moves)
+# The tables no granted role is given anything on: a SQLite book's recorders' PINs (schema
+# 0008), empty on a server, where a recorder signs in to the board with their own login
+PRIVATE = ("recorder_pin",)
 
 # The columns the program updates in place; every other row is only ever inserted
 # (docs/rulings.md). hand: its verdict on close, cleared on undo (store/hands.py close_hand,
@@ -61,7 +64,8 @@ def postgres_only(url: str) -> None:
     guarded by its permissions."""
     if url.startswith("sqlite"):
         raise BookError(M("{book} is a SQLite file: it is protected by the file's permissions (0600, "
-                          "its owner's alone), not by database roles", book=describe(url)))
+                          "its owner's alone), not by database roles; a recorder enters moves on the board "
+                          "with a PIN (`desmoche-ref db grant NAME --recorder --pin`)", book=describe(url)))
 
 
 def _quote(conn, name: str) -> str:
@@ -154,18 +158,30 @@ def _apply(b: _Book, role: str, access: str) -> None:
     if not conn.execute(text("SELECT has_schema_privilege(:role, :schema, 'USAGE')"),
                         {"role": role, "schema": b.schema}).scalar():
         conn.execute(text(f"GRANT USAGE ON SCHEMA {s} TO {r}"))
+    present = _columns(b)
     if access == READER:
         conn.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {s} TO {r}"))
+        _private(b, role, present)
         return
     conn.execute(text(f"GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA {s} TO {r}"))
     conn.execute(text(f"REVOKE INSERT ON {s}.{_quote(conn, VERSION_TABLE)} FROM {r}"))
+    _private(b, role, present)
     conn.execute(text(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {r}"))
-    present = _columns(b)
     for table, columns in UPDATABLE.items():
         here = [c for c in columns if (table, c) in present]
         if here:
             conn.execute(text(f"GRANT UPDATE ({', '.join(_quote(conn, c) for c in here)}) "
                               f"ON {s}.{_quote(conn, table)} TO {r}"))
+
+
+def _private(b: _Book, role: str, present: set) -> None:
+    """Take back what a grant ON ALL TABLES gave `role` on the PRIVATE tables the book has."""
+    from sqlalchemy import text
+
+    for table in PRIVATE:
+        if any(t == table for t, _c in present):
+            b.conn.execute(text(f"REVOKE ALL ON {_quote(b.conn, b.schema)}.{_quote(b.conn, table)} "
+                                f"FROM {_quote(b.conn, role)}"))
 
 
 def _columns(b: _Book) -> set:
@@ -207,7 +223,7 @@ def expected(conn, access: str) -> set:
     relations = conn.execute(text(
         "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = :schema AND c.relkind IN ('r', 'p', 'v', 'S')"), {"schema": b.schema}).all()
-    tables = [name for name, kind in relations if kind != "S"]
+    tables = [name for name, kind in relations if kind != "S" and name not in PRIVATE]
     out = {(t, None, "SELECT") for t in tables}
     if access == READER:
         return out

@@ -131,6 +131,25 @@ class Scorebook:
             return [(owner(conn), OWNER)] + granted(conn)
 
 
+    # ------------------------------------------------------------ a SQLite book's PINs
+    def grant_pin(self, name: str) -> str:
+        """A new PIN for the recorder `name` (pins.py): to be shown once."""
+        from .pins import grant
+
+        return grant(self.book, name)
+
+    def revoke_pin(self, name: str) -> bool:
+        from .pins import revoke
+
+        return revoke(self.book, name)
+
+    def pins(self) -> list:
+        """pins.Holder of every live PIN, by name."""
+        from .pins import holders
+
+        return holders(self.book)
+
+
 class SeasonReader:
     """A report's season (`.season`: season.Season) and its hands' records read on demand
     (`.records(hands)`: one read a call, a batch of hands the report draws next)."""
