@@ -15,8 +15,9 @@ one method here; docs/rulings.md lists them:
 - after the end (N4.4) a hand takes only `show`, `end` and the forgiving of the foul that
   ended it, closed or not; on a closed hand such a line is stored, and the hand's postings
   are reversed and posted again only if its settlement changed;
-- once the hand is over, a line identical to the last one that changes nothing in the
-  verdict is not stored twice (`Recorded.unchanged`);
+- a line sent twice is stored once (`Recorded.unchanged`, store/repeats.py): a move of the
+  hand sent again, by its position or because its effect is in the book already;
+- a hand voided takes no move; a closed table is opened again by `undo` or `reopen`;
 - live messages cite the move number (the event's seq), as `hand log` shows it.
 """
 
