@@ -164,12 +164,13 @@ def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared
 @pytest.mark.slow
 def test_no_book_is_made_in_a_read_only_folder(reader, shared):
     path = os.path.join(shared, "book.db")
-    for args in (["standings"], ["import", FRIDAY]):
-        got = reader(*args, "--db", path)
-        assert (got.returncode, got.stdout, got.stderr) == (
-            2, "", f"error: cannot make the book {path}: the folder {shared} is read-only\n")
-    es = reader("standings", "--db", path, lang="es")
+    got = reader("import", FRIDAY, "--db", path)
+    assert (got.returncode, got.stdout, got.stderr) == (
+        2, "", f"error: cannot make the book {path}: the folder {shared} is read-only\n")
+    es = reader("import", FRIDAY, "--db", path, lang="es")
     assert es.stderr == f"error: no se puede crear el libro {path}: la carpeta {shared} es de solo lectura\n"
+    got = reader("standings", "--db", path)  # a read makes no book anywhere (issue 33)
+    assert (got.returncode, got.stderr) == (2, f"error: there is no book at {path}: nothing is recorded there yet\n")
     assert os.listdir(shared) == []
 
 
@@ -524,13 +525,17 @@ def test_no_error_shows_a_password(pg_server):
 
     url = make_url(pg_server)
     base = f"postgresql://{url.username}:hunter2@{url.host}:{url.port}/no_such_book"
-    got = run("standings", "--db", base + "?password=hunter3")
+    got = run("standings", env={"DESMOCHE_DB": base + "?password=hunter3"})
     assert one_line(got) == (f"error: cannot open postgresql+psycopg://{url.username}:***@{url.host}:{url.port}"
                              f"/no_such_book?password=***: database \"no_such_book\" does not exist\n")
-    down = run("import", FRIDAY, "--db", "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
+    down = run("import", FRIDAY, env={"DESMOCHE_DB": "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3"})
     assert one_line(down).startswith("error: cannot reach the database server for "
                                      "postgresql+psycopg://u:***@127.0.0.1:1/db?password=***: is it running?")
     assert "hunter" not in down.stderr
+    # given in --db, the warning that it can be read in `ps` comes first, and shows it neither (issue 33)
+    warned = run("import", FRIDAY, "--db", "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
+    assert warned.stderr.startswith("warning: the --db URL holds a password") and warned.stderr.count("\n") == 2
+    assert "hunter" not in warned.stderr
 
 
 # ------------------------------------------------------------------ a book that lost its version

@@ -477,7 +477,8 @@ def test_a_terminal_sees_a_progress_bar(small, tmp_path):
 
 
 def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_path):
-    """A void hand is what export leaves out: the report shows the hands export gives; a hand
+    """A void hand is named on its night with its reason, and has no page of its own: the report
+    shows the hands export gives but the void ones (issue 33: export writes them, [Void]); a hand
     still being played shows as incomplete."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
     _run(book, ["table", "new", "t", "--players", "Ana Beto", "--bet", "1"])
@@ -489,8 +490,9 @@ def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_pat
     out = tmp_path / "site"
     report(book, "-o", out)
     shown = hands_of(out)
-    exported = _run(book, ["export", "--table", "t"]).stdout.count("[Players ")
-    assert len(shown) == exported and {number for _page, number in shown} == {2}
+    export = _run(book, ["export", "--table", "t"]).stdout
+    assert export.count("[Players ") == 2 and export.count('[Void "the deck was short a card"]') == 1
+    assert {number for _page, number in shown} == {2}  # the void hand is said on the night, not shown
     night = night_of(out, "t", 2).read_text(encoding="utf-8")
     assert "hand 2: <span class=\"outcome status-incomplete\">" in night and "hand 1 is void" in night
 
@@ -711,19 +713,19 @@ def test_the_ratings_say_what_a_rating_is_its_scale_and_why_none_is_shown(small,
     0, mean 25.00, deviation 8.33; middling skill near 20, as a long run of the model gives it);
     with no player at --min-hands rated hands yet, that none is ranked and from when; with no
     hand that has a winner, why nothing is rated — never a table of headers alone. In Spanish too."""
-    from desmoche_ref.report.values import rating_scale
+    from desmoche_ref.rating import middling
 
-    assert rating_scale() == (25.0, 25.0 / 3.0, 20)
+    assert round(middling()) == 20
     site = tmp_path / "one"
     report(small, "-o", site)
     page = (site / "index.html").read_text(encoding="utf-8")
-    assert "The scale: a new player starts at 0 (mean 25.00, deviation 8.33)" in page
-    assert "a player of middling skill is near 20" in page
-    assert "No player is ranked yet: a player is ranked from 20 rated hands on." in page
+    assert "Everyone starts at 0.00 (mean 25.00, deviation 8.33)" in page
+    assert "about 20 after some hundreds of hands for a player who wins as often as the others" in page
+    assert "Nobody is ranked yet: a player is ranked after 20 rated hands." in page
     assert 'id="ratings-table"' not in page and "Fewer than 20 rated hands, not ranked yet:" in page
     empty = Book("sqlite:///" + str(tmp_path / "empty.db"))
     _run(empty, ["import", ROOT / "sample_logs" / "empty-table.dsm"])
     _run(empty, ["--lang", "es", "report", "-o", tmp_path / "vacia"])
     page = (tmp_path / "vacia" / "index.html").read_text(encoding="utf-8")
-    assert "Todavía no hay puntuaciones: ninguna de estas manos tiene ganador" in page
-    assert 'id="ratings-table"' not in page and "un jugador nuevo empieza en 0 (media 25.00" in page
+    assert "Todavía no hay manos puntuadas: solo una mano completa con ganador puntúa a sus jugadores." in page
+    assert 'id="ratings-table"' not in page and "Todos empiezan en 0.00 (media 25.00" in page

@@ -111,7 +111,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
 
     book_file = _book_file(db)
     single = _check_target(out, book_file, force)
-    book = open_unchanged(db, migrate=False)  # a report never changes the book, its schema neither
+    book = open_unchanged(db, migrate=False, make=False)  # a report never changes the book, nor makes one
     try:
         if schema_version(book) != schema_head():
             fail(_("the book's schema is not this program's: run `desmoche-ref db upgrade` first"))

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
 from ..i18n import translations
-from ..words import Style, _, outcome_sentence, say
+from ..words import Style, _, outcome_sentence, rating_scale, say
 from ..money import fmt
 from ..rating import figure
 from ..store.league import POT_PARTY
@@ -167,7 +167,7 @@ def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY,
-                       near=near, ROWS=ROWS, PART=PART)
+                       near=near, ROWS=ROWS, PART=PART, rating_scale=rating_scale)
     env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt, figure=figure, name=name_html,
                        label=name_label)
     return env

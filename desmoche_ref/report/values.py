@@ -73,31 +73,10 @@ def season_values(season, shown, paths) -> dict:
     lists = [("index.html" if k == 1 else paths.nights(k), rows[0][0], rows[-1][0], rows)
              for k, rows in enumerate(chunks(after_night), 1)] if after_night else []
     return {"season": season, "paths": paths, "chart": chart, "legend": legend, "after_night": after_night,
-            "scale": rating_scale(),
             "lists": lists, "counts": counts, "ratings": season.ratings, "nights_played": season.nights_played,
             "min_nights": season.min_nights, "party": pages.party,
             "first_day": season.hands[0].day if season.hands else None,
             "last_day": season.hands[-1].day if season.hands else None}
-
-
-class Scale(NamedTuple):
-    mu: float       # a new player's mean and deviation (rating.py: openskill's defaults)
-    sigma: float
-    middle: int     # about where a player of middling skill settles
-
-
-def rating_scale() -> Scale:
-    """What the season page says of a rating's scale: a new player's mean and deviation (their
-    rating, the one less three times the other, is 0) and where middling skill settles: the
-    rating of three players who take turns winning, after 600 hands (about 20: the deviation
-    stops shrinking near 1.5, as the model lets a skill change), to a whole number."""
-    from .. import rating
-
-    skills = [rating.Skill()] * 3
-    for k in range(600):
-        skills = rating.rate(skills, [0 if seat == k % 3 else 1 for seat in range(3)])
-    middle = sum(s.conservative for s in skills) / 3
-    return Scale(rating.MU, rating.SIGMA, round(middle))
 
 
 def player_values(name, season, shown, paths) -> dict:

@@ -17,22 +17,22 @@ Every function works inside the caller's transaction (`Book.write()`), its table
   reason follows them, and an `undo` takes it back.
 """
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from .. import laws
 from ..cards import names
 from ..describe import claims_shown_as, show_commands
 from ..findings import COMMAND_LINE, M, MN
-from ..limits import too_long
+from ..limits import nfc, too_long
 from ..referee import COMPLETE
 from .codecs import SIDES
 from .hands import (close_hand, events, insert_event, judge_rows, last_hand, new_hand_row, obey,
                     player_ids, refund_postings, returned, table_laws, undo)
 from .journal import journal_hand, journal_postings, journal_redeal, journal_table, journal_verdict
 from .lawbook import follow_on_laws
-from .models import BookTable, Hand, now
-from .records import VOID_LINE, live_events, standing_rows
-from .terms import CLOSE, END, VOID, StoreError
+from .models import BookTable, Hand, Posting, now
+from .records import REFUND, VOID_LINE, live_events, standing_rows, void_hash
+from .terms import CLOSE, END, REOPEN, VOID, StoreError, closed_table
 
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
 # seats, rules, options and bet are the table's, which change only while no hand is open
@@ -146,11 +146,20 @@ def void_hand(session, table, hand, reason: str):
                            "(`{prog}undo` reopens a closed hand)", number=hand.number, table=table.name,
                            prog=COMMAND_LINE["prog"]))
     rows = events(session, hand)
-    row = insert_event(session, hand, VOID_LINE, reason, rows[-1].seq if rows else 0,
-                       rows[-1].hash if rows else "")
+    moves = live_events(rows)
+    if not moves:  # nothing to abandon: its record would have no line to keep its place (N9.6)
+        raise StoreError(M("hand {number} at table {table} has no move: there is nothing to void "
+                           "(`{new}` deals it again)", number=hand.number, table=table.name,
+                           new=COMMAND_LINE["new"]))
+    row = insert_event(session, hand, VOID_LINE, reason, rows[-1].seq, rows[-1].hash)
+    hand.content_hash = void_hash(hand, [_line(r) for r in moves], reason)  # its export's, imported
     mark_void(session, hand)
     follow_on(session, table, hand)
     return row
+
+
+def _line(row) -> str:
+    return row.line if row.comment is None else f"{row.line} #{row.comment}"
 
 
 def void_waiting(session, table, hand) -> None:
@@ -186,6 +195,23 @@ def find_hand(session, table: BookTable, number: int | None = None) -> Hand:
     return hand
 
 
+def dealt_already(session, hand, dealer: str | None, sides=None, over_too: bool = False) -> bool:
+    """`hand new --dealer D` on the hand the table is at, which D dealt and is playing (moves
+    stand, not over), its side games those named (or none named): that hand is the one `hand
+    new` asked for, dealt already — a file or a script sent again (docs/rulings.md: a line sent
+    twice). Nothing is done. `over_too` (`play` fed a file): a hand over or closed too, but not a
+    void one (its dealer deals again, R3.1); else a hand over is closed and the next dealt, by
+    D out of turn if so named (a warning, N9.3)."""
+    if hand is None or hand.status == VOID or dealer is None or nfc(dealer) != hand.dealer:
+        return False
+    if sides is not None and SIDES.decode(SIDES.encode(sides)) != SIDES.decode(hand.sides):
+        return False
+    live = live_events(events(session, hand))
+    if not live:
+        return False
+    return over_too or (hand.closed is None and judge_rows(hand, live)[0].status != COMPLETE)
+
+
 def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     """(closed previous HandReport or None, new Hand, warnings): `hand new` closes the hand
     before it, then deals the next as the laws across hands allow (laws.py): an error
@@ -195,7 +221,7 @@ def open_hand(session, table: BookTable, dealer: str | None = None, sides=None):
     finishes it, or writes `end` where the rules let the hand end there (N5.4). A hand with
     no move is dealt again, and a hand waiting after the one closed is dealt (py)."""
     if table.closed is not None:
-        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
+        raise StoreError(closed_table(table.name))
     previous = current_hand(session, table)
     if previous is not None and untouched(session, previous):
         return None, previous, redeal(session, table, previous, dealer, sides)
@@ -257,3 +283,45 @@ def close_table(session, table: BookTable) -> tuple:
     session.add(table)
     journal_table(session, table, CLOSE)
     return closed, refund
+
+
+def reopen_table(session, table: BookTable) -> dict:
+    """`undo` after `table close` (or `table reopen`): the table open again as it was before
+    its close — the R11.5 returns taken back (each refund posting reversed by a new one: the
+    pots hold again what they held), the hands the close closed void before they were dealt
+    open again (the next `hand new` deals them), the table's row open, journaled (`reopen`).
+    The hand whose `end` the close wrote stays closed: an `undo` more takes the `end` back.
+    Returns what the pots hold again, {pot: {player: cents}} as the close returned it."""
+    if table.closed is None:
+        raise StoreError(M("table {table} is not closed", table=table.name))
+    rows = list(session.exec(select(Posting).where(Posting.table_id == table.id, Posting.kind == REFUND)))
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    standing = [r for r in rows if r.reverses is None and r.id not in reversed_ids]
+    taken_back = {}
+    for r in standing:
+        if r.player_id is not None:
+            taken_back.setdefault(r.detail or "main", {})[r.account] = r.amount
+    reversals = [Posting(hand_id=r.hand_id, table_id=r.table_id, account=r.account, player_id=r.player_id,
+                         kind=r.kind, detail=r.detail, counterparty=r.counterparty, amount=-r.amount,
+                         reverses=r.id) for r in standing]
+    session.add_all(reversals)
+    journal_postings(session, reversals)
+    for hand in never_dealt_at_the_end(session, table):
+        hand.status, hand.closed, hand.carry_out, hand.side_carry_out = "open", None, None, None
+        session.add(hand)
+        journal_verdict(session, hand)
+    table.closed = None
+    session.add(table)
+    journal_table(session, table, REOPEN)
+    return taken_back
+
+
+def never_dealt_at_the_end(session, table: BookTable) -> list:
+    """The table's last hands closed void with no row standing (never dealt, or every move taken
+    back: a close closes them so)."""
+    out = []
+    for hand in session.exec(select(Hand).where(Hand.table_id == table.id).order_by(col(Hand.number).desc())):
+        if hand.status != VOID or standing_rows(events(session, hand)):  # voided at the table: stays void
+            break
+        out.append(hand)
+    return out

@@ -229,48 +229,63 @@ def _failure(exc, book: Book, head: str | None = None) -> BookError:
     return BookError(roles.refusal(exc, book, head) or explain(exc, book.url, book.readonly))
 
 
-def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False) -> Book:
+def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False,
+              make: bool = True) -> Book:
     """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date.
 
     `readonly`: for the commands that only read. Nothing is written, not even a migration
-    (a book of an older schema says it needs `desmoche-ref db upgrade`). A book that does not
-    exist yet (no file, an empty database) is made as any first use makes it."""
+    (a book of an older schema says it needs `desmoche-ref db upgrade`), and nothing is made:
+    a book that does not exist (no file, an empty database) is a BookError naming where it was
+    looked for (`no_book`), as with `make=False`. Else a book that does not exist yet is made
+    as any first use makes it."""
     if readonly:
-        path = sqlite_path(resolve_url(given))
-        if path and not os.path.exists(path):  # nothing to read yet: first use makes the book
-            return open_book(given)
         book = connect_book(given, readonly=True)
         version = schema_version(book)
         if version == schema_head():
             return book
         book.close()
-        if version is None:  # nothing to read yet: first use makes the book
-            return open_book(given)
+        if version is None:  # nothing to read: a read never makes the book
+            raise no_book(book.url)
         check_known(book, version)
         raise BookError(M("the book {book} needs `desmoche-ref db upgrade` before it can be read "
                           "(its schema is {version}, this program's {head})", book=describe(book.url),
                           version=version, head=schema_head()))
-    book = connect_book(given)
+    book = connect_book(given, make=make)
     version = schema_version(book)
     if version == schema_head():
         return book
+    if version is None and not make:
+        book.engine.dispose()
+        raise no_book(book.url)
     check_known(book, version)
     if migrate:
         book.made = upgrade(book) is None  # an empty book (a new file): made by this command
     return book
 
 
-def connect_book(given: str | None = None, readonly: bool = False) -> Book:
+def connect_book(given: str | None = None, readonly: bool = False, make: bool = True) -> Book:
     """The book named, its schema not looked at (`open_book` looks). A SQLite book that does
-    not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`,
-    which makes nothing."""
+    not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`
+    or not `make`, which make nothing."""
     url = resolve_url(given)
     path = sqlite_path(url)
     if path and not os.path.exists(path):
-        if readonly:
-            raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+        if readonly or not make:
+            raise no_book(url)
         _make_book_file(path, url == "sqlite:///" + default_path())
     return Book(url, make_engine(url, readonly=readonly), readonly=readonly)
+
+
+def no_book(url: str) -> BookError:
+    """A read of a book that does not exist (no file, an empty database): one line naming
+    where it was looked for; nothing is made (a mistyped --db stays a mistake)."""
+    path = sqlite_path(url)
+    if path and not os.path.isdir(os.path.dirname(path)):
+        return BookError(M("cannot open the book {path}: the folder {folder} does not exist", path=path,
+                           folder=os.path.dirname(path)))
+    if path:
+        return BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+    return BookError(M("there is no book in {book}: nothing is recorded there yet", book=describe(url)))
 
 
 def _make_book_file(path: str, default: bool) -> None:

@@ -34,7 +34,7 @@ from .records import (BROUGHT_IN, POSTING_FIELDS, chain_hash, content_hash, enfo
                       standing_rows, tagged_text, void_row)  # (hands.chain_hash, hands.event_lines, …)
 # hands.StoreError, hands.END … stay importable from here
 from .terms import (BET, END, LAST_TABLE, UNDO, VOID, HandChanged, Refused,  # noqa: F401
-                    StoreError, refusal as _refusal)
+                    StoreError, closed_table, refusal as _refusal)
 
 
 class NightHand(NamedTuple):
@@ -76,7 +76,11 @@ def create_table(session, name: str, players: list, bet: int, rules: str = "desm
     name, players, problem = checked_table(name, players)
     if problem:
         raise StoreError(problem)
-    if session.exec(select(BookTable).where(BookTable.name == name)).first() is not None:
+    existing = session.exec(select(BookTable).where(BookTable.name == name)).first()
+    if existing is not None and existing.closed is not None:  # its name stays the book's
+        raise StoreError(M("table {name!r} is closed, and its name stays with it: `desmoche-ref table reopen "
+                           "{name}` opens it again, or give the new table another name", name=name))
+    if existing is not None:
         raise StoreError(M("there is already a table {name!r} in this book", name=name))
     table = BookTable(name=name, players=" ".join(players), bet=bet, rules=rules,
                       options=options, sides=SIDES.encode(sides))
@@ -181,7 +185,7 @@ def set_bet(session, table: BookTable, bet: int) -> BookTable:
     """A new bet for the table's next hands (R2.2: between hands, everyone agreeing — the
     caller asks; R2.3: never while a main pot is carried — laws.bet_change)."""
     if table.closed is not None:
-        raise StoreError(M("table {table} is closed", table=table.name))
+        raise StoreError(closed_table(table.name))
     obey(laws.bet_change(table_laws(session, table), bet))
     if bet == table.bet:
         raise StoreError(M("the bet at table {table} is already {bet}", table=table.name, bet=fmt(bet)))

@@ -107,6 +107,10 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
             raise Interrupted(writer.hands.stored)
     rejected.sort(key=lambda r: r.number)
     done = writer.hands
+    if done.stored:  # a new book's table in use: the one imported (tablebook.adopt_table)
+        from .tablebook import adopt_table
+
+        adopt_table(book, tables)
     return Imported(path, done.stored, done.known, rejected, tables, looks_like,
                     sorted(done.warned, key=lambda r: r.number))
 

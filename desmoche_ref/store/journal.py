@@ -1,9 +1,9 @@
 """The book's journal: one insert-only row per write the book keeps, chained to the book head.
 
 Every write appends (`KINDS` says what each kind covers): a table created (`table`), its bet
-changed (`bet`), the table closed (`close`), an import's hands taking the table on (`follow`:
-its seats and stakes become those of its last hand) — a table's changes, each its own row,
-in order; a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
+changed (`bet`), the table closed (`close`) or opened again (`reopen`), an import's hands
+taking the table on (`follow`: its seats and stakes become those of its last hand) — a table's
+changes, each its own row, in order; a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
 (`redeal`, store/course.py: the hand's setup from then on), a move or an undo stored (`event`), a
 posting made (`posting`), a hand imported whole (`import`: its setup, its moves' chain head
 and how many postings it came with: one row for all of them); a hand closed or reopened

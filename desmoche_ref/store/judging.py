@@ -18,10 +18,10 @@ from ..findings import M
 from ..limits import LINE, table_name, too_long, too_many_tags
 from ..notation.parser import KNOWN_TAGS, Lines, read_blocks
 from ..notation.writer import write_event
-from ..referee import COMPLETE, INVALID, judge_stream
+from ..referee import COMPLETE, INVALID, VOID, judge_stream
 from .codecs import POTS, SIDES, TAGS
 from .forked import forked
-from .records import chain_hashes, content_hash, enforced_fouls, pot_map
+from .records import VOID_LINE, chain_hashes, content_hash, enforced_fouls, pot_map
 
 JUDGED = 25            # hands per message from the judging process to the writing one
 AHEAD = 1024           # hands judged at most before the recorder's name comes
@@ -222,6 +222,10 @@ def _prepare(number: int, table: str, report, who: str):
     if crowded:
         return None, (record.line, "N1.5", crowded)
     digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
+    if report.status == VOID:  # N9.6: stored as `hand void` leaves it — closed void, its pots passed on,
+        # its moves and a `void` row holding the reason (the Void tag is not kept among its tags)
+        values.update(carry_out=setup.carry, side_carry_out=values["side_carry"])
+        canonical, comments = canonical + [VOID_LINE], comments + [setup.void]
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
     values["extra_tags"] = TAGS.encode([("Table", table) if t[0] == "Table" else t for t in extra])

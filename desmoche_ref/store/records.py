@@ -10,7 +10,7 @@ from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import _quote
 from ..settle import MAIN_POT, pot_account
-from .codecs import POTS, SIDES
+from .codecs import POTS, SIDES, TAGS
 
 OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
@@ -54,6 +54,33 @@ def content_hash(setup, tags, lines) -> str:
     lines with their comments."""
     others = [(t.name, t.value) for t in tags if t.name not in KNOWN_TAGS and t.name != "Table"]
     return hashlib.sha256(tagged_text(setup.tags() + others, lines).encode("utf-8")).hexdigest()
+
+
+def exported_tags(hand, void: str | None = None, table: str | None = None) -> list:
+    """A stored hand's tags as `export` writes them: its setup's, the Void tag of a hand voided
+    at the table (`void`: the reason, N9.6), then its own others — with `Table` when it has none
+    (a live hand: where it was played). `hand`: a Hand, or a row of its columns."""
+    extra = TAGS.decode(hand.extra_tags)
+    if table is not None and not any(t[0] == "Table" for t in extra):
+        extra.append(("Table", table))
+    return hand_setup(hand).tags() + ([("Void", void)] if void is not None else []) + extra
+
+
+def void_record(hand, lines, reason: str) -> str:
+    """A hand voided at the table (`hand void`) as `export` writes it: its tags with its Void
+    tag, then its moves (N3: it keeps its place and its number)."""
+    return tagged_text(exported_tags(hand, reason), lines)
+
+
+def void_hash(hand, lines, reason: str) -> str:
+    """The content hash of a hand voided at the table: of its record as `export` writes it
+    (void_record), as an import of that record knows it — so an export imported into its own
+    book stores the void hand once."""
+    from ..engine.setup import read_setup
+    from ..notation.parser import parse_text
+
+    record = parse_text(void_record(hand, lines, reason)).hands[0]
+    return content_hash(read_setup(record)[0], record.tags, lines)
 
 
 def enforced_fouls(report) -> str:

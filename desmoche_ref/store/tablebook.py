@@ -15,8 +15,9 @@ one method here; docs/rulings.md lists them:
 - after the end (N4.4) a hand takes only `show`, `end` and the forgiving of the foul that
   ended it, closed or not; on a closed hand such a line is stored, and the hand's postings
   are reversed and posted again only if its settlement changed;
-- once the hand is over, a line identical to the last one that changes nothing in the
-  verdict is not stored twice (`Recorded.unchanged`);
+- a line sent twice is stored once (`Recorded.unchanged`, store/repeats.py): a move of the
+  hand sent again, by its position or because its effect is in the book already;
+- a hand voided takes no move; a closed table is opened again by `undo` or `reopen`;
 - live messages cite the move number (the event's seq), as `hand log` shows it.
 """
 
@@ -24,21 +25,24 @@ from typing import NamedTuple
 
 from sqlmodel import func, select
 
-from ..engine.queries import DEAL_MOVES
 from ..engine.replay import COMPLETE
-from ..findings import MN, M, error, listed
+from ..findings import COMMAND_LINE, M, error
 from ..limits import EVENTS, too_long, too_many
 from ..notation.parser import parse_event, split_comment
 from ..notation.writer import write_event
+from ..referee import judge_text
 from . import course, hands as H
 from .codecs import POTS, SIDES
 from .course import current_hand, follow_on, undo_hand_new, untouched, void_hand
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .models import BookTable, Event, Hand, Setting
-from .terms import HandChanged, Refused, StoreError
+from .live import at_the_table, claims_made_void, standing_findings
+from .repeats import at_position, repeated
+from .records import void_record
+from .terms import HandChanged, Refused, StoreError, closed_table
 
-__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
-           "use_table"]
+__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table",
+           "list_tables", "use_table"]
 
 
 class Recorded(NamedTuple):
@@ -83,12 +87,18 @@ class Opened(NamedTuple):
     hand: HandInfo
     redealt: bool               # the hand had no move: dealt again, same number
     warnings: list = []         # the laws' warnings on the new hand (laws.Breach: N9.3, the dealer)
+    already: int | None = None  # dealt already by the dealer named (course.dealt_already): its move, nothing done
 
 
 class TableClosed(NamedTuple):
     closed_number: int | None
     closed: object              # the HandReport of the hand it closed, or None
     refund: dict                # {pot: {player: cents}} returned per R11.5
+
+
+class TableReopened(NamedTuple):
+    name: str
+    returned: dict              # {pot: {player: cents}} the close had returned, in the pots again
 
 
 class TableInfo(NamedTuple):
@@ -127,7 +137,7 @@ class HandView(NamedTuple):
     record: str           # the hand as a .dsm record
     report: object        # HandReport on the record (N8 lines)
     ref: object           # Referee, events numbered by move
-    findings: list        # (move, code, message)
+    findings: list        # (move, line of `record`, code, message)
     void: object          # its `void` row's LogRow (`hand void`: the reason its comment), else None
 
 
@@ -143,11 +153,12 @@ class Night(NamedTuple):
 class _Held:
     """The table's latest hand as this TableBook last read or wrote it."""
 
-    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref")
+    __slots__ = ("hand_id", "number", "closed", "seq", "last_hash", "lines", "moves", "ref", "void")
 
-    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref):
+    def __init__(self, hand_id, number, closed, seq, last_hash, lines, moves, ref, void=False):
         self.hand_id, self.number, self.closed = hand_id, number, closed
         self.seq, self.last_hash, self.lines, self.moves, self.ref = seq, last_hash, lines, moves, ref
+        self.void = void  # closed void: no move is recorded in it
 
 
 # ------------------------------------------------------------------ tables
@@ -173,6 +184,22 @@ def use_table(book, name: str) -> None:
         H.use_table(s, H.find_table(s, name))
 
 
+def adopt_table(book, names) -> str | None:
+    """After an import: when the book has no table in use yet (a new book), the last of the
+    tables `names` that the book holds becomes it, so that `hand show --hand 3` reads the table
+    just imported; a table already in use stays (a recorder at the table goes on there).
+    Returns the table now in use, or None."""
+    with book.write() as s:
+        current = s.get(Setting, H.LAST_TABLE)
+        if current is not None:
+            return current.value
+        held = {t.name: t for t in s.exec(select(BookTable).where(BookTable.name.in_(list(names))))}
+        chosen = next((held[n] for n in reversed(list(names)) if n in held), None)
+        if chosen is not None:
+            H.use_table(s, chosen)
+        return chosen.name if chosen is not None else None
+
+
 def _table_info(table, hands: int, in_use: bool) -> TableInfo:
     return TableInfo(table.name, table.players.split(), table.bet, table.rules, table.options,
                      SIDES.decode(table.sides), hands,
@@ -186,6 +213,7 @@ class TableBook:
 
     def __init__(self, book, table: str | None = None, use: bool = False):
         self.book, self.use = book, use
+        self._cursor = None  # `play` sending a hand again: the standing move its next line may be
         with book.read() as s:
             row = H.find_table(s, table)
             self.table_id, self.name = row.id, row.name
@@ -226,6 +254,7 @@ class TableBook:
 
     def reload(self) -> None:
         """Hold the table's latest hand as the book has it now (one replay of its moves)."""
+        self._cursor = None
         with self.book.read() as s:
             table = s.get(BookTable, self.table_id)
             self.closed_table = table.closed is not None
@@ -237,7 +266,8 @@ class TableBook:
         live = H.live_events(rows)
         ref = H.judge_rows(hand, live)[1]
         return _Held(hand.id, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref)
+                     rows[-1].hash if rows else "", [_text(r) for r in live], [r.seq for r in live], ref,
+                     hand.status == H.VOID)
 
     def hand(self) -> _Held:
         """The hand held; StoreError when the table has none yet."""
@@ -252,7 +282,7 @@ class TableBook:
 
     def _open_table(self) -> None:
         if self.closed_table:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
 
     def _held_at(self, expect_seq):
         """The hand held, for a write at an open table; HandChanged if it is not at the move
@@ -264,33 +294,54 @@ class TableBook:
         return held
 
     # ------------------------------------------------------------ writing
-    def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
+    def record(self, typed: str, expect_seq: int | None = None, follow: bool = False) -> Recorded:
         """Judge one notation line (`verb args  # comment`) on the hand and store it.
 
-        `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
-        held = self._held_at(expect_seq)
+        `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere —
+        unless the move after it is this very line (two recorders, one move: stored once).
+        `follow`: the sender (`play`, piped) may be sending the hand again line by line: a line
+        that is the move after the last one it repeated is that move (store/repeats.py)."""
+        self._open_table()
+        held = self.hand()
         body, comment = split_comment(typed)
         if not body.strip() or "\n" in typed or "\r" in typed:
             raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
         ev = parse_event(body.strip(), held.seq + 1)
         ev.comment = comment
+        text = write_event(ev) if ev.error is None else None
+        stale = expect_seq is not None and expect_seq != held.seq
+        if text is not None:
+            seq = at_position(held.lines, held.moves, text, self._believed(held, expect_seq, follow))
+            if seq is not None:
+                return self._already(held, seq, text, follow)
+        self._cursor = None
+        if stale:
+            raise HandChanged(held.seq)
+        if held.void:  # abandoned (`hand void`): no move more; its void taken back, it goes on
+            raise StoreError(M("hand {number} at table {table} is void: `{new}` deals the next hand, `{prog}undo` "
+                               "takes the void back", number=held.number, table=self.name,
+                               new=COMMAND_LINE["new"], prog=COMMAND_LINE["prog"]))
         if ev.error is not None:
             raise Refused(ev.error)
         trial = held.ref.fork()
-        finding = deal_first(held.ref, ev, trial.apply(ev))
+        finding = at_the_table(held.ref, ev, trial.apply(ev))
+        full = text if comment is None else f"{text} #{comment}"
+        seq = repeated(ev, text, held.lines, held.moves, held.ref, trial, finding,
+                       lambda: self._same_verdict(held, full))
+        if seq is not None:
+            return self._already(held, seq, text, follow)
         if finding is not None:
             self._check_unchanged()  # refused on the hand as the book has it, not a stale one
             raise Refused(finding)
-        text = write_event(ev)
-        full = text if comment is None else f"{text} #{comment}"
         if too_long(len(full)):  # N1.5, for the line as the book keeps it
             raise Refused(error(held.seq + 1, "N1.5", too_long(len(full))))
-        if held.lines and held.lines[-1] == full and held.ref.same_table(trial) \
-                and self._same_verdict(held, full):
-            self._check_unchanged()  # two recorders typing one line: stored once
-            return Recorded(held.moves[-1], text, [], [], None, True, held.number)
         if len(held.lines) >= EVENTS:  # N1.5: the hand's record would hold one event too many
             raise Refused(error(held.seq + 1, "N1.5", too_many("events", EVENTS)))
+        return self._store(held, ev, text, comment, full, trial)
+
+    def _store(self, held, ev, text: str, comment, full: str, trial) -> Recorded:
+        """The line judged and accepted, written in one transaction (closing the hand if it ends
+        it); a line another recorder stored first at the same move is answered as stored once."""
         closing = waiting = None
         try:
             with self.book.write() as s:
@@ -302,18 +353,38 @@ class TableBook:
                         waiting = follow_on(s, self._lock(s), hand)
         except HandChanged:
             self.reload()
+            now = self._held
+            seq = None if now is None or now.hand_id != held.hand_id else \
+                at_position(now.lines, now.moves, text, len(held.lines))
+            if seq is not None:  # the other recorder stored this very line: stored once
+                return Recorded(seq, text, [], [], None, True, now.number)
             raise
-        before = held.ref.report
+        before = held.ref
         held.ref, held.seq, held.last_hash = trial, row.seq, row.hash
         held.lines.append(full)
         held.moves.append(row.seq)
         held.closed = held.closed or closing is not None
-        after = trial.report
-        done = Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
-                        [w for w in after.warnings if w not in before.warnings], closing, False, held.number)
+        done = Recorded(row.seq, text, [f for f in trial.report.fouls if f not in before.report.fouls],
+                        [w for w in trial.report.warnings if w not in before.report.warnings]
+                        + claims_made_void(before, trial, row.seq), closing, False, held.number)
         if waiting is not None:
             self.reload()  # the table is at the hand that waited
         return done
+
+    def _believed(self, held, expect_seq, follow: bool):
+        """Where the sender believes the line goes (an index into the standing moves), or None:
+        after the move `expect_seq` it saw, or after the move a `play` sending the hand again
+        last repeated."""
+        if expect_seq is not None and expect_seq != held.seq:
+            return held.moves.index(expect_seq + 1) if expect_seq + 1 in held.moves else None
+        return self._cursor if follow else None
+
+    def _already(self, held, seq: int, text: str, follow: bool) -> Recorded:
+        """The line is move `seq` sent again: nothing stored (HandChanged if the book moved the
+        hand since it was read); a sender `follow`ed goes on from the move after it."""
+        self._check_unchanged()
+        self._cursor = held.moves.index(seq) + 1 if follow else None
+        return Recorded(seq, text, [], [], None, True, held.number)
 
     def _post(self, session, hand, held):
         """Close the hand (or, closed already, settle it again if what it settles changed)."""
@@ -332,7 +403,7 @@ class TableBook:
         """The held hand's row, the table locked; HandChanged if it is not as held."""
         table = self._lock(session)
         if table.closed is not None:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
         hand = current_hand(session, table)
         seq = H.current_seq(session, hand) if hand is not None else 0
         if hand is None or hand.id != held.hand_id:
@@ -353,10 +424,13 @@ class TableBook:
             self.reload()
             raise HandChanged(seq, None if hand is None or hand.id == held.hand_id else hand.number)
 
-    def undo(self, expect_seq: int | None = None) -> Undone:
+    def undo(self, expect_seq: int | None = None):
         """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
         On a hand with no move it takes back the `hand new` that dealt it: the hand before
-        reopens (course.undo_hand_new)."""
+        reopens (course.undo_hand_new). At a closed table it takes back the close: the table
+        opens again (`reopen`, its TableReopened)."""
+        if self.closed_table:
+            return self.reopen()
         held = self._held_at(expect_seq)
         try:
             with self.book.write() as s:
@@ -388,14 +462,18 @@ class TableBook:
         return done
 
     def new_hand(self, dealer: str | None = None, sides=None,
-                 expect_number: int | None = None) -> Opened:
-        """Close the hand before (it must be over) and deal the next (`hand new`).
+                 expect_number: int | None = None, follow: bool = False) -> Opened:
+        """Close the hand before (it must be over) and deal the next (`hand new`) — unless the
+        hand being played is the one asked for, dealt already by the dealer named (`already`:
+        nothing done; `follow`: a sender `play` is fed, which goes on from its first move, and
+        for which a hand over or closed is such a hand too: course.dealt_already).
 
         `expect_number`: the latest hand's number the recorder saw (0: none); HandChanged if
         another recorder dealt one since."""
         seen = self.number or 0
         if expect_number is None:
             expect_number = seen
+        already = None
         try:
             with self.book.write() as s:
                 table = self._lock(s)
@@ -403,12 +481,17 @@ class TableBook:
                 now_at = previous.number if previous is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(H.current_seq(s, previous), now_at)
-                closed, new, warnings = course.open_hand(s, table, dealer, sides)
+                if course.dealt_already(s, previous, dealer, sides, over_too=follow):
+                    closed, new, warnings, already = None, previous, [], H.current_seq(s, previous)
+                else:
+                    closed, new, warnings = course.open_hand(s, table, dealer, sides)
                 info = hand_info(new)
         finally:
             self.reload()
+        if already is not None and follow:
+            self._cursor = 0
         return Opened(info.number - 1 if closed is not None else None, closed, info,
-                      closed is None and info.number == now_at, warnings)
+                      closed is None and info.number == now_at and already is None, warnings, already)
 
     def set_bet(self, cents: int) -> int:
         """A new bet from the next hand (R2.2, R2.3: laws.bet_change)."""
@@ -426,6 +509,16 @@ class TableBook:
         number, report = closed if closed is not None else (None, None)
         return TableClosed(number, report, refund)
 
+    def reopen(self) -> "TableReopened":
+        """`table reopen` (or `undo` after `table close`): the table open again as it was before
+        its close (course.reopen_table: the R11.5 returns taken back)."""
+        try:
+            with self.book.write() as s:
+                returned = course.reopen_table(s, self._lock(s))
+        finally:
+            self.reload()
+        return TableReopened(self.name, returned)
+
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
         """A hand of the table (the one it is at by default) as the book has it."""
@@ -434,12 +527,16 @@ class TableBook:
             rows = H.events(s, hand)
         live = H.live_events(rows)
         lines = [_text(r) for r in live]
-        report = H.judge(hand, lines)
         moved, ref = H.judge_rows(hand, live)
         log = log_rows(rows)
-        voided = H.void_row(rows)
+        voided = H.void_row(rows) if hand.status == H.VOID else None
+        if voided is not None and lines:  # voided at the table: its record as export writes it (N9.6)
+            record = void_record(hand, lines, voided.comment)
+            report = judge_text(record).hands[0]
+        else:
+            record, report = H.record_text(hand, lines), H.judge(hand, lines)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                        log, H.record_text(hand, lines), report, ref, moved.findings(),
+                        log, record, report, ref, standing_findings(moved, report, ref, hand.closed is not None),
                         next((r for r in log if r.seq == voided.seq), None) if voided else None)
 
     def night(self) -> Night:
@@ -461,22 +558,6 @@ class TableBook:
         with self.book.read() as s:
             hand = s.get(Hand, held.hand_id)
         return H.judge(hand, held.lines)
-
-
-# ------------------------------------------------------------------ judging
-def deal_first(ref, ev, finding):
-    """The finding a line gets at the table: the engine's (`finding`, None when it accepts
-    the line), except that a line ending the deal while a player is dealt no card and no
-    misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
-    (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
-    first records one. A line the engine refuses for another reason keeps that reason."""
-    missing = ref.undealt()
-    if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
-        return error(ev.line, "R3.3", MN(
-            "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
-            "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
-            len(missing), players=listed(missing), player=missing[0]))
-    return finding
 
 
 def _text(row) -> str:

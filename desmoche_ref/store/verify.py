@@ -41,7 +41,7 @@ from ..money import fmt
 from ..referee import COMPLETE, INVALID
 from .pinned import HandPins, Journal, values_of, entered_by
 from .hands import UNDO, VOID, chain_hash, content_hash, enforced_fouls, event_lines, events, judge
-from .records import standing_rows, void_row
+from .records import standing_rows, void_hash, void_row
 from .models import BookTable, Event, Hand, Player, Posting, core
 from .records import brought_in_moves, pot_map, posting_rows, refund_moves
 from ..notation.writer import write_event
@@ -258,8 +258,12 @@ class _Hand:
         if hand.status == VOID:
             if lines and voided is None:
                 found.append((None, M("it was closed void (never dealt) but moves of it stand")))
-            expected = ("void", None, None, hand.carry_in, hand.side_carry, None, True)
-            found += self.derived(expected, None)
+            # voided at the table: known by its export's content (N9.6); a book voided before
+            # that kept none (docs/rulings.md)
+            digest = void_hash(hand, lines, voided.comment) if voided is not None and lines else None
+            expected = ("void", None, None, hand.carry_in, hand.side_carry, digest, True)
+            found += self.derived(expected if hand.content_hash is not None else expected[:5] + (None, True),
+                                  None)
         else:
             report = judge(hand, lines)
             found += self.verdict(report)
@@ -340,9 +344,8 @@ class _Hand:
                 found.append((None, M("posting {target} is reversed {times} times", target=target, times=times)))
         standing = Counter(_key(r) for r in rows if r.reverses is None and r.id not in targets)
         expected = Counter()
-        if hand.status != VOID:
-            carried = pot_map(hand.carry_in, json.loads(hand.side_carry))
-            expected.update(_keys(hand, brought_in_moves(carried, held)))
+        carried = pot_map(hand.carry_in, json.loads(hand.side_carry))  # a void hand's too (an import's first)
+        expected.update(_keys(hand, brought_in_moves(carried, held)))
         if hand.closed is not None and report is not None and report.status == COMPLETE:
             expected.update(_keys(hand, report.settlement.transfers))  # hands.settlement_postings'
         if last and table.closed is not None:
