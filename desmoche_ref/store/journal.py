@@ -3,8 +3,8 @@
 Every write appends (`KINDS` says what each kind covers): a table created (`table`), its bet
 changed (`bet`), the table closed (`close`) or opened again (`reopen`), an import's hands
 taking the table on (`follow`: its seats and stakes become those of its last hand) — a table's
-changes, each its own row, in order; a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
-(`redeal`, store/course.py: the hand's setup from then on), a move or an undo stored (`event`), a
+changes, each its own row, in order; a hand opened with its setup (`hand`), a hand with no move
+dealt again with its new setup (`redeal`, store/course.py: the hand's setup from then on), a move or an undo stored (`event`), a
 posting made (`posting`), a hand imported whole (`import`: its setup, its moves' chain head
 and how many postings it came with: one row for all of them); a hand closed or reopened
 (`verdict`: its status and the time it closed). Each row holds the canonical text of what
