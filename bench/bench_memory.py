@@ -5,6 +5,7 @@
     python bench/bench_memory.py --line-mb 10            # a record with one 10 MB line
     python bench/bench_memory.py --import-mb 50 [--pg URL]  # import of a 50 MB session
     python bench/bench_memory.py --hand-mb 100           # hands that never end (N1.5)
+    python bench/bench_memory.py --tiny 20000 200000     # tiny hands at one table (issue 32)
 
 Each figure is a command run in a fresh child, its output thrown away: that child's peak
 resident memory as the kernel accounts it (getrusage RUSAGE_CHILDREN, read in a wrapper
@@ -24,6 +25,9 @@ the figure is the larger of the two).
 - `--import-mb N`: `import` of a simulated session of about N MB (distinct hands: every one
   is stored) into SQLite, and PostgreSQL with `--pg URL` or DESMOCHE_TEST_PG. It was
   389-401 MB at 50 MB. Target: <= 150 MB whatever the size.
+- `--tiny N [N ...]`: `import` of N tiny hands at one table (each stops after the deal, so
+  each carries the pots on) into SQLite. It grew past 288 MB at 200,000 (issue 32).
+  Target: <= 150 MB, flat.
 """
 
 from __future__ import annotations
@@ -150,6 +154,40 @@ def big_import(mb: int, seed: int, server: str | None, folder: Path) -> None:
               f"{verdict(got, IMPORT_TARGET_MB)})")
     if not server:
         print("  (PostgreSQL: no server given; --pg URL or DESMOCHE_TEST_PG)")
+
+
+TINY_PLAYERS = ("Ana", "Beto", "Carla")
+
+
+def tiny_session(hands: int, folder: Path) -> Path:
+    """`hands` hands at one table that stop after the deal: each incomplete, so each carries the
+    table's pots on and the table's state reaches back to its first hand; each its own content
+    (its Event tag)."""
+    path = folder / f"tiny-{hands}.dsm"
+    with open(path, "w", encoding="utf-8") as f:
+        for k in range(hands):
+            dealer = TINY_PLAYERS[k % 3]
+            at = TINY_PLAYERS.index(dealer)
+            order = TINY_PLAYERS[at + 1:] + TINY_PLAYERS[:at + 1]
+            deal = "".join(f"deal {p} ?x{10 if p == dealer else 9}\n" for p in order)
+            f.write(f'[Event "hand {k + 1}"]\n[Players "Ana Beto Carla"]\n[Dealer "{dealer}"]\n[Bet "10"]\n\n'
+                    f"{deal}\n")
+    return path
+
+
+def tiny_imports(counts, folder: Path) -> None:
+    """`import` of tiny hands at one table into a new SQLite book, as the file grows (issue 32:
+    the table's state was read back over every hand once a batch; target <= 150 MB, flat)."""
+    print("# import of tiny hands at one table into SQLite: peak resident memory, CPU seconds")
+    for hands in counts:
+        path = tiny_session(hands, folder)
+        book = folder / f"tiny-{hands}.db"
+        got, cpu = peak_and_cpu(desmoche() + ["import", path, "--table", "tiny", "--db", book])
+        print(f"  {hands:>9,} hands: peak {got:6.1f} MB, {cpu:6.1f} s CPU (target <= {IMPORT_TARGET_MB} MB: "
+              f"{verdict(got, IMPORT_TARGET_MB)})")
+        path.unlink()
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(book) + suffix).unlink(missing_ok=True)
 
 
 # ------------------------------------------------------------------ the book's commands (issue 27)
@@ -287,6 +325,8 @@ def main(argv=None) -> int:
     ap.add_argument("--line-mb", type=int, help="check, fmt and import of a record with a line of this many MB")
     ap.add_argument("--import-mb", type=int, help="import of a simulated session of about this many MB")
     ap.add_argument("--hand-mb", type=int, help="check, fmt, import, verify of records whose hand never ends")
+    ap.add_argument("--tiny", type=int, nargs="+", metavar="HANDS",
+                    help="import of this many tiny hands at one table (e.g. 20000 200000)")
     ap.add_argument("--book", type=int, nargs="*", metavar="HANDS",
                     help="the commands that read the book (ledger, export, verify, standings, settle-up, "
                          "hand log) on books of these many hands (default 5000 20000 100000)")
@@ -302,10 +342,12 @@ def main(argv=None) -> int:
             big_import(args.import_mb, args.seed, args.pg, Path(tmp))
         if args.hand_mb:
             endless_hands(args.hand_mb, Path(tmp))
+        if args.tiny:
+            tiny_imports(args.tiny, Path(tmp))
         if args.book is not None:
             book_series(args.book or [5_000, 20_000, 100_000], args.seed, None if args.sqlite_only else args.pg,
                         args.commands, Path(tmp), sqlite=not args.pg_only)
-    if not (args.line_mb or args.import_mb or args.hand_mb or args.book is not None):
+    if not (args.line_mb or args.import_mb or args.hand_mb or args.tiny or args.book is not None):
         check_series(args.hands, args.seed)
     return 0
 

@@ -156,11 +156,19 @@ def long_form(typed: str) -> str:
     return f"{verb} {rest}".rstrip() if verb else typed
 
 
+# a log's correction rows, as the Spanish session names the commands that wrote them
+# (play/lines.SPANISH_COMMANDS: `deshacer`, `anular`)
+ROWS_OF = {"undo": "deshacer", "void": "anular"}
+
+
 def spoken(line: str, spanish: bool) -> str:
     """A stored (canonical) line as a Spanish-speaking recorder reads it: with the Spanish verb
-    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`); the book keeps the English (N4.10)."""
+    (`bajar Carla 9s 9d 9c`, `agregar Carla 7d a 6d`; a log's `undo` and `void` rows as the
+    commands that wrote them, `deshacer`, `anular`); the book keeps the English (N4.10)."""
     if not spanish:
         return line
     verb, _, rest = line.partition(" ")
+    if not rest and verb in ROWS_OF:
+        return ROWS_OF[verb]
     words = [SPANISH_OF.get(verb, verb)] + ["a" if verb == "add" and w == "to" else w for w in rest.split()]
     return " ".join(words)

@@ -22,7 +22,7 @@ def _where(cite, line):
     return M("line {line}", line=line) if cite == LINE else None
 
 
-def outcome_text(outcome, pot=None, cite=LINE, status="complete", error=None):
+def outcome_text(outcome, pot=None, cite=LINE, status="complete", error=None, void=None):
     """The hand's outcome in words, e.g. `Carla wins with ten cards down (line 39)`.
 
     `outcome` is N8's (a hand's `outcome`, or the view's): its kind, its winners by name, the
@@ -30,7 +30,10 @@ def outcome_text(outcome, pot=None, cite=LINE, status="complete", error=None):
     it, once the settlement knows it; a hand with no winner says then that it carries
     (R2.3). `cite`: LINE or MOVE names where the hand was decided, None nowhere.
     `status` (N8's) and `error` (the first error, a Finding): an invalid hand is said as
-    such, at its error; one that is not over (no outcome) as incomplete."""
+    such, at its error; one that is not over (no outcome) as incomplete; a hand tagged Void
+    (N9.6) as void, with its reason (`void`)."""
+    if status == "void":
+        return M("void ({reason}): it settles nothing, its pots pass on to the next hand", reason=void)
     if status == "invalid":
         if cite == MOVE:
             return M("invalid at move {line} ({code})", line=error.line, code=error.code)

@@ -290,9 +290,15 @@ def dealer(before: Table, hand: HandFacts, options: Options) -> list:
 
 def next_dealer(before: Table, players: Sequence[str]) -> str | None:
     """Who deals next (R3.1) at a table seating `players`: the first to the right of the last
-    hand dealt's dealer, in its seating, who sits in both hands; None at a table's first hand."""
+    hand dealt's dealer, in its seating, who sits in both hands; after a table's first hands,
+    all void, their dealer again (N9.6: the deal does not pass); None at a table's first hand."""
     dealt = before.dealt
-    if dealt is None or dealt.dealer not in dealt.players:
+    if dealt is None:
+        last = before.last
+        if last is not None and last.status == VOID and last.dealer in players:
+            return last.dealer
+        return None
+    if dealt.dealer not in dealt.players:
         return None
     seats = dealt.players
     at = seats.index(dealt.dealer)

@@ -70,9 +70,53 @@ def too_many_tags(count: int) -> Message | None:
 
 
 def name_problem(name: str) -> Message | None:
-    """Why a player's name (already NFC) is too long for N3.1, else None."""
+    """Why a player's name (already NFC) is not one N3.1 allows — too long, or its letters of
+    two scripts — else None."""
     if len(name) > NAME:
         return M("the name {name}… is longer than {most} characters", name=name[:24], most=NAME)
+    return mixed_scripts(name)
+
+
+# The scripts a name's letters may be named by: the first word of a letter's Unicode name
+# (LATIN SMALL LETTER A, CYRILLIC CAPITAL LETTER A), in words a person reads. East Asian
+# names mix Han with the kana or hangul as they are written: one script here (docs/rulings.md).
+SCRIPTS = {"LATIN": M("Latin"), "CYRILLIC": M("Cyrillic"), "GREEK": M("Greek"), "ARMENIAN": M("Armenian"),
+           "GEORGIAN": M("Georgian"), "HEBREW": M("Hebrew"), "ARABIC": M("Arabic"), "HAN": M("Han"),
+           "COPTIC": M("Coptic"), "CHEROKEE": M("Cherokee")}
+EAST_ASIAN = frozenset(("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"))
+
+
+def script(letter: str) -> str:
+    """The script of a letter, by its Unicode name: `LATIN`, `CYRILLIC`, … (`HAN` for the
+    East Asian ones; a full-width letter is of its script)."""
+    import unicodedata
+
+    words = unicodedata.name(letter, "UNNAMED").split()
+    first = words[1] if words[0] in ("FULLWIDTH", "HALFWIDTH") and len(words) > 1 else words[0]
+    return "HAN" if first in EAST_ASIAN else first
+
+
+def mixed_scripts(name: str) -> Message | None:
+    """N3.1: a name's letters are all of one script, so that no two players at a table look
+    alike (`Аna` with a Cyrillic `А` beside `Ana`); its digits, `_`, `-`, `.`, accents and
+    modifier letters belong to none. None when the name is of one script."""
+    if name.isascii():  # nearly every name: Latin letters, digits and _-.
+        return None
+    import unicodedata
+
+    first = None
+    for c in name:
+        category = unicodedata.category(c)
+        if not category.startswith("L") or category == "Lm":
+            continue
+        kind = script(c)
+        if first is None:
+            first = (c, kind)
+        elif kind != first[1]:
+            return M("{name!r} mixes two scripts: {letter} is {script}, {other} is {script2}; a name's letters "
+                     "are all of one script, so that no two players at a table look alike",
+                     name=name[:24], letter=first[0], script=SCRIPTS.get(first[1], first[1].title()),
+                     other=c, script2=SCRIPTS.get(kind, kind.title()))
     return None
 
 

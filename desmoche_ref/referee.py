@@ -4,10 +4,13 @@ from itertools import islice
 
 from .engine.replay import COMPLETE, INCOMPLETE, INVALID, Replay, replay
 from .engine.setup import Setup, read_setup
-from .findings import M, warning
+from .findings import M, error, warning
+from .limits import unknown
 from .money import fmt
 from .notation.parser import NO_HAND, iter_hands
 from .settle import settle
+
+VOID = "void"  # the status of a hand tagged Void (N8, N9.6)
 
 
 class HandReport:
@@ -27,13 +30,20 @@ class HandReport:
     def status(self) -> str:
         if self.setup_error is not None:
             return INVALID
+        if self.replay is None:  # a hand tagged Void: read, not judged (N9.6)
+            return VOID
         return self.replay.status
+
+    @property
+    def void(self) -> str | None:
+        """The reason a hand tagged Void was abandoned (N9.6), else None."""
+        return self.setup.void if self.status == VOID else None
 
     @property
     def errors(self) -> list:
         if self.setup_error is not None:
             return [self.setup_error]
-        return self.replay.errors
+        return self.replay.errors if self.replay else []
 
     @property
     def fouls(self) -> list:
@@ -73,7 +83,7 @@ class HandReport:
         complete = self.status == COMPLETE
         st = self.settlement if complete else None
         outcome = self.outcome
-        return {
+        out = {
             "line": self.record.line,
             "players": list(s.players),
             "dealer": s.players[s.dealer] if s.players and s.dealer >= 0 else None,
@@ -99,6 +109,9 @@ class HandReport:
             "result_claimed": self.result_claimed(),
             "result_agrees": self.result_agrees(),
         }
+        if self.status == VOID:  # N8, N9.6: its reason, no nets (it moves no money)
+            out["net"], out["void_reason"] = {}, s.void
+        return out
 
 
 class FileReport:
@@ -163,7 +176,24 @@ def judge_hand(record, until=None) -> HandReport:
     setup, setup_errors = read_setup(record)
     if setup_errors:
         return HandReport(record, setup, None, setup_error=setup_errors[0])
+    if setup.void is not None:
+        return void_report(record, setup)
     return hand_report(record, setup, replay(record, setup, until))
+
+
+def void_report(record, setup: Setup) -> HandReport:
+    """N9.6: a hand tagged Void was abandoned at the table. Its lines are read (N1–N4: each
+    line as written, and the player it names seated at the table); its moves are not judged
+    as a hand to settle: no rule of play, no foul, no money. A line that cannot be read makes
+    it invalid there, as any hand (N5.1); else its status is `void` (docs/rulings.md)."""
+    for ev in record.events:
+        if ev.error is not None:
+            return HandReport(record, setup, None, setup_error=ev.error)
+        if ev.actor is not None and ev.actor not in setup.players:
+            message = unknown(M("{actor!r} is not a player at this table ({items}); names are matched exactly",
+                                actor=ev.actor[:24], items=" ".join(setup.players)), ev.actor, setup.players)
+            return HandReport(record, setup, None, setup_error=error(ev.line, "N3.1", message))
+    return HandReport(record, setup, None)
 
 
 def hand_report(record, setup: Setup, played: Replay) -> HandReport:
@@ -208,5 +238,5 @@ def judge_text(text: str, path: str = "-") -> FileReport:
     return judge_bytes(text.encode("utf-8"), path)
 
 
-__all__ = ["COMPLETE", "INCOMPLETE", "INVALID", "HandReport", "FileReport", "judge_hand",
+__all__ = ["COMPLETE", "INCOMPLETE", "INVALID", "VOID", "HandReport", "void_report", "FileReport", "judge_hand",
            "judge_bytes", "judge_text", "judge_stream", "hand_report", "n8_chunks"]

@@ -39,3 +39,29 @@ def settle_up(balances: dict) -> list:
                 del side[party]
     return transfers
 
+
+
+class Held(NamedTuple):
+    """A pot a table still holds, carried to its next hand: its table, its pot (`main` or the
+    side game), what it holds, and who put that in ({player: cents}, as R11.5 would return it)."""
+
+    table: str
+    pot: str
+    cents: int
+    put_in: dict
+
+
+def owned(balances: dict, held_after: list, held_before: list, pot_party: str) -> dict:
+    """`balances` (each player's net, the pots as one party `pot_party`) with the money the pots
+    still hold counted as its owners': a player's share of a pot held after the hands
+    (`held_after`, Held) is still theirs — it sits in the pot for the next hand, nobody pays it
+    to anyone — and a share held before them (`held_before`) was theirs already when the hands
+    began. What is left to the pot party is the money that came from outside the book. The
+    balances still sum to zero."""
+    out = dict(balances)
+    for sign, pots in ((1, held_after), (-1, held_before)):
+        for pot in pots:
+            for name, cents in pot.put_in.items():
+                out[name] = out.get(name, 0) + sign * cents
+                out[pot_party] = out.get(pot_party, 0) - sign * cents
+    return {party: cents for party, cents in out.items() if cents}

@@ -5,7 +5,10 @@ must take the card on offer, who draws next, the moves possible next. Nothing is
 out again, so the view a dispute is settled by never disagrees with the verdict.
 """
 
+from typing import NamedTuple
+
 from .cards import CARD_NAME
+from .engine.queries import Offer
 from .engine.replay import INVALID, Referee
 from .engine.setup import read_setup
 from .money import fmt
@@ -39,13 +42,14 @@ def setup_view(setup) -> dict:
             "bet": fmt(setup.bet), "carry_in": fmt(setup.carry)}
 
 
-def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
+def referee_view(ref, setup, played, moves=True, fixed=None, lie=None) -> dict:
     """The table as the referee `ref` of `setup` has it now, with `played`'s status, findings
     and last line (a Replay): every key of `table_at` but its header. `moves=False` leaves
     the moves possible next out (an empty list): of the queries they cost the most.
-    `fixed`: the setup's part (setup_view), when the caller has it already."""
+    `fixed`: the setup's part (setup_view), when the caller has it already; `lie`: what lies
+    on the table (lying(ref)), when the caller has asked already."""
     names = setup.players
-    offer, action, drawer, outcome = ref.offer(), ref.action(), ref.next_drawer(), ref.outcome
+    action, drawer, outcome = ref.action(), ref.next_drawer(), ref.outcome
     return {
         "status": played.status,
         "last_line": played.last_line,
@@ -54,17 +58,7 @@ def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
         "errors": [e.as_json() for e in played.errors],
         "fouls": [f.as_json() for f in played.fouls],
         "warnings": [w.as_json() for w in played.warnings],
-        "stock": ref.report.state.stock,
-        "dead": _names(ref.report.state.dead),
-        "players": [{"name": s.name, "status": s.status, "hand": _names(s.hand),
-                     "unknown": s.unknown, "melds": [_names(m) for m in s.melds],
-                     "up_the_tree": not s.laid, "cambio_done": s.cambio_done}
-                    for s in ref.seats_view()],
-        "offer": None if offer is None else {
-            "card": CARD_NAME[offer.card], "by": names[offer.by],
-            "how": "drawn" if offer.drawn else "paid",
-            "may_take": [names[s] for s in offer.may_take],
-            "must_take": names[offer.must_take] if offer.must_take >= 0 else None},
+        **table_part(ref, lie),
         "action": None if action is None else {
             "player": names[action.seat], "taken": CARD_NAME[action.taken], "owes": action.owes},
         "declared": ref.declared(),
@@ -77,6 +71,44 @@ def referee_view(ref, setup, played, moves=True, fixed=None) -> dict:
     }
 
 
+class Lying(NamedTuple):
+    """What lies on the table as the referee answers it, the cards as numbers (cards.py's):
+    the stock, the discard pile, each seat (engine.queries.Seat) and the card on offer
+    (engine.queries.Offer, or None). table_part says it in names."""
+
+    stock: int
+    dead: tuple
+    seats: tuple
+    offer: Offer | None
+
+
+def lying(ref) -> Lying:
+    return Lying(ref.report.state.stock, tuple(ref.report.state.dead), tuple(ref.seats_view()), ref.offer())
+
+
+def seat_part(s) -> dict:
+    """A seat (engine.queries.Seat) as the view says it."""
+    return {"name": s.name, "status": s.status, "hand": _names(s.hand), "unknown": s.unknown,
+            "melds": [_names(m) for m in s.melds], "up_the_tree": not s.laid, "cambio_done": s.cambio_done}
+
+
+def offer_part(offer, names) -> dict | None:
+    """The card on offer (engine.queries.Offer or None) as the view says it; `names`: the seats'."""
+    return None if offer is None else {
+        "card": CARD_NAME[offer.card], "by": names[offer.by], "how": "drawn" if offer.drawn else "paid",
+        "may_take": [names[s] for s in offer.may_take],
+        "must_take": names[offer.must_take] if offer.must_take >= 0 else None}
+
+
+def table_part(ref, lie: Lying | None = None) -> dict:
+    """What lies on the table as the referee `ref` has it now (`lie`, if asked already): the
+    stock, the discard pile, each seat (status, hand, melds) and the card on offer with who
+    may and who must take it."""
+    lie = lie or lying(ref)
+    return {"stock": lie.stock, "dead": _names(lie.dead), "players": [seat_part(s) for s in lie.seats],
+            "offer": offer_part(lie.offer, ref.setup.players)}
+
+
 def table_steps(record, moves=True, ref=None):
     """(event, view) after each event of `record` in turn: the view `table_at(record, line)`
     gives at that event's line, from one referee fed event by event (replaying the hand once,
@@ -86,6 +118,15 @@ def table_steps(record, moves=True, ref=None):
     `moves`: True, False, or the phases whose views list the moves possible next (the others
     list none). `ref`: a fresh Referee of the record's setup to feed, so that the caller can
     ask it for the verdict afterwards (`ref.report`) without replaying the hand again."""
+    for ev, _lie, view in table_course(record, moves, ref):
+        yield ev, view
+
+
+def table_course(record, moves=True, ref=None, whole=None):
+    """(event, Lying, view or None) after each event of `record`, as table_steps: what lies on
+    the table after it and, where `whole(index, event)` says so (None: everywhere; the last
+    event and an invalid one always), the whole view table_at gives at its line. A replay that
+    says whose turn it is only at some moves asks the referee for the rest only there."""
     if ref is None:
         setup, errors = read_setup(record)
         if errors:
@@ -94,17 +135,21 @@ def table_steps(record, moves=True, ref=None):
     setup = ref.setup
     fixed = setup_view(setup)
 
-    def view(at, line):
+    def view(at, line, lie):
         wanted = moves if isinstance(moves, bool) else at.phase in moves
-        return {"line": record.line, "after_line": line, **referee_view(at, setup, ref.out, wanted, fixed)}
+        return {"line": record.line, "after_line": line,
+                **referee_view(at, setup, ref.out, wanted, fixed, lie)}
 
-    for ev in record.events:
+    last = len(record.events) - 1
+    for k, ev in enumerate(record.events):
         if ref.apply(ev) is not None:  # as table_at: the table just before the error line
             before = Referee(setup)
             before.run(record.events, ev.line - 1)
-            yield ev, view(before, ev.line)
+            lie = lying(before)
+            yield ev, lie, view(before, ev.line, lie)
             return
-        yield ev, view(ref, ev.line)
+        lie = lying(ref)
+        yield ev, lie, view(ref, ev.line, lie) if whole is None or k == last or whole(k, ev) else None
 
 
 def hand_span(hands, number: int, last_line: int) -> tuple:

@@ -132,7 +132,7 @@ def outcome_sentence(out, errors, live: bool = False) -> str:
     """The hand's outcome in words (describe.outcome_text), from its verdict `out` (N8) and its
     errors; `live` cites the move (the book's seq), not the line."""
     return say(outcome_text(out["outcome"], out["pot"], MOVE if live else LINE, out["status"],
-                            errors[0] if errors else None))
+                            errors[0] if errors else None, out.get("void_reason")))
 
 
 def outcome_words(ref):
@@ -223,6 +223,12 @@ def _terminal(colour: bool) -> Words:
     return Words(language(), lambda name: cards_of([name], colour))
 
 
+def text_words() -> Words:
+    """The table's sentences as plain text in the run's language (as `offer_text`, `stock_text`
+    and `turn` say them), made once for a caller that says thousands (the report's replay)."""
+    return _terminal(False)
+
+
 def turn(t, colour) -> str:
     """Whose turn it is, in words, from the referee's answers in the table `t` (view.py's)."""
     waiting = [m["player"] for m in t["moves"] if m["verb"] == "cambio"] if t["phase"] == "pre-play" else []
@@ -295,6 +301,27 @@ def turn_text(ref, colour: bool = False):
     return M("{player} to draw · {offer}", player=drawer, offer=on_offer)
 
 
+def rating_scale() -> Message:
+    """What a rating means and its scale, beside the ratings (`ratings`, the report): its
+    figures are rating.py's, a new player's and a middling player's included."""
+    from .rating import MU, SIGMA, figure, middling
+
+    return M("rating = mean − 3 × deviation: the skill the hands show for sure. Everyone starts at {zero} "
+             "(mean {mu}, deviation {sigma}); as a player's hands are rated the deviation shrinks and the "
+             "rating climbs towards the mean: about {middle} after some hundreds of hands for a player who "
+             "wins as often as the others, more for one who beats them more often.", zero=figure(MU - 3 * SIGMA),
+             mu=figure(MU), sigma=figure(SIGMA), middle=round(middling()))
+
+
+ON, OFF = N_("on"), N_("off")  # an option's value as `state` and `view` show it
+
+
+def options_text(options: dict) -> str:
+    """The rule options in force (R15: `RuleOptions.as_json()`), as `name=value`, an on/off
+    value in the run's language (the names and the other values are the notation's)."""
+    return " ".join(f"{k}={_(ON) if v is True else _(OFF) if v is False else v}" for k, v in options.items())
+
+
 def echo_text(seq: int, line: str, ref, closed: bool = False, colour: bool = False):
     """What the table session and the board's entry say of an accepted move: its number, its
     line, and where the hand stands after it (`move 8: draw Beto 2d — Beto to act · on offer
@@ -313,29 +340,60 @@ def foul_text(f):
 
 # ------------------------------------------------------------- what a write did, in words
 # (the verbs and `play` on a terminal, the board's entry on a phone: one sentence each)
-def undone_message(done):
-    """What an undo did (tablebook.Undone), one line."""
-    values = dict(seq=done.seq, target=done.target, line=done.line, number=done.number)
+def undone_message(done, line: str | None = None):
+    """What an undo did (tablebook.Undone, or TableReopened when it took a table's close
+    back), one line; `line`: the line taken back as the front end says it (in Spanish its
+    Spanish verb), by default as stored. A `void` row taken back posted nothing."""
+    if not hasattr(done, "hand_new"):
+        return reopened_message(done)
+    values = dict(seq=done.seq, target=done.target, line=done.line if line is None else line, number=done.number)
+    void = done.line == "void"  # the row `hand void` stores (store/records.VOID_LINE)
+    if done.hand_new and void:
+        return M("took back `hand new`: hand {number} is open again, void no more — move {seq} undid its void "
+                 "(move {target})", **values)
     if done.hand_new:
-        return M("took back `hand new`: hand {number} is open again at move {seq} (undid move {target}, "
-                 "{line}), its postings reversed", **values)
+        return M("took back `hand new`: hand {number} is open again — move {seq} undid move {target} ({line}), "
+                 "its postings reversed", **values)
+    if done.reopened and void:
+        return M("move {seq}: undid the void (move {target}); hand {number} is open again", **values)
     if done.reopened:
         return M("move {seq}: undid move {target} ({line}); hand {number} is open again, its postings reversed",
                  **values)
     return M("move {seq}: undid move {target} ({line})", **values)
 
 
-def already_message(done):
-    """A line identical to the hand's last move that changes nothing (tablebook.Recorded.unchanged)."""
-    return M("already recorded (move {seq}): {line} changes nothing, nothing stored", seq=done.seq, line=done.line)
+def reopened_message(done):
+    """A closed table opened again (`undo` after `table close`, `table reopen`:
+    tablebook.TableReopened): what the pots hold again of what the close had returned."""
+    from .money import fmt
+
+    text = M("took back `table close`: table {table} is open again", table=done.name)
+    for pot, shares in done.returned.items():
+        given = ", ".join(f"{p} {fmt(c)}" for p, c in shares.items())
+        more = M("  the main pot holds again what it had returned: {given}", given=given) if pot == "main" else \
+            M("  the {game} pot holds again what it had returned: {given}", game=pot, given=given)
+        text = M("{text}\n{more}", text=text, more=more)
+    return text
 
 
-def opened_message(table: str, opened):
+def already_message(done, line: str | None = None):
+    """A line that is a move of the hand sent again (store/repeats.py, tablebook.Recorded.unchanged):
+    not stored twice; `line` as the front end says it (in Spanish its Spanish verb)."""
+    return M("already recorded (move {seq}): {line} changes nothing, nothing stored", seq=done.seq,
+             line=done.line if line is None else line)
+
+
+def opened_message(table: str, opened, command: str = "desmoche-ref hand new"):
     """What a hand dealt says (tablebook.Opened): its number, dealer, bet, side games and what
-    it carries in."""
+    it carries in; a hand dealt already (the one asked for, played: nothing done) says so,
+    naming the `command` that deals the next."""
     from .money import fmt
 
     new = opened.hand
+    if getattr(opened, "already", None) is not None:
+        return M("hand {number} at table {table} is dealt already by {dealer} (now at move {seq}): nothing "
+                 "done; the next hand passes the deal to the right (`{command}` without --dealer)",
+                 number=new.number, table=table, dealer=new.dealer, seq=opened.already, command=command)
     games = ", ".join(f"{g} {fmt(st)} ({' '.join(n)})" for g, st, n in new.sides) or M("none")
     values = dict(number=new.number, table=table, dealer=new.dealer, bet=fmt(new.bet), games=games)
     text = M("hand {number} at table {table} dealt again: {dealer} deals; bet {bet}; side games: {games}",

@@ -18,6 +18,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -86,6 +87,12 @@ def reader():
         return subprocess.run(command + ["-m", "desmoche_ref", *map(str, args)], capture_output=True,
                               text=True, timeout=120, env=dict(env, DESMOCHE_LANG=lang), cwd="/")
 
+    def start(*args):
+        """Python run as the reader with `args`, its standard streams piped (text)."""
+        return subprocess.Popen(command + list(map(str, args)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env, cwd="/")
+
+    as_reader.start = start
     return as_reader
 
 
@@ -98,11 +105,20 @@ def shared():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _friday_book(path):
-    """A SQLite book holding friday's hand, as its owner writes it (0600, made private)."""
+def _friday_book(path, mode=None):
+    """A SQLite book holding friday's hand, as its owner writes it: made private (0600), or
+    with `mode` from the start (a book its owner shares: others may read it)."""
+    if mode is not None:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, mode))
+        os.chmod(path, mode)
     live = Live("sqlite:///" + path)
     live("import", FRIDAY)
     return live
+
+
+def _beside(folder):
+    """{name: (owner's uid, mode)} of the files in `folder`."""
+    return {p.name: (p.stat().st_uid, stat.S_IMODE(p.stat().st_mode)) for p in os.scandir(folder)}
 
 
 def _outputs(live):
@@ -112,10 +128,9 @@ def _outputs(live):
 @pytest.mark.slow
 def test_every_read_command_reads_a_book_in_a_read_only_folder(reader, shared):
     path = os.path.join(shared, "book.db")
-    owner = _friday_book(path)
+    owner = _friday_book(path, 0o644)  # readable by all; the folder (0755) is the owner's to write
     expected = _outputs(owner)
-    os.chmod(path, 0o644)  # readable by all; the folder (0755) is the owner's to write
-    before = sorted(os.listdir(shared))
+    before = _beside(shared)
     for args in READS:
         got = reader(*args, "--db", path)
         if args == ["table", "list"]:  # the table the owner works at is the owner's (marked *): the reader's none
@@ -126,7 +141,10 @@ def test_every_read_command_reads_a_book_in_a_read_only_folder(reader, shared):
             assert words(got.stdout) == words(expected["table list"])
             continue
         assert (got.returncode, got.stderr, got.stdout) == (0, "", expected[" ".join(args)]), args
-    assert sorted(os.listdir(shared)) == before == ["book.db"]  # no -wal, -shm, journal left
+    # the -wal and -shm the owner keeps for readers, empty, and nothing of the reader's
+    assert _beside(shared) == before == {"book.db": (0, 0o644), "book.db-shm": (0, 0o644),
+                                         "book.db-wal": (0, 0o644)}
+    assert os.path.getsize(path + "-wal") == 0
     write = reader("import", FRIDAY, "--db", path)
     assert (write.returncode, write.stdout) == (2, "")
     assert write.stderr == (f"error: the book {path} is read-only: it can be read (standings, ledger, "
@@ -140,8 +158,7 @@ def test_every_read_command_reads_a_book_in_a_read_only_folder(reader, shared):
 @pytest.mark.slow
 def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared):
     path = os.path.join(shared, "book.db")
-    _friday_book(path)
-    os.chmod(path, 0o666)  # the book may be written, its folder may not: its -wal cannot be made
+    _friday_book(path, 0o666)  # the book may be written, its folder may not: no -wal can be made there
     assert reader("standings", "--db", path).returncode == 0
     write = reader("import", FRIDAY, "--db", path)
     assert (write.returncode, write.stderr) == (
@@ -154,26 +171,80 @@ def test_a_writable_book_in_a_read_only_folder_says_the_folder_is(reader, shared
 @pytest.mark.slow
 def test_no_book_is_made_in_a_read_only_folder(reader, shared):
     path = os.path.join(shared, "book.db")
-    for args in (["standings"], ["import", FRIDAY]):
-        got = reader(*args, "--db", path)
-        assert (got.returncode, got.stdout, got.stderr) == (
-            2, "", f"error: cannot make the book {path}: the folder {shared} is read-only\n")
-    es = reader("standings", "--db", path, lang="es")
+    got = reader("import", FRIDAY, "--db", path)
+    assert (got.returncode, got.stdout, got.stderr) == (
+        2, "", f"error: cannot make the book {path}: the folder {shared} is read-only\n")
+    es = reader("import", FRIDAY, "--db", path, lang="es")
     assert es.stderr == f"error: no se puede crear el libro {path}: la carpeta {shared} es de solo lectura\n"
+    got = reader("standings", "--db", path)  # a read makes no book anywhere (issue 33)
+    assert (got.returncode, got.stderr) == (2, f"error: there is no book at {path}: nothing is recorded there yet\n")
     assert os.listdir(shared) == []
 
 
 @pytest.mark.slow
 def test_a_reader_in_a_shared_folder_leaves_nothing_in_the_owners_way(reader, shared):
     """In a folder anyone may write, a reader's SQLite would leave a -wal and a -shm of its
-    own that the book's owner could not write: read-only, it leaves none."""
+    own that the book's owner could not write: read-only, it reads through the owner's, and
+    leaves none; without the owner's, it makes none (one line, exit 2)."""
     os.chmod(shared, 0o1777)
+    path = os.path.join(shared, "book.db")
+    owner = _friday_book(path, 0o644)
+    assert reader("standings", "--db", path).returncode == 0
+    assert _beside(shared) == {"book.db": (0, 0o644), "book.db-shm": (0, 0o644), "book.db-wal": (0, 0o644)}
+    owner("import", FRIDAY)  # the owner writes on
+    for name in ("book.db-wal", "book.db-shm"):
+        os.unlink(os.path.join(shared, name))
+    got = reader("standings", "--db", path)
+    assert (got.returncode, got.stdout, got.stderr) == (2, "", _NO_WAL.format(path=path))
+    assert os.listdir(shared) == ["book.db"]
+
+
+_NO_WAL = ("error: cannot read the book {path} from here: SQLite reads it through book.db-wal and its -shm, "
+           "which this user cannot make in that folder; its owner's next command leaves them beside a "
+           "book others may read (chmod 0644 the book)\n")
+_NO_WAL_ES = ("error: no se puede leer el libro {path} desde aquí: SQLite lo lee a través de book.db-wal y su "
+              "-shm, que este usuario no puede crear en esa carpeta; la próxima orden de su dueño los deja "
+              "junto a un libro que otros pueden leer (chmod 0644 el libro)\n")
+
+
+@pytest.mark.slow
+def test_a_book_shared_after_its_last_write_is_read_once_its_owner_has_had_it_open(reader, shared):
+    """A private book (0600) leaves no -wal or -shm when its owner's last command ends: made
+    readable afterwards, a reader who may not write the folder is told why it cannot read it
+    yet (one line, exit 2, nothing made), and reads it once any command of the owner's ran."""
     path = os.path.join(shared, "book.db")
     owner = _friday_book(path)
     os.chmod(path, 0o644)
-    assert reader("standings", "--db", path).returncode == 0
+    got = reader("standings", "--db", path)
+    assert (got.returncode, got.stdout, got.stderr) == (2, "", _NO_WAL.format(path=path))
+    es = reader("standings", "--db", path, lang="es")
+    assert (es.returncode, es.stderr) == (2, _NO_WAL_ES.format(path=path))
     assert os.listdir(shared) == ["book.db"]
-    owner("import", FRIDAY)  # the owner writes on
+    owner("table", "list")
+    assert reader("verify", "--db", path).stdout.startswith("1 hand, ")
+
+
+@pytest.mark.slow
+def test_a_book_on_a_read_only_file_system_is_read_as_it_stands(reader, shared):
+    """Where nobody can write the book (a file system mounted read-only: a copy on a read-only
+    disk), it is read as it stands, without its -wal (SQLite `immutable`)."""
+    folder = Path(shared) / "disk"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", str(folder)],
+                             capture_output=True)
+    if mounted.returncode:
+        pytest.skip("no file system can be mounted here (mount needs root)")
+    try:
+        path = str(folder / "book.db")
+        owner = _friday_book(path, 0o644)
+        expected = owner("standings").stdout
+        for name in ("book.db-wal", "book.db-shm"):
+            os.unlink(folder / name)
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        got = reader("standings", "--db", path)
+        assert (got.returncode, got.stderr, got.stdout) == (0, "", expected)
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
 
 
 @pytest.mark.slow
@@ -195,6 +266,49 @@ def test_a_reader_sees_what_a_writer_has_not_yet_checkpointed(reader, shared):
         assert '"name": "viernes"' in got.stdout
     finally:
         writer.close()
+
+
+# A reader who may not write the folder, in a transaction of its own (as `verify` reads): it
+# reads the hands, says how many, waits for a line, then verifies the book in the same
+# transaction and says how many hands that read and how many problems it found.
+SNAPSHOT_READER = """
+import sys
+from sqlalchemy import text
+from desmoche_ref.store.db import open_book
+from desmoche_ref.store.verify import verify_book
+book = open_book(sys.argv[1], readonly=True)
+with book.read() as s:
+    print(s.execute(text("SELECT count(*) FROM hand")).scalar(), flush=True)
+    sys.stdin.readline()
+    problems, counts, _ = verify_book(s)
+    print(counts["hands"], len(problems), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_reader_who_may_not_write_reads_one_moment_while_the_owner_writes(reader, shared, tmp_path):
+    """SQLite never reads the book as unchanging for a reader who may not write its folder:
+    the owner's commands write and checkpoint while it reads, and its `verify` finds the book
+    as it stood when it began, all in order (read as unchanging, about one `verify` in three
+    during a night of single-shot commands named problems that were not there)."""
+    path = os.path.join(shared, "book.db")
+    owner = _friday_book(path, 0o644)
+    from desmoche_ref.simulate import simulate_session
+
+    nights = []
+    for seed in (1, 2):
+        nights.append(tmp_path / f"night-{seed}.dsm")
+        nights[-1].write_text(simulate_session(15, 3, seed=seed), encoding="utf-8")
+    ran = reader.start("-c", SNAPSHOT_READER, path)
+    try:
+        assert ran.stdout.readline() == "1\n"
+        for night in nights:  # each written, checkpointed and closed while the reader reads
+            owner("import", night, "--table", night.stem)
+        out, err = ran.communicate("go\n", timeout=60)
+    finally:
+        ran.kill()
+    assert (ran.returncode, out, err) == (0, "1 0\n", "")
+    assert reader("verify", "--db", path).stdout.startswith("31 hands, ")
 
 
 def test_a_read_changes_nothing_not_even_the_journal_mode(tmp_path):
@@ -418,13 +532,17 @@ def test_no_error_shows_a_password(pg_server):
 
     url = make_url(pg_server)
     base = f"postgresql://{url.username}:hunter2@{url.host}:{url.port}/no_such_book"
-    got = run("standings", "--db", base + "?password=hunter3")
+    got = run("standings", env={"DESMOCHE_DB": base + "?password=hunter3"})
     assert one_line(got) == (f"error: cannot open postgresql+psycopg://{url.username}:***@{url.host}:{url.port}"
                              f"/no_such_book?password=***: database \"no_such_book\" does not exist\n")
-    down = run("import", FRIDAY, "--db", "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
+    down = run("import", FRIDAY, env={"DESMOCHE_DB": "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3"})
     assert one_line(down).startswith("error: cannot reach the database server for "
                                      "postgresql+psycopg://u:***@127.0.0.1:1/db?password=***: is it running?")
     assert "hunter" not in down.stderr
+    # given in --db, the warning that it can be read in `ps` comes first, and shows it neither (issue 33)
+    warned = run("import", FRIDAY, "--db", "postgresql://u:hunter2@127.0.0.1:1/db?password=hunter3")
+    assert warned.stderr.startswith("warning: the --db URL holds a password") and warned.stderr.count("\n") == 2
+    assert "hunter" not in warned.stderr
 
 
 # ------------------------------------------------------------------ a book that lost its version

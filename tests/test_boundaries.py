@@ -88,6 +88,33 @@ def test_a_move_loads_neither_alembic_nor_tabulate(tmp_path):
     assert run.stderr.rsplit("LOADED:", 1)[1] == "", run.stderr
 
 
+def test_moves_on_a_sqlite_book_never_load_the_postgresql_dialect(tmp_path):
+    """A night's moves on a SQLite book (a table, a hand dealt, every move of friday's hand to
+    its settlement, an undo) load nothing of SQLAlchemy's PostgreSQL dialect: importing it cost
+    a single-shot move a tenth of its start-up."""
+    from conftest import FRIDAY_LINES
+
+    from desmoche_ref.store.db import open_book
+
+    commands = [["table", "new", "friday", "--players", "Ana Beto Carla", "--bet", "10", "--options", "todo",
+                 "--side", "oro 5 Ana Beto Carla"], ["hand", "new", "--dealer", "Ana"]]
+    commands += [["rec", line] for line in FRIDAY_LINES] + [["undo"]]
+    probe = (
+        "import sys\n"
+        "from desmoche_ref.cli import main\n"
+        f"for argv in {commands!r}:\n"
+        "    sys.argv = ['desmoche-ref', *argv]\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, (argv, e.code)\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('sqlalchemy.dialects.postgresql'))\n"
+        "sys.stderr.write('LOADED:' + ','.join(loaded))\n"
+    )
+    book = tmp_path / "book.db"
+    open_book(str(book)).engine.dispose()  # the schema made beforehand, as a recorder's book is
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, DESMOCHE_DB=str(book)))
+    assert run.stderr.rsplit("LOADED:", 1)[-1] == "", run.stderr
+
+
 @pytest.mark.parametrize("command", [["check", "--json"], ["fmt", "--check"], ["view"]])
 def test_everyday_commands_never_load_sqlalchemy(command):
     record = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"

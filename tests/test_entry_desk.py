@@ -61,7 +61,7 @@ def test_a_pin_recorder_enters_friday_and_it_closes_with_checks_verdict(sqlite_f
     live = Live(url)
     assert {r["recorder"] for r in rows(url)} == {"Beto"}
     assert live.json("hand", "show", "--json")["net"] == FRIDAY_NETS
-    assert verified(live("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
 
 
 def test_a_resent_form_is_stored_once_and_a_stale_one_is_refused_naming_what_changed(sqlite_friday):
@@ -102,7 +102,8 @@ def test_two_recorders_racing_at_one_table_store_each_move_once(sqlite_friday):
             def send(phone, n, seen=seen, line=line, outcomes=outcomes, start=start):
                 start.wait()
                 try:
-                    outcomes.append(desk.send(phone, "friday", seen, f"{line}-{n}", "line", line).result.seq)
+                    result = desk.send(phone, "friday", seen, f"{line}-{n}", "line", line).result
+                    outcomes.append(("already", result.seq) if result.unchanged else result.seq)
                 except Moved as exc:
                     outcomes.append(("moved", exc.seq))
 
@@ -112,7 +113,10 @@ def test_two_recorders_racing_at_one_table_store_each_move_once(sqlite_friday):
             for t in threads:
                 t.join(30)
             stored = [o for o in outcomes if isinstance(o, int)]
-            assert stored == [seen.seq + 1] and outcomes.count(("moved", seen.seq + 1)) == 3, outcomes
+            # the others: moved since they looked, or their very line found stored (issue 33)
+            others = [o for o in outcomes if o not in stored]
+            assert stored == [seen.seq + 1] and len(outcomes) == 4, outcomes
+            assert all(o in (("moved", seen.seq + 1), ("already", seen.seq + 1)) for o in others), outcomes
     finally:
         desk.close()
     assert [r["line"] for r in rows(url)] == FRIDAY_LINES[:3]
@@ -160,7 +164,7 @@ def test_a_league_login_enters_friday_as_itself_and_a_reader_or_revoked_role_can
         pw = desk.sign_in(PW_ROLE, PW)
         enter(desk, pw, FRIDAY_LINES[:3])
         clerk_in = desk.sign_in(clerk, "")
-        assert connections(owner_url, clerk, PW_ROLE) == 2  # one a sign-in, nothing pooled beside it
+        assert connections(owner_url, clerk, PW_ROLE, expected=2) == 2  # one a sign-in, nothing pooled beside it
         done = enter(desk, clerk_in, FRIDAY_LINES[3:] + ["end"])
         assert done[-1].result.closing.as_json()["net"] == FRIDAY_NETS
         assert [r["recorder"] for r in rows(owner_url)] == [PW_ROLE] * 3 + [clerk] * 27
@@ -173,22 +177,33 @@ def test_a_league_login_enters_friday_as_itself_and_a_reader_or_revoked_role_can
         with pytest.raises(SignedOut):
             desk.send(pw, "friday", Seen(1, 30), "k", "undo")
         pw.close()
-        assert connections(owner_url, clerk, PW_ROLE) == 0  # each sign-in's connection closed with it
+        assert connections(owner_url, clerk, PW_ROLE, expected=0) == 0  # each sign-in's connection closed with it
     finally:
         desk.close()
     assert len(rows(owner_url)) == 30
-    assert verified(owner("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(owner("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
 
 
-def connections(url, *users):
+def connections(url, *users, expected: int) -> int:
+    """The connections `users` hold to this book's database, once they come to `expected` (or after
+    3 s): another test may sign the shared password role in to another database meanwhile, and a
+    closed connection's server process leaves pg_stat_activity a moment after the client let go."""
+    import time
+
     from sqlalchemy import create_engine, text
 
     engine = create_engine(url)
-    with engine.connect() as conn:
-        found = conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE usename = ANY(:users)"),
-                             {"users": list(users)}).scalar()
-    engine.dispose()
-    return found
+    deadline = time.monotonic() + 3
+    try:
+        with engine.connect() as conn:
+            while True:
+                found = conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE usename = ANY(:users) "
+                                          "AND datname = current_database()"), {"users": list(users)}).scalar()
+                if found == expected or time.monotonic() > deadline:
+                    return found
+                time.sleep(0.05)
+    finally:
+        engine.dispose()
 
 
 def test_the_server_refuses_a_readers_connection_whatever_the_board_does(owner_url, roles):

@@ -114,7 +114,7 @@ def test_moves_entered_with_a_pin_name_its_recorder_and_the_book_verifies(sqlite
         book.engine.dispose()
     log = live.json("hand", "log", "--table", "friday", "--json")
     assert [e["recorder"] for e in log] == ["Beto"] * 12 + [login_name()]
-    assert verified(live("verify").stdout) == "1 hands, 13 moves, 0 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hand, 13 moves, 0 postings: all in order\n"
 
 
 def test_on_a_league_server_a_pin_is_refused_and_no_role_is_given_the_pins(owner_url, roles):

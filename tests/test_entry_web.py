@@ -151,7 +151,9 @@ def test_two_phones_racing_at_one_table_store_each_move_once(friday_pin):
         for t in threads:
             t.join(60)
         stored = [a for a in answers if a.startswith("move ")]
-        assert len(stored) == 1 and sum(a.startswith("the hand changed") for a in answers) == 2, answers
+        # the others: the hand moved since their page showed it, or the same line found stored (issue 33)
+        assert len(stored) == 1 and sum(a.startswith(("the hand changed", "already recorded (move "))
+                                        for a in answers) == 2, answers
     assert [m["line"] for m in moves(url)] == FRIDAY_LINES[:3]
 
 
@@ -250,7 +252,7 @@ def test_a_hand_dealt_voided_undone_and_the_table_closed_from_a_phone(friday_pin
         "move 2: hand 2 at table friday is void (the deck was short): nothing posted, its pots pass on; "
         "`new hand` deals the next (the same dealer)"]
     assert re.search(r'value="Beto" checked', phone.page)  # a void hand's dealer deals again (N9.6)
-    assert do("undo") == ["move 3: undid move 2 (void); hand 2 is open again, its postings reversed"]
+    assert do("undo") == ["move 3: undid the void (move 2); hand 2 is open again"]  # a void posted nothing (issue 33)
     assert do("void", reason="players left")[0].startswith("move 4: hand 2 at table friday is void (players left)")
     assert do("close", confirm="yes") == ["table friday closed"]
     assert Live(url).json("table", "list", "--json")[0]["closed"]

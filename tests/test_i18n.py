@@ -156,7 +156,7 @@ def test_the_rules_commands_own_messages_in_spanish():
         "  N1   Líneas (N1.1-N1.5)", "  N2   Cartas (N2.1-N2.5)", "  N3   Etiquetas (N3.1-N3.2)",
         "  N4   Eventos (N4.1-N4.10)", "  N5   Lo que informa el árbitro (N5.1-N5.4)",
         "  N6   Anotaciones abiertas y cerradas (N6.1-N6.2)", "  N7   Forma canónica e ida y vuelta",
-        "  N8   El informe para programas (JSON)", "  N9   Sesiones (check --session, e import) (N9.1-N9.5)"]
+        "  N8   El informe para programas (JSON)", "  N9   Sesiones (check --session, e import) (N9.1-N9.6)"]
     assert sections[-1] == ("desmoche-ref rules CÓDIGO imprime una regla; desmoche-ref rules "
                             "PALABRA busca las reglas que la mencionan.")
     assert cli("--lang", "es", "rules", "N4.3").stdout.startswith("N4 Eventos — NOTATION.md\n\nN4.3 The card")

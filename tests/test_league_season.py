@@ -71,7 +71,8 @@ def test_season_worked_by_hand(book_url):
                       {"from": "(pot)", "to": "Dani", "amount": "2.00"},
                       {"from": "Carla", "to": "Dani", "amount": "1.00"}],
         "balances": {"(pot)": "-12.00", "Ana": "56.00", "Beto": "10.00", "Carla": "-57.00",
-                     "Dani": "3.00"}}
+                     "Dani": "3.00"},
+        "held": []}  # no pot carried at the end: every balance as the standings say
     book = open_book(book_url)
     with book.read() as s:
         assert audit(s) == []
@@ -107,9 +108,13 @@ def test_a_pot_carried_between_files_is_the_books_and_unwon_until_won(book_url):
     got = json.loads(run("standings", "--db", book_url, "--json")[1])
     assert [r["net"] for r in got["players"]] == ["30.00", "-30.00", "-30.00"]
     assert (got["unwon"], got["brought_in"]) == ("30.00", "0.00")
-    assert json.loads(run("settle-up", "--db", book_url, "--json")[1])["transfers"] == [
-        {"from": "Ana", "to": "(pot)", "amount": "30.00"},  # equal amounts: by name
-        {"from": "Carla", "to": "Beto", "amount": "30.00"}]
+    # settle-up leaves the 30 in the pot with who put it in (issue 33): 10 each of the antes
+    assert json.loads(run("settle-up", "--db", book_url, "--json")[1]) == {
+        "transfers": [{"from": "Ana", "to": "Beto", "amount": "20.00"},  # equal amounts: by name
+                      {"from": "Carla", "to": "Beto", "amount": "20.00"}],
+        "balances": {"Ana": "-20.00", "Beto": "40.00", "Carla": "-20.00"},
+        "held": [{"table": "north", "pot": "main", "amount": "30.00",
+                  "put_in": {"Ana": "10.00", "Beto": "10.00", "Carla": "10.00"}}]}
     # north2.dsm carries those 30 in: nothing is brought in, the pot is won
     run("import", "--db", book_url, DATA / "north2.dsm")
     got = json.loads(run("standings", "--db", book_url, "--json")[1])

@@ -69,7 +69,7 @@ def test_friday_move_by_move_ends_complete_with_its_nets(live):
     assert "  side game oro: pot 15.00 to Beto with Q♦\n" in closed
     assert closed.endswith("Ana     -25.00\nBeto    -10.00\nCarla    35.00\n\n")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
-    assert verified(live("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
 
 
 def test_each_move_prints_the_next_state_from_the_referee(live):
@@ -115,10 +115,10 @@ def test_a_refused_move_gives_its_code_and_stores_nothing(live):
 
 def test_a_foul_is_stored_and_flagged(live):
     friday_table(live)
-    for w in moves_of("friday.dsm")[:7]:
+    for w in moves_of("friday.dsm")[:11]:  # 7♣ went by at the 11th: a card to peek at (issue 33)
         live(*w)
     out = live("foul", "Beto", "peek").stdout
-    assert out.startswith("move 8: foul Beto peek\nfoul F2 Beto: ")
+    assert out.startswith("move 12: foul Beto peek\nfoul F2 Beto: ")
     assert "enforced, disqualified (`forgive` next to forgive it)" in out
     shown = live.json("hand", "show", "--json")
     assert [(f["code"], f["player"], f["enforced"]) for f in shown["fouls"]] == [("F2", "Beto", True)]
@@ -157,7 +157,7 @@ def test_undo_supersedes_and_a_closed_hand_reopens_with_its_postings_reversed(li
     live("show", "Beto", "Qd")
     live("end")
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
-    assert verified(live("verify").stdout) == "1 hands, 34 moves, 60 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hand, 34 moves, 60 postings: all in order\n"
 
 
 @pytest.mark.slow
@@ -176,7 +176,7 @@ def test_undo_cannot_reopen_a_hand_closed_before_a_change_of_the_bet(live):
                               "hands)\n")
     assert [e["seq"] for e in live.json("hand", "log", "--all", "--json")][-1] == 30
     assert balances(live.url) == {"Ana": -2500, "Beto": -1000, "Carla": 3500, "pot:main": 0, "pot:oro": 0}
-    assert verified(live("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(live("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
 
 
 def test_a_stale_move_is_refused_with_exit_3(live):

@@ -84,7 +84,7 @@ def test_a_server_that_refuses_the_password():
     from sqlalchemy.engine import make_url
 
     url = make_url(server).set(username="desmoche_pw", password="wrong")
-    probe = cli("table", "list", "--db", url.render_as_string(hide_password=False))
+    probe = cli("table", "list", db=url.render_as_string(hide_password=False))  # (not --db: no warning)
     if probe.returncode == 0 or "password" not in probe.stderr:
         pytest.skip("this server does not check passwords (`.ci/postgres start DIR` starts one that does)")
     assert one_line_error(probe) == (f"error: cannot open {url.render_as_string(hide_password=True)}: "
@@ -139,7 +139,7 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
     refused = cli("draw", "Ana", "4c", db=db)
     assert refused.returncode == 1 and refused.stderr.startswith("refused: R7.1 ")
     assert cli("draw", "Beto", "4c", db=db).returncode == 0
-    assert verified(cli("verify", db=db).stdout) == "1 hands, 7 moves, 0 postings: all in order\n"
+    assert verified(cli("verify", db=db).stdout) == "1 hand, 7 moves, 0 postings: all in order\n"
     subprocess.run(["sqlite3", db, "UPDATE event SET line = 'cambio Ana 4c' WHERE seq = 6"], check=True)
     run = cli("verify", db=db)
     assert run.returncode == 1
@@ -148,7 +148,7 @@ def test_moves_as_processes_and_an_edit_behind_the_programs_back(tmp_path):
         "table friday hand 1 move 6: the stored move 'cambio Ana 4c' does not match its "
         f"hash: it was changed after it was recorded (entered by {who})\n"
         f"table friday hand 1 move 6: it is not what the journal says was written (entered by {who})\n"
-        "1 hands, 7 moves, 0 postings: 2 problem(s)\n")
+        "1 hand, 7 moves, 0 postings: 2 problems\n")
     out = live.json("verify", "--json", status=1)
     assert out["problems"] == [
         {"table": "friday", "hand": 1, "seq": 6, "message": "the stored move 'cambio Ana 4c' "
@@ -187,7 +187,7 @@ def test_verify_on_postgresql_names_an_edited_posting_and_an_edited_move(book_ur
         "table night hand 1: its postings do not match its settlement: unexpected ante Carla -900 "
         "(pot:main); missing ante Carla -1000 (pot:main)\n"
         "table night hand 1: posting 5 is not what the journal says was written: amount -900 instead of -1000\n"
-        "1 hands, 19 moves, 12 postings: 3 problem(s)\n")
+        "1 hand, 19 moves, 12 postings: 3 problems\n")
 
 
 @pytest.mark.parametrize("command", NEW_COMMANDS)

@@ -104,8 +104,9 @@ def test_closing_the_table_returns_the_carried_pot(live):
                         "  the carried oro pot is returned (R11.5): Ana 1.00, Beto 1.00\n")
     assert balances(live.url) == {"Ana": 0, "Beto": 0, "Carla": 0, "Dani": 0, "pot:main": 0, "pot:oro": 0}
     assert live("hand", "new", status=2).stderr == (
-        "error: table club is closed: start a new table for a new game\n")
-    assert live("draw", "Ana", "2d", status=2).stderr == "error: table club is closed\n"
+        "error: table club is closed: `desmoche-ref undo` (or `desmoche-ref table reopen club`) opens it again; "
+        "a new game is a new table\n")  # issue 33: the way back
+    assert live("draw", "Ana", "2d", status=2).stderr.startswith("error: table club is closed: `desmoche-ref undo`")
     assert verified(live("verify").stdout).endswith("all in order\n")
 
 

@@ -126,7 +126,7 @@ def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
         "total                   0.00  0.00   0.00",
         "hand 1 is over but not yet settled in the book (`end` or `new` posts it): "
         "Ana -25.00, Beto -10.00, Carla 35.00",
-    ] + FRIDAY_CLOSING + FRIDAY_SETTLE
+    ] + FRIDAY_CLOSING + FRIDAY_SETTLE + ["30 lines stored"]  # issue 33: what the moves did
     checked = json.loads(subprocess.run(
         [sys.executable, "-m", "desmoche_ref", "check", "--json", str(FRIDAY)],
         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout)
@@ -173,11 +173,12 @@ def test_undo_takes_a_move_back_and_the_hand_goes_on(book_url, capsys):
     status, out = pipe(book, lines, capsys)
     assert status == 0
     assert out[1] == "move 10: undid move 9 (knock Carla)"
-    log = out[len(FRIDAY_CLOSING) + 2:]
+    log = out[len(FRIDAY_CLOSING) + 2:-1]
     assert [row.split(None, 2)[0::2] for row in log[7:11]] == [
         ["8", "draw Beto 2d"], ["9", "knock Carla  (taken back by move 10)"],
         ["10", "undo  (takes back move 9)"], ["11", "meld Beto 2s 2d 2c"]]
     assert len(log) == len(events) + 3
+    assert out[-1] == "31 lines stored"  # issue 33: the events, the knock and the end
     assert stored_lines(book) == events + ["end"]
     assert book_hands(book)[0][3] == FRIDAY_NETS
     book.engine.dispose()
@@ -196,7 +197,8 @@ def test_undo_after_end_reopens_the_hand_and_reverses_its_postings(book_url, cap
         "total                   0.00  0.00   0.00",
         "hand 1 is over but not yet settled in the book (`end` or `new` posts it): "
         "Ana -25.00, Beto -10.00, Carla 35.00"]
-    assert out[-len(FRIDAY_CLOSING):] == FRIDAY_CLOSING
+    assert out[-len(FRIDAY_CLOSING) - 1:-1] == FRIDAY_CLOSING
+    assert out[-1] == "32 lines stored"
     with book.read() as s:
         postings = list(s.exec(select(Posting)))
     reversed_ids = {p.reverses for p in postings if p.reverses is not None}
@@ -248,9 +250,10 @@ def test_new_refuses_while_the_hand_is_not_over(book_url, capsys):
 
 def test_a_foul_is_stored_and_said(book_url, capsys):
     book = table_book(book_url)
-    status, out = pipe(book, ["new --dealer Ana"] + friday_events()[:8] + ["foul Carla peek"], capsys)
+    # 7♣ went by at the 11th move: a card to peek at (before it, a peek is refused: issue 33)
+    status, out = pipe(book, ["new --dealer Ana"] + friday_events()[:11] + ["foul Carla peek"], capsys)
     assert status == 0
-    assert out[1] == "10: foul F2 Carla: looked through the discard pile — enforced, disqualified"
+    assert out[1] == "13: foul F2 Carla: looked through the discard pile — enforced, disqualified"
     assert stored_lines(book)[-1] == "foul Carla peek"
     book.engine.dispose()
 
@@ -282,8 +285,10 @@ def test_a_move_another_recorder_beat_us_to_is_not_stored_and_the_hand_is_read_a
     for line in events[:8]:
         assert handle(first, line) == OK
     assert handle(second, "state") == OK   # the second still holds the hand as it was at move 0
-    assert handle(second, events[0]) == CHANGED
     capsys.readouterr()
+    assert handle(second, events[0]) == OK  # the move it believed the first: stored once (issue 33)
+    assert capsys.readouterr().out == f"already recorded (move 1): {events[0]} changes nothing, nothing stored\n"
+    capsys.readouterr()  # (and the second read the hand again: it holds moves 1-8)
     assert handle(second, events[8], "12: ") == OK  # it now holds moves 1-8: the next is stored
     assert handle(first, events[9]) == CHANGED      # and the first has to read it again
     assert capsys.readouterr().out.splitlines() == [

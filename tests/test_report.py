@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 
 import pytest
 from conftest import PG_ENV, Live, _fresh_pg_database
+from mutations import split_hands
+from replay_text import read as read_replay
 
 from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.view import table_at, table_steps
@@ -100,6 +102,21 @@ def _pages(root):
     return sorted(p for p in pathlib.Path(root).rglob("*.html"))
 
 
+def hands_of(root) -> dict:
+    """{(night page, hand number)} of every hand a report's night pages hold (`id="hN"`)."""
+    return {(p.name, int(n)) for p in (pathlib.Path(root) / "nights").glob("*.html")
+            for n in re.findall(r'<section class="hand" id="h(\d+)">', p.read_text(encoding="utf-8"))}
+
+
+def night_of(root, table, number) -> pathlib.Path:
+    """The night page that holds hand `number` of `table`."""
+    for page in (pathlib.Path(root) / "nights").glob("*.html"):
+        if f'<section class="hand" id="h{number}">' in (text := page.read_text(encoding="utf-8")) and \
+                f'[Table "{table}"]' in text.split(f'id="h{number}">', 1)[1].split("</section>", 1)[0]:
+            return page
+    raise AssertionError(f"no night page holds {table} hand {number}")
+
+
 # ----------------------------------------------------------------- the engine
 def test_table_steps_give_what_table_at_gives_at_every_line():
     """The replay's state after each move is `view --at LINE`'s (view.table_steps feeds one
@@ -113,27 +130,91 @@ def test_table_steps_give_what_table_at_gives_at_every_line():
     assert count > 700
 
 
+def _expected(view) -> tuple:
+    """What a replay's step must say of the table `view` (view.py's): each seat, the labelled lines."""
+    from desmoche_ref.cards import parse_card, pretty
+    from desmoche_ref.words import STATUS, offer_text, pile_text, stock_text
+
+    def shown(names):
+        return [pretty(parse_card(n)) for n in names]
+
+    seats = {p["name"]: {"status": STATUS[p["status"]], "hand": shown(p["hand"]), "unknown": p["unknown"],
+                         "melds": [shown(m) for m in p["melds"]]} for p in view["players"]}
+    labels = dict(words.split(": ", 1) for words in (offer_text(view, False), pile_text(view, False),
+                                                    stock_text(view)))
+    return seats, labels
+
+
+def test_the_replay_text_read_as_replay_js_reads_it_is_view_at_at_every_line():
+    """Issue 35: a hand's replay writes at each move only what it changed (the whole table at
+    the first move, after each pay and at the last); read back step by step as replay.js reads
+    it (tests/replay_text.py), it is what `view --at LINE` shows at every line of every sample
+    log and league record: each seat's status, cards and melds, the card on offer, the discard
+    pile, the stock, and whose turn it is wherever it is said; each step's line is the record's."""
+    from desmoche_ref.report.judge import judge
+    from desmoche_ref.report.replay import replay_html
+    from desmoche_ref.words import turn
+
+    count = turns = 0
+    for path in SAMPLES + LEAGUE:
+        for text in split_hands(path.read_text(encoding="utf-8")):
+            judged, record = judge(text), parse_text(text).hands[0]
+            html = '<div class="replays" data-turn="turn" data-in="in">' + replay_html(1, text, judged.steps)
+            steps = read_replay(html).get(1, [])
+            assert len(steps) == len(judged.steps)
+            for (move, line, written, state), step in zip(steps, judged.steps):
+                view = table_at(record, line)
+                assert (move, line, written) == (step.move, step.line, text.splitlines()[line - 1])
+                assert (state["seats"], state["labels"]) == _expected(view), (path.name, line)
+                if state["turn"] is not None:
+                    assert state["turn"] == turn(view, False), (path.name, line)
+                    turns += 1
+                count += 1
+    assert count > 750 and turns > 150
+
+
+def test_a_replay_writes_only_what_a_move_changed():
+    """The draw says the card on offer, the pile's new top and the stock; the meld the seat and
+    the offer; the pay the whole table and whose turn; a knock nothing (friday's hand)."""
+    from desmoche_ref.report.judge import judge
+    from desmoche_ref.report.replay import replay_html
+
+    text = (ROOT / "sample_logs" / "friday.dsm").read_text(encoding="utf-8")
+    html = replay_html(7, text, judge(text).steps)
+    assert "<li\nid=h7-m11>22 draw Carla 4d           # 7c went dead: Beto's right draws\n" \
+           "on offer: 4♦ (drawn by Carla); may take: Carla · discard pile: 7♣ · stock: 23 cards<li" in html
+    assert "<li\nid=h7-m14>25 draw Ana 7s\n" \
+           "on offer: 7♠ (drawn by Ana); may take: Ana · discard pile: … K♣ · stock: 22 cards<li" in html
+    assert "<li\nid=h7-m12>23 meld Carla 4d 5d 6d\nCarla A♠ 9♠ K♠ 2♥ 3♥ 9♣ K♣ [4♦ 5♦ 6♦] · on offer: nothing<li" in html
+    assert "<li\nid=h7-m13>24 pay Carla Kc\nAna 4♠ 5♠ 6♠ 8♥ J♥ Q♥ J♦ A♣ 8♣ · Beto 3♠ 4♥ 10♥ 8♦ Q♦ J♣ [2♠ 2♦ 2♣] · " \
+           "Carla A♠ 9♠ K♠ 2♥ 3♥ 9♣ [4♦ 5♦ 6♦] · on offer: K♣ (paid by Carla); may take: nobody · " \
+           "discard pile: 7♣ · stock: 23 cards · turn: if nobody takes K♣, Ana draws next<li" in html
+    assert "<li\nid=h7-m4>15 announce Beto oro Qd<li" in html  # it changed nothing at the table
+    assert html.startswith('<pre class=head>1 [Event "Friday league"]\n2 [Date "2026-11-27"]')
+
+
 # ------------------------------------------------------------------ the site
-def test_a_season_of_the_samples_is_a_page_a_hand_night_and_player(season):
+def test_a_season_of_the_samples_is_a_page_a_night_and_a_player(season):
+    """Issue 35: a hand is on its night's page (`#hN`), no page of its own."""
     out = season.site
     players = season.before[1]["players"]
     hands = _run(season, ["export"]).stdout.count("[Players ")
-    assert len(list((out / "hands").glob("*.html"))) == hands == 41
+    assert len(hands_of(out)) == hands == 41 and not (out / "hands").exists()
     assert len(list((out / "players").glob("*.html"))) == len(players) == 4
     nights = list((out / "nights").glob("*.html"))
     assert len(nights) == 21
     head = season.json("verify", "--json")["head"]  # the report says which book it shows
-    assert season.output == f"{out}: {1 + len(nights) + 4 + hands} pages, {hands} hands\nbook head: {head}\n"
+    assert season.output == f"{out}: {1 + len(nights) + 4} pages, {hands} hands\nbook head: {head}\n"
     assert f'<span class="head">book head: {head}</span>' in (out / "index.html").read_text()
     assert (out / ".desmoche-report").exists()
     assert sorted(p.name for p in (out / "assets").iterdir()) == ["replay.js", "report.css"]
 
 
-@pytest.mark.parametrize("site", ["site", "site_es"])
-@pytest.mark.slow
-def test_every_link_resolves_and_nothing_is_fetched(season, site):
-    ids = {}
-    for page in _pages(getattr(season, site)):
+def links_resolve(root) -> int:
+    """Every link of every page of `root` leads to a file of the site, and to an id of it where
+    it names one; nothing is fetched from outside. The links followed."""
+    ids, count = {}, 0
+    for page in _pages(root):
         parsed = Page(page.read_text(encoding="utf-8"))
         ids[page] = parsed.ids
         for href in parsed.links + parsed.sources:
@@ -145,6 +226,14 @@ def test_every_link_resolves_and_nothing_is_fetched(season, site):
                 if resolved not in ids:
                     ids[resolved] = Page(resolved.read_text(encoding="utf-8")).ids
                 assert anchor in ids[resolved], (page, href)
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("site", ["site", "site_es"])
+@pytest.mark.slow
+def test_every_link_resolves_and_nothing_is_fetched(season, site):
+    assert links_resolve(getattr(season, site)) > 300
 
 
 def _standings_rows(html):
@@ -162,44 +251,32 @@ def test_the_season_page_shows_the_standings_of_standings_json(season):
         assert f"unwon (in pots) {want['unwon']}, brought in {want['brought_in']}" in html
 
 
-def test_a_hand_page_replays_the_table_view_at_shows(season, tmp_path):
-    """Each step of forcing-table hand 1, filled in from the steps before it as replay.js fills
-    it (a step holds the whole table at the first move, then what each move changed: a row,
-    the card on offer, the pile, and always the stock and whose turn), holds for each player the
-    cards and melds `view --json --at LINE` gives on the exported record, and its stock, at
-    every line."""
-    record = tmp_path / "forcing.dsm"
-    record.write_text(_run(season, ["export", "--table", "forcing-table", "--hand", "1"]).stdout, encoding="utf-8")
-    html = (season.site / "hands" / "forcing-table-1.html").read_text(encoding="utf-8")
-    steps = re.findall(r'<section class="step" id="move-(\d+)" data-move="\d+" data-line="(\d+)">(.*?)</section>',
-                       html, re.S)
-    assert len(steps) == len(parse_text(record.read_text(encoding="utf-8")).hands[0].events) == 33
+def test_a_night_page_replays_the_table_view_at_shows(season, tmp_path):
+    """Forcing-table hand 1 on its night's page, read step by step as replay.js reads it: at
+    every line each player's cards and melds, and the stock, are what `view --json --at LINE`
+    gives on the exported record."""
     from desmoche_ref.cards import parse_card, pretty
 
-    def shown(cell):
-        return re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]", cell)
-
-    rows, first = {}, True
-    for move, line, body in steps:
-        for name, held, melds in re.findall(r'<tr data-player="([^"]+)">.*?<td class="held">(.*?)'
-                                            r'<td class="melds">(.*?)(?=<tr|</table>)', body):
-            rows[name] = (held, melds)
+    record = tmp_path / "forcing.dsm"
+    record.write_text(_run(season, ["export", "--table", "forcing-table", "--hand", "1"]).stdout, encoding="utf-8")
+    steps = read_replay(night_of(season.site, "forcing-table", 1).read_text(encoding="utf-8"))[1]
+    assert len(steps) == len(parse_text(record.read_text(encoding="utf-8")).hands[0].events) == 33
+    for move, line, _written, state in steps:
         view = json.loads(_run(season, ["view", record, "--json", "--at", line]).stdout)
-        assert first is False or len(rows) == len(view["players"])  # the first step: the whole table
-        first = False
+        assert len(state["seats"]) == len(view["players"])
         for p in view["players"]:
-            held, melds = rows[p["name"]]
-            assert shown(held) == [pretty(parse_card(c)) for c in p["hand"]], (move, p["name"])
-            assert shown(melds) == [pretty(parse_card(c)) for m in p["melds"] for c in m], (move, p["name"])
-        assert f"stock: {view['stock']} card" in body
+            seat = state["seats"][p["name"]]
+            assert seat["hand"] == [pretty(parse_card(c)) for c in p["hand"]], (move, p["name"])
+            assert seat["melds"] == [[pretty(parse_card(c)) for c in m] for m in p["melds"]], (move, p["name"])
+        assert state["labels"]["stock"] == f"{view['stock']} card" + ("" if view["stock"] == 1 else "s")
 
 
 def test_findings_show_their_rule_text(season):
     from desmoche_ref import rulebook
 
     for site, lang in ((season.site, "en"), (season.site_es, "es")):
-        html = (site / "hands" / "dispute-forgiven-foul-1.html").read_text(encoding="utf-8")
-        codes = re.findall(r"</a>: <strong>([A-Z]\d+(?:\.\d+[a-z]?)?)</strong>", html)
+        html = night_of(site, "dispute-forgiven-foul", 1).read_text(encoding="utf-8")
+        codes = re.findall(r"</a>, (?:line|línea) \d+: <strong>([A-Z]\d+(?:\.\d+[a-z]?)?)</strong>", html)
         assert codes == ["F3"]
         rule = rulebook.load(lang).get("F3")
         assert f'<blockquote class="rule"><p><strong>F3</strong> {rule.text.split("`")[0]}' in html
@@ -221,12 +298,28 @@ def test_file_html_is_the_season_page_alone_with_everything_inside(season):
     assert not [p for p in season.folder.iterdir() if p.name.startswith(".")]  # no temporary file left
 
 
+def test_the_spanish_agrees_and_says_ten_cards_one_way(season):
+    """Issue 33 item 11: a player without fouls has "ninguna falta" (not "ninguno"), without
+    bonuses "ningún bono"; ten cards down is "diez cartas en la mesa" everywhere, as the CLI
+    says it (`ratings`, the outcome sentence), never "abajo"; no page names docs/rulings.md (a
+    file that is not on the site): the rating's course says how a hand ranks its players."""
+    dani = (season.site_es / "players" / "Dani.html").read_text(encoding="utf-8")
+    assert '<h2 id="fouls">Faltas</h2>\n<p>ninguna falta</p>' in dani
+    assert "ninguno" not in dani
+    texts = {p: p.read_text(encoding="utf-8") for site in (season.site, season.site_es) for p in _pages(site)}
+    assert not [p for p, text in texts.items() if "cartas abajo" in text or "rulings" in text]
+    assert "ganadas con diez cartas en la mesa" in texts[season.site_es / "index.html"]
+    assert "Cada mano con ganador ordena a sus jugadores: primero los ganadores" in texts[
+        season.site_es / "players" / "Ana.html"]
+
+
 def test_the_pages_speak_spanish(season):
     page = (season.site_es / "index.html").read_text(encoding="utf-8")
     assert '<html lang="es">' in page and "<h1>Temporada" in page and "Season" not in page
     assert "Clasificación" in page
-    hand = (season.site_es / "hands" / "forcing-table-1.html").read_text(encoding="utf-8")
-    assert "mazo: " in hand and "en oferta: " in hand and "La repetición" in hand
+    night = night_of(season.site_es, "forcing-table", 1).read_text(encoding="utf-8")
+    assert " · mazo: " in night and " · en oferta: " in night and "mano 1: " in night
+    assert 'data-turn="turno" data-in="juega"' in night
 
 
 # --------------------------------------------------------- where it writes
@@ -274,11 +367,11 @@ def test_a_folder_is_new_empty_or_a_report_made_before(small, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     report(small, "-o", empty)
-    assert sorted(p.name for p in (empty / "hands").iterdir()) == ["2-1.html"]
+    assert sorted(p.name for p in (empty / "nights").iterdir()) == ["2-2026-11-27.html"]
     _run(small, ["import", ROOT / "sample_logs" / "solo.dsm"])
-    (empty / "hands" / "stale.html").write_text("from before")
+    (empty / "nights" / "stale.html").write_text("from before")
     report(small, "-o", empty)
-    assert sorted(p.name for p in (empty / "hands").iterdir()) == ["2-1.html", "solo-1.html"]
+    assert [p.name[:5] for p in sorted((empty / "nights").iterdir())] == ["2-202", "solo-"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no staging left
 
 
@@ -286,8 +379,8 @@ def test_tables_and_dates_narrow_the_season(season, tmp_path):
     out = tmp_path / "two"
     report(season, "-o", out, "--table", "north", "--table", "south", "--since", "2026-11-05",
            "--until", "2026-11-06")
-    assert sorted(p.name for p in (out / "hands").iterdir()) == [
-        "north-1.html", "north-2.html", "north-3.html", "south-1.html"]
+    assert sorted(hands_of(out)) == [("north-2026-11-05.html", 1), ("north-2026-11-05.html", 2),
+                                     ("north-2026-11-05.html", 3), ("south-2026-11-06.html", 1)]
     rows = _standings_rows((out / "index.html").read_text(encoding="utf-8"))
     parts = [season.json("standings", "--json", "--table", t)["players"] for t in ("north", "south")]
     nets = {}
@@ -337,7 +430,7 @@ def test_hostile_text_stays_text(tmp_path):
     for page in _pages(out):
         html = page.read_text(encoding="utf-8")
         assert "<script>alert" not in html and "<b>Ana</b>" not in html and "<img" not in html, page
-    hand = next((out / "hands").iterdir()).read_text(encoding="utf-8")
+    hand = next((out / "nights").iterdir()).read_text(encoding="utf-8")
     assert "&lt;b&gt;Ana&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;" in hand
     assert "&lt;img src=x onerror=alert(2)&gt;" in hand
     assert "&lt;script&gt;alert(3)&lt;/script&gt;" in (out / "index.html").read_text(encoding="utf-8")
@@ -380,11 +473,12 @@ def test_a_terminal_sees_a_progress_bar(small, tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and (out / "index.html").exists()
-    assert f"{out}: 6 pages, 1 hand" in child.before  # season, night, hand, three players
+    assert f"{out}: 5 pages, 1 hand" in child.before  # season, night, three players
 
 
 def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_path):
-    """A void hand is what export leaves out: the report shows the hands export gives; a hand
+    """A void hand is named on its night with its reason, and has no page of its own: the report
+    shows the hands export gives but the void ones (issue 33: export writes them, [Void]); a hand
     still being played shows as incomplete."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
     _run(book, ["table", "new", "t", "--players", "Ana Beto", "--bet", "1"])
@@ -395,10 +489,12 @@ def test_a_void_hand_and_a_hand_in_play_are_reported_without_a_traceback(tmp_pat
     _run(book, ["deal", "Ana", "2s", "3s", "4h", "7c", "8d", "Th", "Jc", "Qd", "Ks"])
     out = tmp_path / "site"
     report(book, "-o", out)
-    pages = sorted(p.name for p in (out / "hands").iterdir())
-    exported = _run(book, ["export", "--table", "t"]).stdout.count("[Players ")
-    assert len(pages) == exported and "t-2.html" in pages
-    assert "incomplete" in (out / "hands" / "t-2.html").read_text(encoding="utf-8")
+    shown = hands_of(out)
+    export = _run(book, ["export", "--table", "t"]).stdout
+    assert export.count("[Players ") == 2 and export.count('[Void "the deck was short a card"]') == 1
+    assert {number for _page, number in shown} == {2}  # the void hand is said on the night, not shown
+    night = night_of(out, "t", 2).read_text(encoding="utf-8")
+    assert "hand 2: <span class=\"outcome status-incomplete\">" in night and "hand 1 is void" in night
 
 
 def test_a_hand_page_says_who_entered_each_move(tmp_path):
@@ -412,7 +508,7 @@ def test_a_hand_page_says_who_entered_each_move(tmp_path):
     env = {"DESMOCHE_DB": db}
     assert CliRunner().invoke(main, ["import", "tests/conformance/friday.dsm"], env=env).exit_code == 0
     assert CliRunner().invoke(main, ["report", "-o", str(tmp_path / "site")], env=env).exit_code == 0
-    page = (tmp_path / "site" / "hands" / "friday-1.html").read_text(encoding="utf-8")
+    page = night_of(tmp_path / "site", "friday", 1).read_text(encoding="utf-8")
     # issue 25: said once for the hand, and at a move only where the recorder changes (here none)
     assert page.count(f'<p class="by">entered by {recorder_of(db)}</p>') == 1
     assert page.count('<span class="by">') == 0
@@ -464,9 +560,9 @@ def _files(root) -> dict:
 
 
 def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
-    """One more night (3 hands) imported: the second report into the same folder writes its 3
-    hand pages and its night page, and again the season page, the three players' pages and the
-    manifest; nothing else is touched. The folder is then what a report from scratch makes,
+    """One more night (3 hands) imported: the second report into the same folder writes its
+    night page, and again the season page, the three players' pages and the manifest; nothing
+    else is touched. The folder is then what a report from scratch makes,
     byte for byte (the season page's time aside); a report with nothing new writes at most the
     season page (its time) and the manifest."""
     book = Book("sqlite:///" + str(tmp_path / "book.db"))
@@ -481,15 +577,14 @@ def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
     site = tmp_path / "site"
     report(book, "-o", site)
     before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("*") if p.is_file()}
-    os.utime(site / "hands" / "club-1.html", ns=(1, 1))  # a file not written again keeps its time
+    os.utime(site / "nights" / "club-2026-09-04.html", ns=(1, 1))  # a file not written again keeps its time
     _run(book, ["import", tmp_path / "night1.dsm", "--table", "club"])
-    assert report(book, "-o", site).output.startswith(f"{site}: 12 pages, 6 hands\nbook head: ")
+    assert report(book, "-o", site).output.startswith(f"{site}: 6 pages, 6 hands\nbook head: ")
     after = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     changed = sorted(str(p.relative_to(site)) for p in after if p not in before or before[p][1] != after[p])
-    assert changed == [".desmoche-report", ".desmoche-report-hands", "hands/club-4.html", "hands/club-5.html",
-                       "hands/club-6.html", "index.html", "nights/club-2026-09-11.html", "players/Ana.html",
-                       "players/Beto.html", "players/Carla.html"]
-    assert (site / "hands" / "club-1.html").stat().st_mtime_ns == 1
+    assert changed == [".desmoche-report", ".desmoche-report-hands", "index.html", "nights/club-2026-09-11.html",
+                       "players/Ana.html", "players/Beto.html", "players/Carla.html"]
+    assert (site / "nights" / "club-2026-09-04.html").stat().st_mtime_ns == 1
     fresh = tmp_path / "fresh"
     report(book, "-o", fresh)
     assert _files(site) == _files(fresh)
@@ -497,3 +592,140 @@ def test_a_report_made_again_after_a_night_writes_only_what_changed(tmp_path):
     report(book, "-o", site)
     assert {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
             and p.stat().st_mtime_ns != times[p]} <= {".desmoche-report", "index.html"}  # the time, if it moved
+
+
+# ------------------------------------------------------- pages of any size (issue 35)
+@pytest.fixture
+def short_pages(monkeypatch):
+    """A night page of 4 hands at most, a list of 3 nights a page: the paging of a 20,000-hand
+    season (pages.PART = 100, pages.ROWS = 100) on a book of a few hands."""
+    from desmoche_ref.report import pages
+
+    monkeypatch.setattr(pages, "PART", 4)
+    monkeypatch.setattr(pages, "ROWS", 3)
+    pages.environment.cache_clear()  # its words name the sizes
+    yield pages
+    pages.environment.cache_clear()
+
+
+def _season_of_days(book, folder, days: list, cuts: tuple) -> list:
+    """A simulated session of len(`days`) hands at one table of three, hand k played on
+    `days[k]` (one session: the laws across hands hold), as records cut before each hand of
+    `cuts`, to import in order."""
+    text = _run(book, ["simulate", "--hands", len(days), "--players", "3", "--seed", "1"]).stdout
+    hands = [h.replace("[Hand ", f'[Date "{day}"]\n[Hand ', 1).rstrip("\n") + "\n"
+             for h, day in zip(split_hands(text), days)]
+    records = []
+    for k, (start, end) in enumerate(zip((0, *cuts), (*cuts, len(hands)))):
+        records.append(folder / f"part{k}.dsm")
+        records[-1].write_text("\n".join(hands[start:end]), encoding="utf-8")
+    return records
+
+
+def test_a_long_night_and_long_lists_are_written_in_pages(short_pages, tmp_path):
+    """A night of 10 hands is three pages (hands 1–4, 5–8, 9–10), each naming the others and
+    holding its hands' replays; with the 6 nights after it the season's nights are listed 3 a
+    page (the season page, then nights/index.p2.html, .p3…), each player's too; every link
+    resolves. A hand more on the long night rewrites its three pages (each names the last's
+    hands); one more night writes its page, the last list page, the season and the players'
+    pages (and their last list page), nothing else."""
+    book = Book("sqlite:///" + str(tmp_path / "book.db"))
+    days = ["2026-09-04"] * 10 + [f"2026-{d}" for d in ("10-01", "10-08", "10-15", "10-22", "10-29", "11-05",
+                                                          "09-04", "11-12")]
+    first, second, third, fourth = _season_of_days(book, tmp_path, days, (10, 16, 17))
+    _run(book, ["import", first, second, "--table", "club"])
+    site = tmp_path / "site"
+    report(book, "-o", site)
+    nights = tmp_path / "site" / "nights"
+    assert sorted(p.name for p in nights.iterdir()) == [
+        "club-2026-09-04.html", "club-2026-09-04.p2.html", "club-2026-09-04.p3.html", "club-2026-10-01.html",
+        "club-2026-10-08.html", "club-2026-10-15.html", "club-2026-10-22.html", "club-2026-10-29.html",
+        "club-2026-11-05.html", "index.p2.html", "index.p3.html"]
+    assert sorted(hands_of(site)) == sorted([("club-2026-09-04.html", n) for n in (1, 2, 3, 4)]
+                                            + [("club-2026-09-04.p2.html", n) for n in (5, 6, 7, 8)]
+                                            + [("club-2026-09-04.p3.html", 9), ("club-2026-09-04.p3.html", 10)]
+                                            + [(f"club-2026-{d}.html", n) for d, n in
+                                               (("10-01", 11), ("10-08", 12), ("10-15", 13), ("10-22", 14),
+                                                ("10-29", 15), ("11-05", 16))])
+    second = (nights / "club-2026-09-04.p2.html").read_text(encoding="utf-8")
+    assert "<title>Table club, 2026-09-04 · hands 5–8</title>" in second
+    assert ('The night&#39;s 10 hands, a page each 4:\n<a href="../nights/club-2026-09-04.html">1–4</a> · '
+            '<strong>5–8</strong> · <a href="../nights/club-2026-09-04.p3.html">9–10</a></nav>') in second
+    season_page = (site / "index.html").read_text(encoding="utf-8")
+    assert season_page.count('<th scope="row" class="day" data-label="night">') == 3 + 3  # nights, figures
+    assert ('<strong>from 2026-09-04</strong> · <a href="nights/index.p2.html">from 2026-10-15</a> · '
+            '<a href="nights/index.p3.html">from 2026-11-05</a></nav>') in season_page
+    for player in ("Ana", "Beto", "Carla"):
+        assert [p.name for p in sorted((site / "players").glob(f"{player}*"))] == [
+            f"{player}.html", f"{player}.p2.html", f"{player}.p3.html"]
+    assert links_resolve(site) > 200
+
+    def written(record) -> list:
+        before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+        _run(book, ["import", record, "--table", "club"])
+        report(book, "-o", site)
+        return sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()
+                      and before.get(p) != p.read_bytes())
+
+    # a hand more on the first night: its pages, and the nets after it on every list page
+    assert written(third) == [".desmoche-report", ".desmoche-report-hands", "index.html", "nights/club-2026-09-04.html",
+                              "nights/club-2026-09-04.p2.html", "nights/club-2026-09-04.p3.html",
+                              "nights/index.p2.html", "nights/index.p3.html"] + [
+        f"players/{name}{part}.html" for name in ("Ana", "Beto", "Carla") for part in ("", ".p2", ".p3")]
+    assert '<a href="../nights/club-2026-09-04.p3.html">9–17</a></nav>' in (nights / "club-2026-09-04.html").read_text()
+    assert written(fourth) == [".desmoche-report", ".desmoche-report-hands", "index.html",
+                               "nights/club-2026-11-12.html", "nights/index.p3.html", "players/Ana.html",
+                               "players/Ana.p3.html", "players/Beto.html", "players/Beto.p3.html",
+                               "players/Carla.html", "players/Carla.p3.html"]
+
+
+def test_the_hand_pages_of_a_report_before_are_sent_on_to_their_night(small, tmp_path):
+    """A folder made by a report of before (a page a hand: its manifest of format 2, its
+    hands/ pages) is brought up to date: each hand page that was there becomes a page that
+    sends the reader to the hand on its night's page (`#h1`; the move a link named, #move-5 or
+    #line-16, by its script); it stays one, written once, from report to report."""
+    from desmoche_ref.report.manifest import MARKER
+
+    site = tmp_path / "site"
+    report(small, "-o", site)
+    (site / "hands").mkdir()
+    (site / "hands" / "2-1.html").write_text("<p>the old page</p>")
+    (site / "hands" / "2-9.html").write_text("<p>a hand no longer in the book</p>")
+    (site / MARKER).write_text(json.dumps({"format": 2, "stamp": "old", "keys": {},
+                                           "files": {"hands/2-1.html": "x", "hands/2-9.html": "y"}}))
+    result = report(small, "-o", site)
+    assert result.output.startswith(f"{site}: 6 pages, 1 hand")
+    moved = (site / "hands" / "2-1.html").read_text(encoding="utf-8")
+    assert '<script src="../assets/moved.js" data-target="../nights/2-2026-11-27.html#h1" data-first="12" ' \
+           'data-moves="29"></script>' in moved
+    assert '<noscript><meta http-equiv="refresh" content="0; url=../nights/2-2026-11-27.html#h1"></noscript>' in moved
+    assert sorted(p.name for p in (site / "hands").iterdir()) == ["2-1.html"]  # the other hand is gone
+    assert (site / "assets" / "moved.js").exists()
+    assert json.loads((site / MARKER).read_text())["moved"] == {"hands/2-1.html": "nights/2-2026-11-27.html#h1"}
+    times = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+    report(small, "-o", site)
+    assert (site / "hands" / "2-1.html").stat().st_mtime_ns == times[site / "hands" / "2-1.html"]
+    assert links_resolve(site) > 20
+
+
+def test_the_ratings_say_what_a_rating_is_its_scale_and_why_none_is_shown(small, tmp_path):
+    """Issue 33 item 8: the season page says what a rating means and its scale (a new player at
+    0, mean 25.00, deviation 8.33; middling skill near 20, as a long run of the model gives it);
+    with no player at --min-hands rated hands yet, that none is ranked and from when; with no
+    hand that has a winner, why nothing is rated — never a table of headers alone. In Spanish too."""
+    from desmoche_ref.rating import middling
+
+    assert round(middling()) == 20
+    site = tmp_path / "one"
+    report(small, "-o", site)
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert "Everyone starts at 0.00 (mean 25.00, deviation 8.33)" in page
+    assert "about 20 after some hundreds of hands for a player who wins as often as the others" in page
+    assert "Nobody is ranked yet: a player is ranked after 20 rated hands." in page
+    assert 'id="ratings-table"' not in page and "Fewer than 20 rated hands, not ranked yet:" in page
+    empty = Book("sqlite:///" + str(tmp_path / "empty.db"))
+    _run(empty, ["import", ROOT / "sample_logs" / "empty-table.dsm"])
+    _run(empty, ["--lang", "es", "report", "-o", tmp_path / "vacia"])
+    page = (tmp_path / "vacia" / "index.html").read_text(encoding="utf-8")
+    assert "Todavía no hay manos puntuadas: solo una mano completa con ganador puntúa a sus jugadores." in page
+    assert 'id="ratings-table"' not in page and "Todos empiezan en 0.00 (media 25.00" in page

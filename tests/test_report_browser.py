@@ -76,8 +76,8 @@ class Built:
 # a 2,000-hand season's (its simulation, import and report take ~47 s of CPU here); its
 # Spanish words are the samples' Spanish site's
 LONG_TABLE = "Club_del_Barrio_San_Judas"
-LONG_NAMES = {"Ana": "Anastasia_Villanueva_Ortega", "Beto": "Bartolomé_Ñúñez_de_Balboa", "Carla": "Carla",
-              "Dani": "Daniela_Montenegro"}
+LONG_NAMES = {"Ana": "Anastasia_Villanueva_Ortega", "Beto": "Bartolomé_Ñúñez_de_Balboa",
+              "Carla": "Maximiliano_Hernández_Castillo", "Dani": "Daniela_Montenegro"}  # 27, 25, 30, 18 letters
 
 
 def _phone_season(folder):
@@ -142,16 +142,11 @@ def tab(context):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_every_page_opens_from_disk_with_no_error_and_nothing_fetched(built, tab, lang):
-    """Every page in English; in Spanish every page but the hands after the fifth (the same
-    template as the others, which are all opened in English). A file the page needs and does not
-    find is a console error; every link is checked by tests/test_report.py, and here on the
-    season page."""
+    """Every page, in English and in Spanish. A file the page needs and does not find is a
+    console error; every link is checked by tests/test_report.py, and here on the season page."""
     site = getattr(built, lang)
     pages = sorted(site.rglob("*.html"))
-    assert len(pages) == 67 + 24 + 3  # the samples' pages, then the simulated season's hands and nights
-    if lang == "es":
-        hands = [p for p in pages if p.parent.name == "hands"]
-        pages = [p for p in pages if p not in hands[5:]]
+    assert len(pages) == 1 + 21 + 4 + 3  # the season, the samples' nights and players, the simulated nights
     for path in pages:
         page = tab.open(path)
         assert page.evaluate("document.documentElement.lang") == lang, path
@@ -172,17 +167,29 @@ def test_the_standings_in_the_dom_are_standings_json(built, tab, lang):
     assert [{k: int(v) if k in counted else v for k, v in r.items()} for r in rows] == built.standings["players"]
 
 
-def _visible_step(page):
-    return page.evaluate("""() => {
-        const steps = [...document.querySelectorAll('.step')].filter(s => s.offsetParent !== null);
-        return steps.map(s => ({move: +s.dataset.move, line: +s.dataset.line,
-            players: Object.fromEntries([...s.querySelectorAll('tr[data-player]')].map(r => [r.dataset.player, {
-                hand: [...r.querySelectorAll('td.held b')].map(b => b.textContent),
-                melds: [...r.querySelectorAll('td.melds .meld')]
-                  .map(m => [...m.querySelectorAll('b')].map(b => b.textContent))
-            }])),
-            stock: s.querySelector('.stock').textContent, turn: s.querySelector('.turn').textContent}));
-    }""")
+def _visible_step(page, hand=None):
+    """The steps of the replays a reader sees: their move and line, each player's cards and
+    melds, the stock and whose turn as the page shows them (with the script: the step shown
+    and the table it draws; without: every step's words, read as tests/replay_text.py reads)."""
+    return page.evaluate("""(where) => {
+        const shown = [...document.querySelectorAll(where)].filter(s => s.offsetParent !== null);
+        return shown.map(li => {
+            const board = li.closest('ol').nextElementSibling, drawn = board && board.classList.contains('board');
+            const text = [...li.childNodes].filter(n => n.nodeType === 3).map(n => n.nodeValue).join('');
+            const out = {move: +li.id.split('-m')[1], line: parseInt(text, 10), text: text};
+            if (drawn) {
+                const rows = [...board.querySelectorAll('tr[data-player]')];
+                out.players = Object.fromEntries(rows.map(r => [r.dataset.player, {
+                    hand: [...r.querySelectorAll('td.held b')].map(b => b.textContent),
+                    melds: [...r.querySelectorAll('td.melds .meld')]
+                      .map(m => [...m.querySelectorAll('b')].map(b => b.textContent))}]));
+                out.stock = board.querySelector('p[data-label="stock"]').textContent;
+                const turn = board.querySelector('p.turn');
+                out.turn = turn ? turn.textContent : null;
+            }
+            return out;
+        });
+    }""", f"#h{hand} ol.replay li" if hand else "ol.replay li")
 
 
 def _view_cards(view):
@@ -194,40 +201,60 @@ def _view_cards(view):
     return {p["name"]: {"hand": shown(p["hand"]), "melds": [shown(m) for m in p["melds"]]} for p in view["players"]}
 
 
+def _night_of(site, table, number):
+    for page in (site / "nights").glob(f"{table}-*.html"):
+        if f'<section class="hand" id="h{number}">' in page.read_text(encoding="utf-8"):
+            return page
+    raise AssertionError((table, number))
+
+
 @pytest.mark.parametrize("table, number", [("forcing-table", 1), ("club", 7)])
 def test_the_arrow_keys_step_the_replay_through_what_view_at_shows(built, tab, table, number):
+    """Issue 35: the hand's replay on its night's page, opened at the hand (#h7), stepped with
+    the arrow keys: at each move the table the script draws from the text is what `view --at`
+    shows (cards, melds, stock, and whose turn where the text says it); the address follows
+    (#h7-m2); a link to a move opens at it; a click on another hand's button steps that one."""
     from desmoche_ref.notation.parser import parse_text
     from desmoche_ref.view import table_at
+    from desmoche_ref.words import turn
 
     text = run("export", "--table", table, "--hand", number, db=built.book)
     record = parse_text(text).hands[0]
-    page = tab.open(built.en / "hands" / f"{table}-{number}.html")
+    night = _night_of(built.en, table, number)
+    page = tab.open(night, f"#h{number}")
     lines = [ev.line for ev in record.events]
+    turns = 0
     for k, line in enumerate(lines):
         if k:
             page.keyboard.press("ArrowRight")
-        (step,) = _visible_step(page)
+        (step,) = _visible_step(page, number)
         assert (step["move"], step["line"]) == (k + 1, line)
-        assert page.evaluate("location.hash") == ("" if k == 0 else f"#move-{k + 1}")
+        assert page.evaluate("location.hash") == (f"#h{number}" if k == 0 else f"#h{number}-m{k + 1}")
         view = table_at(record, line)
-        assert {n: p for n, p in step["players"].items()} == _view_cards(view), (table, number, line)
+        assert step["players"] == _view_cards(view), (table, number, line)
         assert step["stock"] == f"stock: {view['stock']} card" + ("" if view["stock"] == 1 else "s")
+        if step["turn"] is not None:
+            assert step["turn"] == "turn: " + turn(view, False)
+            turns += 1
+    assert turns >= 3
     page.keyboard.press("ArrowRight")  # past the last move: it stays there
-    assert _visible_step(page)[0]["move"] == len(lines)
+    assert page.evaluate("location.hash") == f"#h{number}-m{len(lines)}"
     page.keyboard.press("ArrowLeft")
-    assert _visible_step(page)[0]["move"] == len(lines) - 1
+    assert page.evaluate("location.hash") == f"#h{number}-m{len(lines) - 1}"
     # a link to a move opens at it (here in a fresh load: the step is the address)
-    page = tab.open(built.en / "hands" / f"{table}-{number}.html", "#move-5")
-    assert _visible_step(page)[0]["move"] == 5
+    page = tab.open(night, f"#h{number}-m5")
+    assert page.evaluate("document.querySelector('#h%d-m5').offsetParent !== null" % number)
+    assert page.evaluate("document.querySelector('#h%d .where').textContent" % number).startswith("move 5 / ")
     assert tab.errors == []
 
 
 def test_without_javascript_every_step_is_on_the_page(browser, built):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto((built.en / "hands" / "forcing-table-1.html").as_uri())
-    steps = _visible_step(page)
-    assert [s["move"] for s in steps] == list(range(1, 34))
+    page.goto(_night_of(built.en, "forcing-table", 1).as_uri() + "#h1-m5")
+    assert [s["move"] for s in _visible_step(page, 1)] == list(range(1, 34))
+    assert page.evaluate("document.querySelector('#h1-m5').getBoundingClientRect().top") < 100  # scrolled to it
+    assert page.evaluate("document.querySelector('.controls, .board')") is None
     context.close()
 
 
@@ -262,7 +289,7 @@ def test_a_hostile_name_stays_text(built, tab):
     for path in sorted(built.hostile.rglob("*.html")):
         page = tab.open(path)
         assert page.evaluate("document.querySelectorAll('script:not([src]), img').length") == 0
-    page = tab.open(next((built.hostile / "hands").iterdir()))
+    page = tab.open(next((built.hostile / "nights").iterdir()))
     body = page.evaluate("document.body.textContent")
     assert HOSTILE_EVENT in body and HOSTILE_COMMENT in body
     page = tab.open(built.hostile / "index.html")
@@ -339,13 +366,13 @@ AT_390 = """() => {
 }"""
 
 
-def _phone_pages(site, nights: int, hands: int, players: int) -> list:
-    """The pages checked at 390 px: the season page, and the nights, hands and players whose
-    pages are the biggest (most hands, longest lines, most rows)."""
+def _phone_pages(site, nights: int, players: int) -> list:
+    """The pages checked at 390 px: the season page, and the nights and players whose pages
+    are the biggest (most hands, longest lines, most rows)."""
     def biggest(folder, count):
         return sorted((site / folder).iterdir(), key=lambda p: -p.stat().st_size)[:count]
 
-    return [site / "index.html", *biggest("nights", nights), *biggest("hands", hands), *biggest("players", players)]
+    return [site / "index.html", *biggest("nights", nights), *biggest("players", players)]
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -357,9 +384,9 @@ def test_at_390_px_nothing_scrolls_or_is_cut_sideways(built, browser, lang):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     if lang == "en":
-        pages = _phone_pages(built.phone / "en", 1, 2, 2) + _phone_pages(built.en, 1, 1, 1)
+        pages = _phone_pages(built.phone / "en", 2, 2) + _phone_pages(built.en, 2, 1)
     else:
-        pages = _phone_pages(built.es, 1, 1, 1)
+        pages = _phone_pages(built.es, 2, 1)
     found = {}
     for path in pages:
         page.goto(path.as_uri())
@@ -379,7 +406,8 @@ def test_the_night_page_folds_each_hand_into_a_card_on_a_phone(built, browser):
     page.goto(night.as_uri())
     cards = page.evaluate("""() => [...document.querySelectorAll('table.hands tbody tr')].map(tr =>
         [...tr.querySelectorAll('td')].filter(td => td.offsetParent !== null).map(td =>
-            getComputedStyle(td, '::before').content.replace(/^"|"$/g, '') + '=' + td.innerText.trim()))""")
+            getComputedStyle(td, '::before').content.replace(/^"|"$/g, '').replaceAll('\u200b', '') + '=' +
+            td.innerText.trim()))""")
     assert cards and all(any(c.startswith("pot=") for c in card) for card in cards), cards
     assert any(c.startswith(f"{LONG_NAMES['Beto']}=") for c in cards[0]), cards[0]
     assert page.evaluate("document.documentElement.scrollWidth") == 390
@@ -395,3 +423,128 @@ def test_two_players_at_the_same_net_are_both_found_in_the_chart(built, tab):
     assert [shape for shape, _text in legend] == ["circle", "rect", "polygon", "polygon"]
     ends = page.evaluate("""() => [...document.querySelectorAll('svg.chart.wide g > .mark')].length""")
     assert ends == len(legend)
+
+
+# Words a line break cuts (issue 33): anywhere but after a hyphen, `_` or `.` (where a name or
+# an option may break: `Maximiliano_` / `Hernández`), unless the word is wider than most of
+# the page (a book head's 64 digits); a card is a word (10♠)
+BROKEN_WORDS = r"""() => {
+  // words a line break cuts other than after a hyphen, `_` or `.` (where a name or an
+  // option breaks), unless the word is wider than most of the page
+  const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const top = (node, i) => { range.setStart(node, i); range.setEnd(node, i + 1);
+                             const r = range.getClientRects()[0]; return r ? Math.round(r.top) : null; };
+  while (walker.nextNode()) {
+    const node = walker.currentNode, text = node.nodeValue, parent = node.parentElement;
+    if (!parent || !parent.getClientRects().length) continue;
+    const re = /\S+/g; let m;
+    while ((m = re.exec(text))) {
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (new Set(rects.map(r => Math.round(r.top))).size < 2) continue;
+      if (rects.reduce((a, r) => a + r.width, 0) > 0.9 * document.documentElement.clientWidth) continue;
+      for (let i = m.index + 1; i < m.index + m[0].length; i++) {
+        const a = top(node, i - 1), b = top(node, i);
+        if (a !== null && b !== null && a !== b && !'-_.'.includes(text[i - 1])) { out.push(m[0]); break; }
+      }
+    }
+  }
+  return [...new Set(out)];
+}"""
+
+# At a desk's width (issue 33): nothing scrolls or is cut sideways, no cell's words overflow
+# it, and the night's outcome column is not squeezed
+AT_1280 = """() => {
+  // at a desk's width: nothing scrolls or is cut sideways, no cell's words overflow it, and
+  // the outcome column is not squeezed (a line of it holds at least 16 letters)
+  const out = [], width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width)
+    out.push('the page scrolls: ' + document.documentElement.scrollWidth);
+  for (const el of document.querySelectorAll('.wide, table')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0) continue;
+    if (el.scrollWidth > el.clientWidth + 1)
+      out.push(`${el.tagName}.${el.className} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
+    if (box.right > width + 0.5) out.push(`${el.tagName}.${el.className} is cut at ${box.right}`);
+  }
+  for (const c of document.querySelectorAll('td, th')) {
+    if (c.scrollWidth > c.clientWidth + 1) out.push(`a cell overflows: ${c.textContent.slice(0, 30)}`);
+  }
+  const em = parseFloat(getComputedStyle(document.body).fontSize);
+  for (const c of document.querySelectorAll('th.outcome')) {
+    const w = c.getBoundingClientRect().width;
+    if (w < 8 * em) out.push(`the outcome column is ${w} px`);
+  }
+  return out;
+}"""
+
+
+def _long_name_pages(site) -> list:
+    return [site / "index.html", *sorted((site / "nights").iterdir()), *sorted((site / "players").iterdir())]
+
+
+def test_at_1280_px_no_table_is_cut_nor_a_column_squeezed_by_a_long_name(built, browser):
+    """Issue 33: the phone's season (four players of 18 to 30 letters: Maximiliano_Hernández_
+    Castillo) at 1,280 px: every night page's table of hands fits whole (every player's net
+    shown), its outcome column at least 8 em wide, no word broken; the season and player pages too."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    found = {}
+    for path in _long_name_pages(built.phone / "en"):
+        page.goto(path.as_uri())
+        problems = page.evaluate(AT_1280) + page.evaluate(BROKEN_WORDS)
+        if problems:
+            found[path.name] = problems
+    context.close()
+    assert found == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_at_390_px_words_break_only_at_spaces_or_card_boundaries(built, browser, lang):
+    """Issue 33: on a phone no word is cut ("st/at/us", "Maximili/ano"): the season, night and
+    player pages of the long names' season, and a night's replay with the table its script
+    draws (a hand opened at a move); in Spanish the samples' pages."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    pages = _long_name_pages(built.phone / "en") if lang == "en" else _phone_pages(built.es, 3, 2)
+    found, drawn = {}, 0
+    for path in pages:
+        page.goto(path.as_uri())
+        problems = page.evaluate(BROKEN_WORDS)
+        steps = page.evaluate("[...document.querySelectorAll('ol.replay li')].map(li => li.id)")
+        for step in steps[len(steps) // 3::len(steps) // 3 or 1][:2]:  # a hand at a move: its table drawn
+            page.evaluate(f"location.hash = '#{step}'")
+            page.wait_for_function(f"document.querySelector('#{step.split('-')[0]} .board table') !== null")
+            problems += page.evaluate(BROKEN_WORDS)
+            drawn += 1
+        if problems:
+            found[path.name] = problems
+    context.close()
+    assert drawn >= 4
+    assert found == {}
+
+
+def test_a_link_to_a_hand_page_of_a_report_before_opens_the_hand_on_its_night(browser, tmp_path):
+    """Issue 35: a folder of a report made before (a page a hand) brought up to date: a link
+    to `hands/2-1.html#move-5` opens the night's page at hand 1, move 5 (its step shown, the
+    table drawn); `#line-16` at the move of line 16; without a script, at the hand."""
+    from desmoche_ref.report.manifest import MARKER
+
+    book, site = tmp_path / "book.db", tmp_path / "site"
+    run("import", ROOT / "sample_logs" / "friday.dsm", db=book)
+    run("report", "-o", site, db=book)
+    (site / "hands").mkdir()
+    (site / "hands" / "2-1.html").write_text("old")
+    (site / MARKER).write_text(json.dumps({"format": 2, "files": {"hands/2-1.html": "x"}}))
+    run("report", "-o", site, db=book)
+    old = (site / "hands" / "2-1.html").as_uri()
+    for js, anchor, lands in ((True, "#move-5", "#h1-m5"), (True, "#line-16", "#h1-m5"), (False, "#move-5", "#h1")):
+        context = browser.new_context(java_script_enabled=js)
+        page = context.new_page()
+        page.goto(old + anchor)
+        page.wait_for_url(f"**/nights/2-2026-11-27.html{lands}")
+        if js:
+            assert page.evaluate("document.querySelector('#h1 .where').textContent") == "move 5 / 29"
+            assert page.evaluate("document.querySelector('#h1-m5').offsetParent !== null")
+        context.close()

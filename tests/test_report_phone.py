@@ -22,14 +22,16 @@ def test_rule_text_and_the_pages_words_render_their_markdown():
 
 
 def test_the_recorder_is_said_once_and_where_it_changes():
-    from desmoche_ref.report.pages import record_html, recorded_by
+    from desmoche_ref.report.judge import judge
+    from desmoche_ref.report.pages import recorded_by
+    from desmoche_ref.report.replay import replay_html
 
-    text = "[Players \"Ana Beto\"]\n\ndeal Beto ?x9\ndeal Ana ?x9\nend\n"
-    moves = {3: 1, 4: 2, 5: 3}
-    html = record_html(text, moves, ("ana", "beto", "beto"))
+    text = "[Players \"Ana Beto\"]\n[Dealer \"Ana\"]\n\ndeal Beto ?x9\ndeal Ana ?x9\nend\n"
+    steps = judge(text).steps
+    html = replay_html(1, text, steps, ("ana", "beto", "beto"))
     assert recorded_by(("ana", "beto", "beto")) == "ana"
-    assert html.count('<span class="by">') == 1 and 'deal Ana ?x9</a> <span class="by">entered by beto</span>' in html
-    assert '<span class="by">' not in record_html(text, moves, ("ana", "ana", "ana"))
+    assert html.count("<span class=by>") == 1 and "5 deal Ana ?x9 <span class=by>entered by beto</span>\n" in html
+    assert "<span class=by>" not in replay_html(1, text, steps, ("ana", "ana", "ana"))
     assert recorded_by((None, None)) is None
 
 
@@ -67,10 +69,10 @@ def test_a_report_renders_the_rule_says_the_recorder_once_and_a_void_hand(tmp_pa
     invoke("--db", db, "deal", "Beto", "?x9")
     assert invoke("--db", db, "hand", "void", "--reason", "the deck was short a card").returncode == 0
     assert invoke("--db", db, "report", "-o", tmp_path / "site").returncode == 0
-    page = (tmp_path / "site" / "hands" / "friday-1.html").read_text(encoding="utf-8")
+    page = next((tmp_path / "site" / "nights").glob("friday-*.html")).read_text(encoding="utf-8")
     assert "<strong>announce</strong>" in page and "**" not in page
-    assert '<a href="#move-4">move 4</a>, <a href="#line-12">line 12</a>: <strong>R4.5</strong>' in page
+    assert '<a href="#h1-m4">move 4</a>, line 12: <strong>R4.5</strong>' in page
     assert "<code>desmoche-ref view --at LINE</code>" in page and "`" not in re.sub(r"<[^>]+>", "", page)
     nights = list((tmp_path / "site" / "nights").glob("live-*.html"))
     assert len(nights) == 1 and "hand 1 is void: the deck was short a card" in nights[0].read_text(encoding="utf-8")
-    assert not (tmp_path / "site" / "hands" / "live-1.html").exists()  # export leaves it out
+    assert 'id="h1"' not in nights[0].read_text(encoding="utf-8")  # export leaves it out

@@ -129,7 +129,7 @@ def test_bare_rules_lists_the_sections():
     assert "  R14  Fouls and disqualification (R14.1-R14.5, F1-F5)" in lines
     assert "The record notation (NOTATION.md):" in lines
     assert "  N4   Events (N4.1-N4.10)" in lines
-    assert "  N9   Sessions (check --session, and import) (N9.1-N9.5)" in lines
+    assert "  N9   Sessions (check --session, and import) (N9.1-N9.6)" in lines
     assert len([l for l in lines if l.startswith("  ")]) == 15 + 9
 
 

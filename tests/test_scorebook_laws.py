@@ -199,6 +199,12 @@ class Laws(RuleBasedStateMachine):
         sides, lines = RECORDS[which]
         table = TableBook(self.book, name)  # a recorder who looks now
         if self.half_played(name):
+            if sides == RECORDS[self.record_of[name]][0] and not self.over(name):
+                # the hand Ana is dealing, asked for again: dealt already, nothing done (issue 33)
+                before = snapshot(self.book)
+                assert table.new_hand("Ana", sides, table.number or 0).already == table.seq
+                assert snapshot(self.book) == before
+                return
             self.refused_changes_nothing(lambda: table.new_hand("Ana", sides, table.number or 0), StoreError)
             return
         table.new_hand("Ana", sides, table.number or 0)
@@ -291,6 +297,21 @@ class Laws(RuleBasedStateMachine):
             return
         table.close()
         self.closed.add(name)
+
+    @precondition(lambda self: self.closed)
+    @rule(data=st.data(), how=st.sampled_from(["undo", "reopen"]))
+    def reopen_table(self, data, how):
+        """`undo` right after `table close`, or `table reopen`: the table open again as it was
+        (its returns taken back); the hand the close ended stays ended (issue 33)."""
+        name = data.draw(st.sampled_from(sorted(self.closed)))
+        table = TableBook(self.book, name)
+        reopened = table.undo() if how == "undo" else table.reopen()
+        assert reopened.name == name and not TableBook(self.book, name).closed_table
+        self.closed.discard(name)
+        done = self.done[name]
+        if done and "end" not in done:  # the close wrote the `end` of the hand it closed
+            done.append("end")
+            self.pending[name] = [line for line in self.pending[name] if line != "end"]
 
     @precondition(lambda self: "imported" not in self.tables)
     @rule()

@@ -140,7 +140,7 @@ def test_view_in_spanish():
     assert run.returncode == 0
     lines = run.stdout.splitlines()
     assert lines[0] == "sample_logs/forcing-table.dsm mano 1 (línea 2), después de la línea 20: incompleta"
-    assert lines[1].startswith("reparte Carla · apuesta 10.00, acumulado 0.00 · desmoche: todo=off")
+    assert lines[1].startswith("reparte Carla · apuesta 10.00, acumulado 0.00 · desmoche: todo=no")  # on/off in Spanish
     assert lines[2].split() == ["jugador", "estado", "mano", "mesa"]
     assert lines[-5:] == [
         "en oferta: 9♥ (robada por Beto); puede tomarla: Beto",

@@ -115,8 +115,10 @@ def test_standings_settle_up_and_ledger_in_spanish(book_url):
     assert run("standings", "--db", book_url, "--lang", "es", spanish=False).stdout == es
 
     settle = run("settle-up", "--db", book_url).stdout
-    assert settle.splitlines() == ["Ana paga a Dani 135.00", "Carla paga a (bote) 30.00", "Ana paga a Beto 8.17",
-                                   "Carla paga a Beto 6.92"]
+    # empty-table's pot of 30.00 stays in it, 10.00 of each who put it in (issue 33)
+    assert settle.splitlines() == ["Ana paga a Dani 133.17", "Carla paga a Beto 25.09", "Carla paga a Dani 1.83",
+                                   "el bote de la mesa empty-table guarda 30.00 para su próxima mano, puesto por "
+                                   "Ana 10.00, Beto 10.00 y Carla 10.00"]
     assert run("settle-up", "--db", book_url, "--since", "2030-01-01").stdout == \
         "nada que saldar: todos los saldos están en cero\n"
 

@@ -86,7 +86,7 @@ def test_a_live_add_takes_a_for_to_and_stores_to(live):
                  "meld Beto 2c 3c 4c", "pay Beto Kd", "draw Ana 5c"]:
         live(*line.split())
     out = live("--lang", "es", "add", "Beto", "5c", "a", "4c").output
-    assert out.splitlines()[0] == "jugada 10: add Beto 5c to 4c"
+    assert out.splitlines()[0] == "jugada 10: agregar Beto 5c a 4c"  # said in Spanish (issue 33); stored `to`
     assert live("rec", "agregar Beto Qh a 4c", status=1).output == (  # judged as `to 4c` is
         "refused: R8.2 Qh does not fit the meld of 4c: a run is one suit (nothing stored)\n")
     assert live("hand", "log").output.splitlines()[-1].endswith(" add Beto 5c to 4c")

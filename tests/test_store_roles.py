@@ -210,7 +210,7 @@ def test_a_reader_reads_and_is_refused_anything_else_in_one_line(owner_url, role
     assert [(r["player"], r["net"]) for r in reader.json("standings", "--json")["players"]] == [
         ("Carla", "35.00"), ("Beto", "-10.00"), ("Ana", "-25.00")]
     assert reader("standings").stdout.splitlines()[-1] == "unwon (in pots) 0.00, brought in 0.00"
-    assert verified(reader("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(reader("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
     assert len(reader.json("hand", "log", "--json")) == 30
     assert reader.json("hand", "show", "--json")["net"] == FRIDAY_NETS
     assert reader.json("table", "list", "--json")[0]["name"] == "friday"
@@ -229,7 +229,7 @@ def test_a_reader_reads_and_is_refused_anything_else_in_one_line(owner_url, role
     assert (spanish.exit_code, spanish.stderr) == (2, f"error: el rol {viewer} solo puede leer este libro\n")
     run = psql(owner_url, viewer, "INSERT INTO player (name) VALUES ('Zed')")
     assert (run.returncode, run.stderr.strip()) == (1, "ERROR:  permission denied for table player")
-    assert verified(owner("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(owner("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
 
 
 def test_a_role_given_nothing_is_told_who_grants_it(owner_url, roles):
@@ -242,9 +242,11 @@ def test_a_role_given_nothing_is_told_who_grants_it(owner_url, roles):
 
 def test_only_the_owner_makes_an_empty_book(owner_url, roles):
     clerk = roles("clerk")
-    run = Live(as_role(owner_url, clerk))("table", "list", status=2)
+    run = Live(as_role(owner_url, clerk))("table", "new", "t", "--players", "Ana Beto", "--bet", "1", status=2)
     assert run.stderr == (f"error: role {clerk} may not create the book's tables: the database's owner "
                           "makes the book first (`desmoche-ref db upgrade`)\n")
+    # a read makes no book, whoever asks (issue 33): there is none to read
+    assert Live(as_role(owner_url, clerk))("table", "list", status=2).stderr.startswith("error: there is no book in ")
 
 
 # ---------------------------------------------------------------- recorders
@@ -314,7 +316,7 @@ def test_a_book_its_owner_upgrades_works_for_both_roles(owner_url, roles):
         recorder(*words)
     recorder("end")
     assert reader.json("hand", "show", "--json")["net"] == FRIDAY_NETS
-    assert verified(reader("verify").stdout) == "1 hands, 30 moves, 20 postings: all in order\n"
+    assert verified(reader("verify").stdout) == "1 hand, 30 moves, 20 postings: all in order\n"
     assert {e["recorder"] for e in reader.json("hand", "log", "--json")} == {clerk}
 
 

@@ -6,7 +6,8 @@ A simulated club season (240 hands, four players, 20 a night: twelve nights) is 
 into a new book and published with `desmoche-ref report -o season/`, exactly the two
 commands the README shows; headless Chromium (Debian's /usr/bin/chromium, driven by
 Playwright: pip install -e '.[test]') opens the pages from disk: the season page at 1280
-pixels wide, and a hand's replay stepped to a move with the arrow keys.
+pixels wide, and a hand's replay on its night's page, opened at the hand (#h7) and stepped
+to a move with the arrow keys.
 """
 
 import pathlib
@@ -48,10 +49,14 @@ def main() -> int:
             page.goto((folder / "season" / "index.html").as_uri())
             page.screenshot(path=str(ROOT / "docs" / "report-season.png"))
             page.set_viewport_size({"width": 1100, "height": 900})
-            page.goto((folder / "season" / "hands" / f"club-{HAND}.html").as_uri())
+            night = next(p for p in sorted((folder / "season" / "nights").glob("club-*.html"))
+                         if f'id="h{HAND}"' in p.read_text(encoding="utf-8"))
+            page.goto(night.as_uri() + f"#h{HAND}")
             for _ in range(MOVES):
                 page.keyboard.press("ArrowRight")
-            page.locator("#replay").screenshot(path=str(ROOT / "docs" / "report-replay.png"))
+            hand = page.locator(f"#h{HAND}")
+            hand.locator("pre.head").evaluate("e => e.hidden = true")  # the replay, not the tags above it
+            hand.screenshot(path=str(ROOT / "docs" / "report-replay.png"))
             browser.close()
     for name in ("report-season.png", "report-replay.png"):
         print(f"docs/{name}: {(ROOT / 'docs' / name).stat().st_size // 1000} KB")

@@ -169,7 +169,7 @@ class Hub:
         try:
             watcher = watch(book) if self.poll is None else watch(book, self.poll)
         except BaseException:
-            book.engine.dispose()
+            book.close()
             raise
         return book, Scoreboard(book, self.tables), watcher
 
@@ -181,5 +181,5 @@ class Hub:
             except Exception:
                 pass
         if book is not None:
-            book.engine.dispose()
+            book.close()
         return None, None, None

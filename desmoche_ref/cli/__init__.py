@@ -30,7 +30,7 @@ COMMANDS = {
     "settle-up": ("desmoche_ref.cli.league", "settle_up", N_("Who pays whom to clear the balances.")),
     "db": ("desmoche_ref.cli.db", "db",
            N_("The book: where it is (path), its schema (upgrade, check), who may use it (grant, revoke, roles).")),
-    "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close.")),
+    "table": ("desmoche_ref.cli.table", "table", N_("The tables of the book: new, list, use, bet, close, reopen.")),
     "hand": ("desmoche_ref.cli.hand", "hand", N_("Start a hand, show the table now, list its moves, void a hand.")),
     "cut": ("desmoche_ref.cli.moves", "cut_command", N_("Record a cut (R3.2).")),
     "deal": ("desmoche_ref.cli.moves", "deal_command", N_("Record cards dealt to a player.")),
@@ -67,7 +67,7 @@ class LazyGroup(Group):
 
     def get_command(self, ctx, name):
         if name not in COMMANDS:
-            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10)
+            name = spanish_verb(name)  # `desmoche-ref robar Beto 2d` is `draw` (N4.10), `deshacer` `undo`
             if name is None:
                 return None
         module, attr, _help = COMMANDS[name]
@@ -80,7 +80,7 @@ class LazyGroup(Group):
             from ..limits import closest
             from ..notation.parser import SPANISH_VERBS
 
-            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS))  # any case, either language
+            close = closest(name, list(COMMANDS) + list(SPANISH_VERBS) + list(SPANISH_COMMANDS))  # either language
             if close:
                 ctx.fail(_("No such command '{name}'. Did you mean '{close}'? (commands: {commands})").format(
                     name=name, close=close, commands=", ".join(COMMANDS)))
@@ -94,11 +94,15 @@ class LazyGroup(Group):
             formatter.write_dl(rows)
 
 
+SPANISH_COMMANDS = {"deshacer": "undo"}  # a session command's Spanish name that is a command here too
+
+
 def spanish_verb(name: str):
-    """The verb command a Spanish verb of the notation names (N4.10: `robar` is `draw`), or None."""
+    """The command a Spanish word names: a verb of the notation (N4.10: `robar` is `draw`), or
+    the table session's `deshacer` (`undo`, as in `play`); else None."""
     from ..notation.parser import SPANISH_VERBS
 
-    return SPANISH_VERBS.get(name)
+    return SPANISH_VERBS.get(name) or SPANISH_COMMANDS.get(name)
 
 
 def _show_version(ctx, param, value):
@@ -132,6 +136,7 @@ def main(ctx):
       desmoche-ref view sample_logs/friday.dsm --at 25
       desmoche-ref rules R9.1
       desmoche-ref fmt sample_logs/friday.dsm
+      desmoche-ref --db club.db import sample_logs/club-night.dsm
       desmoche-ref --db club.db standings
     """
     if ctx.invoked_subcommand is None:  # bare `desmoche-ref`: the help, and no error

@@ -31,12 +31,39 @@ def _db_given_before(ctx, param, value):
     """The group's --db (`desmoche-ref --db club.db table new …`): kept for the command."""
     if value is not None:
         ctx.meta[DB_KEY] = value
+        warn_of_password(ctx, value)
 
 
 def _db_here_or_before(ctx, param, value):
     """The command's own --db, else the one given before the command, else None (then
     $DESMOCHE_DB or the default: store.db.resolve_url)."""
+    if value is not None:
+        warn_of_password(ctx, value)
     return value if value is not None else ctx.meta.get(DB_KEY)
+
+
+WARNED_KEY = "desmoche_ref.db.warned"  # ctx.meta: the password warning said once a run
+
+
+def warn_of_password(ctx, value: str) -> None:
+    """A password in --db is in the process's arguments, which every user of this computer
+    can read (`ps`, /proc) for as long as the command runs — `play` and `board` all night —
+    and which the process cannot take back (docs/security.md): said once, on standard error,
+    with the places that keep it to its owner. The command goes on."""
+    if "@" not in value or "://" not in value or ctx.find_root().meta.get(WARNED_KEY):
+        return
+    from ..store.errors import BookError
+    from ..store.location import parse_url
+
+    try:
+        password = parse_url(value).password
+    except BookError:
+        return  # not a URL: the book's opening says so
+    if password:
+        ctx.find_root().meta[WARNED_KEY] = True
+        click.echo(_("warning: the --db URL holds a password, which every user of this computer can read "
+                     "(`ps`) while the command runs: put it in ~/.pgpass (PGPASSFILE), a service file "
+                     "(postgresql+psycopg:///?service=NAME, PGSERVICEFILE) or DESMOCHE_DB instead"), err=True)
 
 
 # `--db` before the command, as `--lang` may be: every command that opens the book takes it
@@ -139,5 +166,5 @@ def say_if_made(book) -> None:
 
 def _close_books():
     while _OPEN:
-        _OPEN.pop().engine.dispose()
+        _OPEN.pop().close()
 

@@ -32,14 +32,24 @@ def db():
 def db_path(db):
     """Print the book's URL (without its password): --db, else $DESMOCHE_DB, else the default.
 
+    It makes nothing: a SQLite book that is not there yet is said on standard error (the
+    first command that records makes it; a command that only reads says there is none).
+
     \b
     Examples:
       desmoche-ref db path
       DESMOCHE_DB=club.db desmoche-ref db path
     """
-    from ..store.db import describe, resolve_url
+    import os
 
-    click.echo(describe(resolve_url(db)))
+    from ..store.db import describe, resolve_url, sqlite_path
+
+    url = resolve_url(db)
+    click.echo(describe(url))
+    path = sqlite_path(url)
+    if path and not os.path.exists(path):
+        click.echo(_("no book there yet: the first command that records (`table new`, `import`) makes it"),
+                   err=True)
 
 
 @db.command("upgrade", cls=Command)

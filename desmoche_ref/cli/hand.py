@@ -107,12 +107,13 @@ def said_warnings(warnings) -> None:
         click.echo(_("warning {code} {message}").format(code=w.code, message=say(w.message)))
 
 
-def opened_line(table: str, opened) -> str:
-    """The line a hand dealt says (`hand new`, and `new` in the table session)."""
+def opened_line(table: str, opened, command: str = "desmoche-ref hand new") -> str:
+    """The line a hand dealt says (`hand new`, and `new` in the table session, whose `command`
+    it names)."""
     from ..words import opened_message
     from .render import say
 
-    return say(opened_message(table, opened))
+    return say(opened_message(table, opened, command))
 
 
 @hand.command("void", cls=Command)
@@ -128,7 +129,8 @@ def hand_void(reason, expect_seq, table_name, db):
 
     Nothing is posted, the pots it carried in pass on to the next hand, and the same
     dealer deals again. Its moves stay in the log, followed by a `void` row with the
-    reason; `undo` takes the void back. An export leaves a void hand out.
+    reason; `undo` takes the void back. An export writes it with its reason (a Void tag),
+    so it keeps its number (N9.6); a hand with no move is not voided.
 
     \b
     Examples:
@@ -206,12 +208,12 @@ def print_table(shown) -> None:
               "  ".join(cards_text(m, colour) for m in s.melds)] for s in ref.seats_view()]
     click.echo(simple_table(seats, [_("player"), _("status"), _("hand"), _("table")]))
     stock = ref.g.stock
-    click.echo(ngettext("stock: {count} cards; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
+    click.echo(ngettext("stock: {count} card; discard pile: {cards}", "stock: {count} cards; discard pile: {cards}",
                         stock).format(count=stock, cards=cards_text(ref.g.dead, colour) or _("(empty)")))
     for text in next_state(ref, shown.closed, shown.void.comment if shown.void else None):
         click.echo(text)
     # each finding at its move and at its line of `hand show --record` (the report's)
-    for (seq, code, message), (line, _code, _message) in zip(shown.findings, shown.report.findings()):
+    for seq, line, code, message in shown.findings:
         click.echo(_("move {seq} (line {line}): {code} {message}").format(seq=seq, line=line, code=code,
                                                                            message=style.text(message)))
 
@@ -243,6 +245,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
       desmoche-ref hand log --utc
     """
     from ..store.tablebook import TableBook
+    from .moves import said_line
 
     shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     rows = shown.log if everything else [r for r in shown.log if r.stands]
@@ -254,9 +257,9 @@ def hand_log(number, everything, as_json, utc, table_name, db):
         sys.stdout.write("\n")
         return
     count = len(items)
-    heading = ngettext("table {table} hand {number}: {count} rows", "table {table} hand {number}: {count} rows",
+    heading = ngettext("table {table} hand {number}: {count} row", "table {table} hand {number}: {count} rows",
                        count) if everything else \
-        ngettext("table {table} hand {number}: {count} moves", "table {table} hand {number}: {count} moves", count)
+        ngettext("table {table} hand {number}: {count} move", "table {table} hand {number}: {count} moves", count)
     click.echo(heading.format(table=shown.table, number=shown.number, count=count))
     for i, r in zip(items, rows):
         void = shown.void is not None and r.seq == shown.void.seq
@@ -264,7 +267,8 @@ def hand_log(number, everything, as_json, utc, table_name, db):
                (_("  (undone by move {seq})").format(seq=i["superseded"]) if i["superseded"] else "") + \
                (_("  — the hand is void: {reason}").format(reason=r.comment) if void else
                 f"  #{r.comment}" if r.comment else "")
-        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  {i['line']}{note}")
+        click.echo(f"{i['seq']:>4}  {i['entered'].replace('T', ' ')}  {i['recorder'] or '-'}  "
+                   f"{said_line(i['line'])}{note}")
 
 
 def shown_time(stored, utc: bool = False):

@@ -89,8 +89,6 @@ def import_(files, table, encoding, db):
       desmoche-ref import --encoding cp1252 old-windows-file.dsm
       desmoche-ref import night.dsm --db postgresql://league@server/book
     """
-    from .runtime import collector_paused
-
     if table is not None:
         from ..limits import table_name
         from .render import say
@@ -98,9 +96,7 @@ def import_(files, table, encoding, db):
         table, problem = table_name(table)
         if problem:
             fail(_("--table: {problem}").format(problem=say(problem)))
-    with collector_paused():
-        status = _import_files(files, table, db, encoding)
-    sys.exit(status)
+    sys.exit(_import_files(files, table, db, encoding))
 
 
 def _import_files(files, table, db, encoding) -> int:
@@ -171,13 +167,17 @@ class _Source:
     def __init__(self, path: str, table, encoding):
         from ..store.judging import Judging
         from .files import open_binary
+        from .runtime import collector_paused
 
         self.path, self.table, self.encoding = path, table, encoding
         self.judging = self.lines = None
         self.f, self.problem = open_binary(path)
         if self.problem is None:
             self.lines = _bar_length(self.f)  # read before the judging process shares the file
-            self.judging = Judging.of_file(self.f, path, table, encoding)
+            # forked with the collector off, which it keeps (it judges as `check` does); this
+            # process, which writes, has it back: a write's session leaves cycles behind
+            with collector_paused():
+                self.judging = Judging.of_file(self.f, path, table, encoding)
 
     def import_into(self, book):
         if self.lines is None:
@@ -386,7 +386,13 @@ def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
     headers = STANDING_WORDS + [N_("nights")]
     qualified = [row for row in shown if row[-1] >= min_nights]
     apart = [row for row in shown if row[-1] < min_nights]
-    click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+    if qualified:
+        click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+    else:  # an empty table says why it is empty
+        click.echo(ngettext("nobody has played {count} night yet (a night: a table's hands of one day, "
+                            "counted when the player sat in a complete one)",
+                            "nobody has played {count} nights yet (a night: a table's hands of one day, "
+                            "counted when the player sat in a complete one)", min_nights).format(count=min_nights))
     if apart:
         click.echo(ngettext("Fewer than {count} night, not qualified:", "Fewer than {count} nights, not qualified:",
                             min_nights).format(count=min_nights))
@@ -545,31 +551,48 @@ def settle_up(table, since, until, as_json, db):
     """Who pays whom to clear the balances: at most one transfer fewer than the parties,
     exact to the cent. What a table does at the end of the night.
 
-    Money still in the pots (or carried in from before the book) is one more party, (pot):
-    the losers pay what stays in the pots into it, and it pays out what came from outside.
+    A pot carried to a table's next hand stays in it: the antes in it are already there, and
+    its share of each player who put it in is still theirs (R11.5 returns it if the table
+    breaks up), so nobody pays it to anyone; a line says what each pot holds and who put it
+    in. Money carried in from before the book is one more party, (pot), that pays it out.
 
     \b
     Examples:
       desmoche-ref settle-up --table 3 --since 2026-11-26 --until 2026-11-26
       desmoche-ref settle-up --json
     """
-    from ..settleup import settle_up as clear
     from ..store.league import POT_PARTY
     from ..store.scorebook import Scorebook
 
-    owed = Scorebook(open_book(db, readonly=True)).balances(_selection(table, None, since, until))
-    transfers = clear(owed)
+    done = Scorebook(open_book(db, readonly=True)).settlement(_selection(table, None, since, until))
     if as_json:
         return _json({"transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.cents)}
-                                    for t in transfers],
-                      "balances": {p: fmt(c) for p, c in sorted(owed.items())}})
-    if not transfers:
-        click.echo(_("nothing to settle: every balance is zero"))
-        return
+                                    for t in done.transfers],
+                      "balances": {p: fmt(c) for p, c in sorted(done.balances.items())},
+                      "held": [{"table": h.table, "pot": h.pot, "amount": fmt(h.cents),
+                                "put_in": {p: fmt(c) for p, c in h.put_in.items()}} for h in done.held]})
 
     def party(name):  # the pots' party in words ("(pot)" is no player's name, N3.1)
         return _("(pot)") if name == POT_PARTY else name
 
-    for t in transfers:
+    if not done.transfers:
+        click.echo(_("nothing to settle between the players") if done.held
+                   else _("nothing to settle: every balance is zero"))
+    for t in done.transfers:
         click.echo(_("{payer} pays {payee} {amount}").format(payer=party(t.payer), payee=party(t.payee),
                                                              amount=fmt(t.cents)))
+    for h in done.held:
+        click.echo(held_line(h))
+
+
+def held_line(h) -> str:
+    """A pot carried to a table's next hand, in words: what it holds and who put it in."""
+    from ..findings import listed
+    from .render import say
+
+    who = say(listed([f"{name} {fmt(cents)}" for name, cents in h.put_in.items()]))
+    if h.pot == "main":
+        return _("table {table}'s pot holds {amount} for its next hand, put in by {who}").format(
+            table=h.table, amount=fmt(h.cents), who=who)
+    return _("table {table}'s {game} pot holds {amount} for its next hand, put in by {who}").format(
+        table=h.table, game=h.pot, amount=fmt(h.cents), who=who)

@@ -126,7 +126,8 @@ def undo(expect_seq, table_name, db):
 
     Undoing the last move of a closed hand reopens it: its postings are reversed by new
     postings. On a hand with no move yet it takes back the `hand new` that dealt it: the
-    hand before reopens as it was. After `hand void` it takes the void back.
+    hand before reopens as it was. After `hand void` it takes the void back; after `table
+    close`, the close (the table opens again, the pots it returned hold them again).
 
     \b
     Examples:
@@ -138,8 +139,18 @@ def undo(expect_seq, table_name, db):
     book = TableBook(open_book(db), table_name)
     done = book.undo(expect_seq)
     click.echo(undone_text(done))
-    for text in next_state(book.ref, book.closed):
-        click.echo(text)
+    if book.ref is not None:
+        for text in next_state(book.ref, book.closed):
+            click.echo(text)
+
+
+def said_line(line: str) -> str:
+    """A stored line as the run's language says it: in Spanish with its Spanish verb
+    (`pagar Ana As`, N4.10); the book keeps the English one."""
+    from ..play.lines import spoken
+    from .lang import language
+
+    return spoken(line, language() == "es")
 
 
 def undone_text(done) -> str:
@@ -147,7 +158,7 @@ def undone_text(done) -> str:
     from .render import say
     from ..words import undone_message
 
-    return say(undone_message(done))
+    return say(undone_message(done, said_line(done.line) if hasattr(done, "line") else None))
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
@@ -162,7 +173,7 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     if done.unchanged:
         click.echo(already_text(done))
         return
-    click.echo(_("move {seq}: {line}").format(seq=done.seq, line=done.line))
+    click.echo(_("move {seq}: {line}").format(seq=done.seq, line=said_line(done.line)))
     for f in done.fouls:
         foul = _("foul {code} {player}: {message} — enforced, disqualified (`forgive` next to forgive it)") \
             if f.enforced else _("foul {code} {player}: {message} — forgiven")
@@ -177,11 +188,11 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
 
 
 def already_text(done) -> str:
-    """A line identical to the hand's last move that changes nothing: not stored twice."""
+    """A line that is a move of the hand sent again (store/repeats.py): not stored twice."""
     from .render import say
     from ..words import already_message
 
-    return say(already_message(done))
+    return say(already_message(done, said_line(done.line)))
 
 
 def print_settlement(table: str, number: int, report) -> None:

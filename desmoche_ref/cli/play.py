@@ -36,10 +36,13 @@ def open_table(book, table_name=None):
 
 
 # ---------------------------------------------------------------- commands
-def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
+def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bool = False,
+           tally=None) -> str:
     """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped);
-    `echo` (a terminal) says each accepted move in a line. Returns OK, REFUSED, CHANGED
-    (another recorder moved the hand first) or QUIT."""
+    `echo` (a terminal) says each accepted move in a line; `follow` (piped): the lines may be
+    a hand sent again, matched move by move (store/repeats.py); `tally` (a Counter) counts
+    the moves `stored` and those `already` recorded. Returns OK, REFUSED, CHANGED (another
+    recorder moved the hand first) or QUIT."""
     from ..play import lines
     from ..play.prompt import echo_text, foul_text
     from ..store.hands import HandChanged, Refused, StoreError
@@ -49,11 +52,11 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
         return OK
     try:
         if isinstance(item, lines.Command):
-            return COMMAND_RUNNERS[item.name](recorder, item.args)
+            return COMMAND_RUNNERS[item.name](recorder, item.args, follow)
         hand_or_fail(recorder)
         if item.event.error is not None:
             raise Refused(item.event.error)
-        stored = recorder.record(with_comment(item.text, item.comment))
+        stored = recorder.record(with_comment(item.text, item.comment), follow=follow)
     except Refused as e:
         click.echo(where + _("refused: {code} {message} (nothing stored)").format(
             code=e.finding.code, message=say(e.finding.message)))
@@ -66,10 +69,12 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False) -> str:
     except (StoreError, lines.Usage) as e:
         click.echo(f"{where}{reason(e)}")
         return REFUSED
+    if tally is not None:
+        tally["already" if stored.unchanged else "stored"] += 1
     if stored.unchanged:
         from .moves import already_text
 
-        click.echo(where + already_text(stored._replace(line=lines.spoken(stored.line, spanish()))))
+        click.echo(where + already_text(stored))
         return OK
     if echo:
         click.echo(say(echo_text(stored.seq, lines.spoken(stored.line, spanish()), recorder.ref,
@@ -102,11 +107,19 @@ def reason(error) -> str:
     `desmoche-ref end`)."""
     from ..findings import IN_SESSION, reworded
 
-    return say(reworded(error.args[0], **IN_SESSION)) if error.args else str(error)
+    words = dict(IN_SESSION, new=session_command("new"), look=session_command("state"))
+    return say(reworded(error.args[0], **words)) if error.args else str(error)
 
 
 def spanish() -> bool:
     return language() == "es"
+
+
+def session_command(name: str) -> str:
+    """A session command as the recorder types it in the run's language (`new`, `nueva`)."""
+    from ..play.lines import SPANISH_COMMAND_OF
+
+    return SPANISH_COMMAND_OF[name] if spanish() else name
 
 
 def status(recorder, colour: bool = False) -> str:
@@ -116,7 +129,7 @@ def status(recorder, colour: bool = False) -> str:
 def prompt(recorder, colour: bool = False) -> str:
     from ..play.prompt import prompt_text
 
-    return say(prompt_text(recorder.number, recorder.ref, recorder.closed, colour))
+    return say(prompt_text(recorder.number, recorder.ref, recorder.closed, colour, recorder.closed_table, spanish()))
 
 
 def no_arguments(name: str, args: str) -> None:
@@ -127,7 +140,7 @@ def no_arguments(name: str, args: str) -> None:
             command=SPANISH_COMMAND_OF[name] if spanish() else name))
 
 
-def run_state(recorder, args):
+def run_state(recorder, args, follow=False):
     from ..play.prompt import state_lines
     from .render import simple_table
 
@@ -136,13 +149,14 @@ def run_state(recorder, args):
 
     no_arguments("state", args)
     hand_or_fail(recorder)
+    style = Style()  # cards named in a finding as every other card of the view (A♥, not Ah)
     for line in state_lines(recorder.number, recorder.ref, recorder.name, recorder.closed,
                             colour_now(), grid, spanish()):
-        click.echo(say(line))
+        click.echo(style.text(line))
     return OK
 
 
-def run_undo(recorder, args):
+def run_undo(recorder, args, follow=False):
     from .moves import undone_text
 
     no_arguments("undo", args)
@@ -150,31 +164,46 @@ def run_undo(recorder, args):
     return OK
 
 
-def run_new(recorder, args):
+def run_new(recorder, args, follow=False):
     from ..play.lines import read_new
     from .hand import opened_line, said_warnings
 
     spec = read_new(args)
-    opened = recorder.new_hand(spec.dealer, spec.sides)
+    opened = recorder.new_hand(spec.dealer, spec.sides, follow=follow)
     if opened.closed is not None:
         say_settlement(recorder, opened.closed_number, opened.closed)
-    click.echo(opened_line(recorder.name, opened))
+    click.echo(opened_line(recorder.name, opened, session_command("new")))
     said_warnings(opened.warnings)
     return OK
 
 
-def run_void(recorder, args):
+def run_void(recorder, args, follow=False):
     from ..play.lines import Usage
     from .hand import voided_text
 
     if not args.strip():
         raise Usage(_("void takes the reason: `void the deck was short a card`"))
     hand_or_fail(recorder)
-    click.echo(voided_text(recorder.void(args, recorder.seq), recorder.name, "new"))
+    click.echo(voided_text(recorder.void(args, recorder.seq), recorder.name, session_command("new")))
     return OK
 
 
-def run_settle(recorder, args):
+ASK = None  # how the terminal's session asks a yes or no (run_terminal sets it: prompt_toolkit's own)
+
+
+def run_close(recorder, args, follow=False):
+    """The table breaks up, as `table close` (a terminal asks first; a file's line is its own word)."""
+    from .table import close_question, say_closed
+
+    no_arguments("close", args)
+    if not follow and not (ASK or click.confirm)(close_question(recorder.name)):
+        click.echo(_("table {name} left open").format(name=recorder.name))
+        return OK
+    say_closed(recorder.name, recorder.close())
+    return OK
+
+
+def run_settle(recorder, args, follow=False):
     from ..money import fmt
     from ..settle import MAIN_POT
     from .render import simple_table
@@ -201,8 +230,9 @@ def run_settle(recorder, args):
     return OK
 
 
-def run_log(recorder, args):
+def run_log(recorder, args, follow=False):
     from .hand import shown_time
+    from .moves import said_line
 
     no_arguments("log", args)
     hand_or_fail(recorder)
@@ -210,7 +240,7 @@ def run_log(recorder, args):
     if not rows:
         click.echo(_("hand {number}: no move yet").format(number=recorder.number))
     for r in rows:
-        text = with_comment(r.line, r.comment)
+        text = with_comment(said_line(r.line), r.comment)
         if r.supersedes is not None:
             text += "  (" + _("takes back move {seq}").format(seq=r.supersedes) + ")"
         elif r.superseded is not None:
@@ -219,19 +249,19 @@ def run_log(recorder, args):
     return OK
 
 
-def run_help(recorder, args):
+def run_help(recorder, args, follow=False):
     from ..play.lines import help_text
 
     click.echo(help_text(say, spanish()))
     return OK
 
 
-def run_quit(recorder, args):
+def run_quit(recorder, args, follow=False):
     return QUIT
 
 
 COMMAND_RUNNERS = {"state": run_state, "undo": run_undo, "new": run_new, "void": run_void,
-                   "settle": run_settle, "log": run_log, "help": run_help, "quit": run_quit}
+                   "settle": run_settle, "close": run_close, "log": run_log, "help": run_help, "quit": run_quit}
 
 
 def say_settlement(recorder, number, report) -> None:
@@ -253,9 +283,12 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
     another recorder moved the hand first (that line was not stored). The first such line
     stops the input (the lines after it were written for a hand that went otherwise), unless
     `keep_going`."""
+    from collections import Counter
+
     from ..store.db import BookError
 
     worst = done = 0
+    tally = Counter()
     for number, raw in enumerate(stream, 1):
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -267,7 +300,7 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
             if number == 1:
                 typed = typed.lstrip("\ufeff")
             try:
-                outcome = handle(recorder, typed, f"{number}: ")
+                outcome = handle(recorder, typed, f"{number}: ", follow=True, tally=tally)
             except BookError as e:
                 from ..store.locks import Busy
 
@@ -286,7 +319,17 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
                                 "{line} and send the lines from it again (--keep-going goes on past a "
                                 "refused line)", done).format(line=number, count=done))
             return worst
+    if not worst and (tally["stored"] or tally["already"]):  # success: what the moves did (commands say theirs)
+        click.echo(piped_summary(tally["stored"], tally["already"]))
     return worst
+
+
+def piped_summary(stored: int, already: int) -> str:
+    """What a piped session did, at its end: the moves stored, and those it found recorded already."""
+    text = ngettext("{count} line stored", "{count} lines stored", stored).format(count=stored)
+    if already:
+        text += ngettext("; {count} already recorded", "; {count} already recorded", already).format(count=already)
+    return text
 
 
 def history_path() -> str:
@@ -324,6 +367,13 @@ def run_terminal(recorder) -> int:
     # at a table where the recorder types fast; the first Tab inserts what all candidates share
     session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
                             complete_while_typing=False)
+
+    def ask(question: str) -> bool:  # the session's own prompt: the terminal stays in its hands
+        answer = session.prompt(question + " " + _("[y/N]: "), completer=None)
+        return answer.strip().lower() in (_("y"), _("yes"), "y", "yes")
+
+    global ASK
+    ASK = ask
     if recorder.number:
         banner = _("table {table}: hand {number}. `help` lists the moves and commands; Tab completes; "
                    "Ctrl-D leaves.")

@@ -86,7 +86,19 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
                             "Fewer than {count} rated hands, not ranked yet:", min_hands).format(count=min_hands))
         click.echo(_table(apart, RATING_HEADERS[1:], fmt_name, right=right))
     if not ranked and not apart:
-        click.echo(_("no player has a rated hand yet"))
+        click.echo(_("no player has a rated hand yet: only a complete hand with a winner rates its players "
+                     "(a hand without a winner, an invalid or unfinished one tells nothing)"))
+        return
+    click.echo()
+    click.echo(scale_text())
+
+
+def scale_text() -> str:
+    """What a rating means and its scale, under the ratings (words.rating_scale)."""
+    from ..words import rating_scale
+    from .render import say
+
+    return say(rating_scale())
 
 
 # ------------------------------------------------------------------ player
@@ -157,8 +169,10 @@ def record_text(record) -> str:
         wins=r.all_wins, rate=f"{100 * r.win_rate:.1f}%", kinds=_counted(kinds)))
     lines.append(_("hands without a winner: {count}").format(count=r.no_winner))
     lines.append(_("net: {net}, {average} a hand").format(net=fmt(r.net), average=fmt(r.average_net)))
-    for label, n in ((N_("best night: {table} {day}, {net} ({hands})"), r.best_night),
-                     (N_("worst night: {table} {day}, {net} ({hands})"), r.worst_night)):
+    one = r.best_night is not None and r.best_night == r.worst_night  # one night: not both best and worst
+    for label, n in ((N_("best night: {table} {day}, {net} ({hands})"), None if one else r.best_night),
+                     (N_("worst night: {table} {day}, {net} ({hands})"), None if one else r.worst_night),
+                     (N_("one night so far: {table} {day}, {net} ({hands})"), r.best_night if one else None)):
         if n is not None:
             hands = ngettext("{count} hand", "{count} hands", n.hands).format(count=n.hands)
             lines.append(_(label).format(table=n.table, day=n.day.isoformat(), net=fmt(n.net), hands=hands))

@@ -144,6 +144,8 @@ def _counted(status: str, n: int) -> str:
         text = ngettext("{count} complete", "{count} complete", n)
     elif status == "incomplete":
         text = ngettext("{count} incomplete", "{count} incomplete", n)
+    elif status == "void":
+        text = ngettext("{count} void", "{count} void", n)
     else:
         text = ngettext("{count} invalid", "{count} invalid", n)
     return text.format(count=n)
@@ -154,11 +156,12 @@ class Summary:
 
     def __init__(self, path: str):
         self.path = path
-        self.counts = {"complete": 0, "incomplete": 0, "invalid": 0}
+        self.counts = {"complete": 0, "incomplete": 0, "invalid": 0, "void": 0}
         self.players = []
         self.net = {}
         self.settled = set()   # the players with a hand whose nets are known
         self.invalid = set()   # the players of an invalid hand
+        self.open = set()      # the players of an incomplete hand (a void one settles nothing: N9.6)
         self.left_out = []     # (number, status) of the hands without nets
         self.findings = 0
 
@@ -180,13 +183,17 @@ class Summary:
             self.left_out.append((number, out["status"]))
             if out["status"] == "invalid":
                 self.invalid.update(out["players"])
+            elif out["status"] == "incomplete":
+                self.open.update(out["players"])
         click.echo(line)
 
     def _net(self, name: str) -> str:
         """A player's total: the sum of the nets known, else why there is none."""
         if name in self.settled:
             return fmt(self.net[name])
-        return _("invalid") if name in self.invalid else _("incomplete")
+        if name in self.invalid:
+            return _("invalid")
+        return _("incomplete") if name in self.open else fmt(0)  # void hands alone settle nothing
 
     def print_totals(self) -> None:
         hands = sum(self.counts.values())

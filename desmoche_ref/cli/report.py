@@ -33,12 +33,13 @@ def report(out, tables, since, until, min_nights, force, db):
 
     A folder gets the season page (index.html: the standings, the ratings, each player's
     net over the season, the nights with their settle-up, the season in figures), a page a
-    night (its hands and settle-up), a page a hand (its record, the verdict with each
-    finding's rule, and a replay of the table after every move, stepped with the arrow
-    keys) and a page a player (their record, as `desmoche-ref player` prints it, and the
-    course of their rating). A FILE.html gets the season page alone, with everything inside
-    it. The pages speak the language of the run and print on A4. With --min-nights N the
-    season's table marks the players who sat in at least N nights as qualified.
+    night (its hands and settle-up, then each hand: the verdict with each finding's rule,
+    and its record with a replay of the table after every move, stepped with the arrow
+    keys; a night of more than 100 hands gets a page each 100) and a page a player (their
+    record, as `desmoche-ref player` prints it, the course of their rating, their nights).
+    A FILE.html gets the season page alone, with everything inside it. The pages speak the
+    language of the run and print on A4. With --min-nights N the season's table marks the
+    players who sat in at least N nights as qualified.
 
     A folder that holds a report made before is brought up to date (written anew); any
     other folder must be empty or new. An existing FILE.html is written over only with
@@ -110,7 +111,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
 
     book_file = _book_file(db)
     single = _check_target(out, book_file, force)
-    book = open_unchanged(db, migrate=False)  # a report never changes the book, its schema neither
+    book = open_unchanged(db, migrate=False, make=False)  # a report never changes the book, nor makes one
     try:
         if schema_version(book) != schema_head():
             fail(_("the book's schema is not this program's: run `desmoche-ref db upgrade` first"))
@@ -134,7 +135,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
     finally:
-        book.engine.dispose()
+        book.close()
     count = figures["pages"]
     click.echo(_("{path}: {pages}, {hands}").format(
         path=out, pages=ngettext("{count} page", "{count} pages", count).format(count=count),

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import sys
 
 import click
@@ -72,13 +73,14 @@ def rules(query, as_json):
             return
         section = book.rules[rule.section]
         click.echo(f"{section.code} {section.title} — {os.path.basename(FILES[lang][section.source])}")
+        bold = colour_now()
         for r in found:
             if r.code != r.section:
                 click.echo("")
-                click.echo(f"{r.code} {r.text}")
+                click.echo(f"{r.code} {shown(r.text, bold)}")
             elif r.text:
                 click.echo("")
-                click.echo(r.text)
+                click.echo(shown(r.text, bold))
         return
     found = book.search(text)
     if not found:
@@ -93,6 +95,23 @@ def rules(query, as_json):
     click.echo(ngettext("{n} rule mentions {text!r}; desmoche-ref rules CODE prints one.",
                         "{n} rules mention {text!r}; desmoche-ref rules CODE prints one.",
                         len(found)).format(n=len(found), text=text))
+
+
+def shown(text: str, bold: bool = False) -> str:
+    """A rule's words as a person reads them at a terminal or in a file: the rulebook's
+    markdown emphasis (`**Turn order.**`) as bold type on a terminal that shows colour, else
+    left out; the backquotes that set off notation (`draw P CARD`) stay, as every message
+    quotes a line. `--json` keeps the rulebook's own text."""
+    return BOLD.sub(lambda m: f"\x1b[1m{m.group(1)}\x1b[0m" if bold else m.group(1), text)
+
+
+BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+
+
+def colour_now() -> bool:
+    from ..cards import colour_wanted
+
+    return colour_wanted(os.environ, sys.stdout.isatty())
 
 
 def _as_json(rule) -> dict:

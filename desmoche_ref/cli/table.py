@@ -104,11 +104,12 @@ def table_list(as_json, db):
         return
     from .render import simple_table
 
+    closed = any(r["closed"] for r in rows)  # a column of its own only when a table is closed
     click.echo(simple_table([["*" if r["in_use"] else "", r["name"], " ".join(r["players"]), r["bet"],
-                              r["rules"], r["options"], r["hands"], _("closed") if r["closed"] else ""]
-                             for r in rows],
-                            ["", _("table"), _("players"), _("bet"), _("rules"), _("options"), _("hands"), ""],
-                            right={3, 6}))
+                              r["rules"], r["options"], r["hands"]]
+                             + ([_("closed") if r["closed"] else _("open")] if closed else []) for r in rows],
+                            ["", _("table"), _("players"), _("bet"), _("rules"), _("options"), _("hands")]
+                            + ([_("state")] if closed else []), right={3, 6}))
 
 
 @table.command("use", cls=Command)
@@ -157,24 +158,65 @@ def table_bet(name, amount, all_agree, db):
 
 @table.command("close", cls=Command)
 @click.argument("name", metavar=N_("NAME"))
+@click.option("--yes", is_flag=True, help=N_("Close without asking (a terminal asks first; a script never)."))
 @db_option
 @lang_option
 @book_command
-def table_close(name, db):
+def table_close(name, yes, db):
     """The table breaks up: its last hand is closed (it must be over) and any pot still
     carried is returned to the players in proportion to what each put in (R11.5).
+
+    At a terminal it asks first (--yes does not); `undo`, or `table reopen NAME`, takes the
+    close back.
 
     \b
     Examples:
       desmoche-ref table close friday
+      desmoche-ref table close friday --yes
     """
     from ..store.tablebook import TableBook
+
+    book = TableBook(open_book(db), name)
+    if not yes and sys.stdin.isatty() and not click.confirm(close_question(book.name)):
+        click.echo(_("table {name} left open").format(name=book.name))
+        return
+    say_closed(book.name, book.close())
+
+
+def say_closed(name: str, closed) -> None:
+    """What closing a table did (`table close`, `close` in the table session): the settlement
+    of the hand it closed, then each carried pot returned (R11.5: words.table_closed_messages)."""
     from ..words import table_closed_messages
     from .moves import print_settlement
     from .render import say
 
-    closed = TableBook(open_book(db), name).close()
     if closed.closed is not None:
         print_settlement(name, closed.closed_number, closed.closed)
     for line in table_closed_messages(name, closed):
         click.echo(say(line))
+
+
+def close_question(name: str) -> str:
+    """What `table close` asks at a terminal (and `close` in the table session)."""
+    return _("close table {name} for good? its last hand is closed and the pots it carries go back to the "
+             "players (R11.5); `undo` takes it back").format(name=name)
+
+
+@table.command("reopen", cls=Command)
+@click.argument("name", metavar=N_("NAME"))
+@db_option
+@lang_option
+@book_command
+def table_reopen(name, db):
+    """Open a closed table again, as it was before its close: the pots it returned to the
+    players (R11.5) hold them again, and its next hand is dealt as it would have been.
+
+    \b
+    Examples:
+      desmoche-ref table reopen friday
+    """
+    from ..store.tablebook import TableBook
+    from ..words import reopened_message
+    from .render import say
+
+    click.echo(say(reopened_message(TableBook(open_book(db), name).reopen())))

@@ -64,11 +64,11 @@ def verify(head, as_json, db):
             where = _("table {table} hand {number} move {seq}")
         click.echo(f"{where.format(table=table, number=number, seq=seq)}: {say(message)}")
     hands, moves, postings = counts["hands"], counts["events"], counts["postings"]
-    verdict = ngettext("{count} problem(s)", "{count} problem(s)", len(problems)).format(count=len(problems)) \
+    verdict = ngettext("{count} problem", "{count} problems", len(problems)).format(count=len(problems)) \
         if problems else _("all in order")
-    click.echo(", ".join([ngettext("{count} hands", "{count} hands", hands).format(count=hands),
-                          ngettext("{count} moves", "{count} moves", moves).format(count=moves),
-                          ngettext("{count} postings", "{count} postings", postings).format(count=postings)])
+    click.echo(", ".join([ngettext("{count} hand", "{count} hands", hands).format(count=hands),
+                          ngettext("{count} move", "{count} moves", moves).format(count=moves),
+                          ngettext("{count} posting", "{count} postings", postings).format(count=postings)])
                + f": {verdict}")
     click.echo(_("book head: {head}").format(head=book_head or _("none (nothing written yet)")))
     sys.exit(1 if problems else 0)

@@ -8,7 +8,7 @@ import click
 from ..notation.parser import SPANISH_VERBS, Lines, parse_bytes
 from ..findings import M
 from ..i18n import N_
-from ..words import STATUS, cards_of as _cards, offer_text, pile_text, say, stock_text, turn
+from ..words import STATUS, cards_of as _cards, offer_text, options_text, pile_text, say, stock_text, turn
 from .files import encoding_hint, encoding_option, read_record
 from .lang import Command, _, lang_option, language, ngettext
 from .render import file_error, simple_table, use_colour
@@ -104,8 +104,7 @@ def print_table(file, number, line, at_line, t, colour) -> None:
         return
     if t["errors"]:
         click.echo(_("the table before line {line}:").format(line=t["errors"][0]["line"]))
-    options = " ".join(f"{k}={'on' if v is True else 'off' if v is False else v}"
-                       for k, v in t["options"].items())
+    options = options_text(t["options"])
     click.echo(_("dealer {dealer} · bet {bet}, carry in {carry} · {rules}: {options}").format(
         dealer=t["dealer"], bet=t["bet"], carry=t["carry_in"], rules=t["rules"], options=options))
     rows = []

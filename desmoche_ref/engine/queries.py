@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ..melds import could_meld, fits, meld_kind
 from .base import RefereeParts
-from .sides import pending_claims
+from .sides import claim_void, pending_claims
 from .found import Replay
 from .state import DEAL, FREE, OVER, PRE, Outcome, PlayerState
 
@@ -109,11 +109,34 @@ class Queries(RefereeParts):
 
     def coming(self) -> list:
         """The moves a recorder at the table is offered: `moves()`, less the lines that would
-        end the deal while a player is dealt no card (the live book refuses them, R3.3)."""
+        end the deal while a player is dealt no card (the live book refuses them, R3.3), and
+        less the announcements and declarations that would be void whatever their cards (an
+        announcement once the cambio began, R4.5; a declaration once the first card is drawn,
+        at an auto=off table or by a player out: R6.3, R6.7, R6.4)."""
         moves = self.moves()
         if self.undealt():
             return [m for m in moves if m.verb in DEAL_MOVES]
-        return moves
+        late = self.announcements_closed()
+        return [m for m in moves if not (m.verb == "announce" and late)
+                and not (m.verb == "declare" and self.void_declaration(self.seats[m.player]) is not None)]
+
+    def void_claims(self) -> list:
+        """(player, game, rule, reason) of each side-game claim that nothing later in the hand
+        can make count (R4.4: a card passed or received in the cambio, or not dealt to the
+        player): the live book says it at the move that made it so. A claim void as announced
+        was said at its announcement; one whose cards are not shown yet, or whose player is out
+        (a `forgive` may follow), may still count."""
+        names = self.setup.players
+        out = []
+        for ann in self.out.announcements:
+            verdict = None if ann.void else claim_void(self.setup, self.g, ann)
+            if verdict is not None and verdict.void and verdict.code == "R4.4":
+                out.append((names[ann.seat], ann.game, verdict.code, verdict.reason))
+        return out
+
+    def discard_pile(self) -> tuple:
+        """The cards gone by, dead on the discard pile (R7.6), in the order they went."""
+        return tuple(self.g.dead)
 
     def same_table(self, other: "Queries") -> bool:
         """Whether `other` (a fork of this referee, a line further) holds the table exactly as

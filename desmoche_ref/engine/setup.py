@@ -13,7 +13,7 @@ from ..options import PRESETS, RuleOptions, parse_options
 
 NAME = re.compile(r"[^\W\d_][\w.-]*")
 DEFAULT_OPTIONS = RuleOptions()  # immutable: one for every hand that sets none
-SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result", "Closed")
+SINGLE_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Result", "Closed", "Void")
 
 
 class SideEntry:
@@ -38,7 +38,7 @@ class Setup:
     """The table a hand is played at, from its tags (N3)."""
 
     __slots__ = ("players", "dealer", "rules", "options", "bet", "carry", "sides", "side_carry",
-                 "result", "closed")
+                 "result", "closed", "void")
 
     def __init__(self) -> None:
         self.players: list[str] = []
@@ -51,6 +51,7 @@ class Setup:
         self.side_carry: dict[str, int] = {}  # game -> cents
         self.result: list[str] | None = None  # winners' names; [] for `none`
         self.closed = False   # [Closed "yes"]: the table breaks up after this hand (R11.5)
+        self.void: str | None = None  # [Void "reason"]: abandoned at the table, settles nothing (N9.6)
 
     @classmethod
     def from_values(cls, players: Sequence[str], dealer: str, bet: int = 0, carry: int = 0, rules: str = "desmoche",
@@ -94,6 +95,8 @@ class Setup:
         out += [("SideCarry", f"{game} {fmt(cents)}") for game, cents in self.side_carry.items()]
         if self.result is not None:
             out.append(("Result", " ".join(self.result) or "none"))
+        if self.void is not None:
+            out.append(("Void", self.void))
         return out
 
     def seat(self, name: str) -> int:
@@ -139,6 +142,7 @@ def read_setup(hand: HandRecord) -> tuple[Setup, list[Finding]]:
         _read_side_carry(s, hand.tags_named("SideCarry"), errors)
     _read_result(s, first.get("Result"), errors)
     _read_closed(s, first.get("Closed"), errors)
+    _read_void(s, first.get("Void"), errors)
     errors.sort(key=lambda e: e.line)
     return s, errors
 
@@ -283,3 +287,15 @@ def _read_closed(s: Setup, closed: Tag | None, errors: list[Finding]) -> None:
     else:
         errors.append(error(closed.line, "N3", M('the Closed tag says the table broke up after this hand: '
                                                  '[Closed "yes"], or no Closed tag')))
+
+
+def _read_void(s: Setup, void: Tag | None, errors: list[Finding]) -> None:
+    """N9.6: the reason the hand was abandoned at the table (one line, not empty)."""
+    if void is None:
+        return
+    reason = " ".join(void.value.split())
+    if reason:
+        s.void = reason
+    else:
+        errors.append(error(void.line, "N3", M('the Void tag says why the hand was abandoned: [Void "the deck '
+                                               'was short a card"]')))

@@ -40,11 +40,10 @@ class SideGames(RefereeParts):
 
     def void_announcement(self, ev: Event, seat: int) -> tuple[Message | None, str | None]:
         """(reason, rule) if the claim is void as announced (R4.1, R4.2, R4.5), else (None, None)."""
-        g = self.g
         game = ev.word
         assert game is not None  # the reader names the game of every announce line
         entered = [e for e in self.setup.sides if e.game == game]
-        if g.cambio_started or g.started:
+        if self.announcements_closed():
             return M("announced after the cambio began"), "R4.5"
         if not entered or seat not in entered[0].players:
             return M("{player} did not enter {game} before the deal",
@@ -54,6 +53,11 @@ class SideGames(RefereeParts):
                       cards=names(ev.cards), game=game,
                       needs=GAME_NEEDS[game]), "R4.2")
         return None, None
+
+    def announcements_closed(self) -> bool:
+        """Whether a claim announced now is void as announced: the cambio began (R4.5)."""
+        g = self.g
+        return g.cambio_started or g.started
 
     def do_show(self, ev: Event, seat: int) -> None:
         g = self.g

@@ -10,7 +10,7 @@ from .lines import Lines, TooLong, Undecodable, read_blocks  # noqa: F401 (parse
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",
-              "Closed")
+              "Closed", "Void")
 _TAG_CASE = {t.lower(): t for t in KNOWN_TAGS}
 _TAG_RE = re.compile(r'\[\s*([^\W\d_][\w.-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#(.*))?$')
 

@@ -25,6 +25,8 @@ COMMANDS = {
     "void": (M("void REASON…"), M("abandon the hand: closed void, nothing posted, its pots pass on "
                                    "and the same dealer deals again (`undo` takes it back)")),
     "settle": ("settle", M("the night's running totals per player, from the book's postings")),
+    "close": ("close", M("the table breaks up: its last hand closed, the pots it carries returned to the "
+                         "players (R11.5); a terminal asks first, `undo` takes it back")),
     "log": ("log", M("the hand's moves as stored, corrections included")),
     "help": ("help", M("this list")),
     "quit": ("quit", M("leave the session (Ctrl-D too); every accepted move is already stored")),
@@ -32,7 +34,7 @@ COMMANDS = {
 ALIASES = {"exit": "quit", "?": "help"}
 # the commands' Spanish names, taken in any language (as a record takes the Spanish verbs)
 SPANISH_COMMANDS = {"estado": "state", "deshacer": "undo", "nueva": "new", "anular": "void",
-                    "cuentas": "settle", "historial": "log", "ayuda": "help", "salir": "quit"}
+                    "cuentas": "settle", "cerrar": "close", "historial": "log", "ayuda": "help", "salir": "quit"}
 SPANISH_COMMAND_OF = {name: spanish for spanish, name in SPANISH_COMMANDS.items()}
 
 
@@ -170,8 +172,9 @@ def help_text(say=str, spanish: bool = False) -> str:
     rows = []
     for name, (usage, what) in COMMANDS.items():
         usage = say(usage)
-        if spanish:  # `new, nueva [--dealer P] …`
-            usage = f"{name}, {SPANISH_COMMAND_OF[name]}{usage[len(name):]}"
+        if spanish:  # `new, nueva [--dealer P] …`: the command's two names, then its arguments
+            rest = usage.partition(" ")[2]
+            usage = f"{name}, {SPANISH_COMMAND_OF[name]}" + (f" {rest}" if rest else "")
         rows.append(f"  {usage}\n      {say(what)}")
     by_verb = {}
     for short, verb in SHORT.items():

@@ -11,16 +11,21 @@ from ..describe import claims_shown_as, show_commands
 from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
-from ..words import echo_text, foul_text, outcome_words, status_word, turn_text  # noqa: F401 (the session's)
-from .lines import SPANISH_OF
+from ..words import echo_text, foul_text, options_text, outcome_words, status_word, turn_text  # noqa: F401
+from .lines import SPANISH_COMMAND_OF, SPANISH_OF
 
 
-def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False):
-    """The prompt: `H7 · Carla to act · on offer 7♣ from Beto > `."""
+def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False,
+                table_closed: bool = False, spanish: bool = False):
+    """The prompt: `H7 · Carla to act · on offer 7♣ from Beto > `; the session's commands it
+    names in the language of the session (`nueva`)."""
+    new, undo = (SPANISH_COMMAND_OF["new"], SPANISH_COMMAND_OF["undo"]) if spanish else ("new", "undo")
+    if table_closed:
+        return M("table closed · `{undo}` opens it again > ", undo=undo)
     if number is None:
-        return M("no hand yet: new --dealer NAME > ")
+        return M("no hand yet: {new} --dealer NAME > ", new=new)
     if closed:
-        return M("H{number} · closed · `new` deals the next > ", number=number)
+        return M("H{number} · closed · `{new}` deals the next > ", number=number, new=new)
     return M("H{number} · {turn} > ", number=number, turn=turn_text(ref, colour))
 
 
@@ -30,7 +35,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     s = ref.setup
     names = s.players
     values = dict(table=table, number=number, dealer=names[s.dealer], bet=fmt(s.bet), carry=fmt(s.carry),
-                  options=s.options.describe())
+                  options=options_text(s.options.as_json()))
     out = [M("table {table}, hand {number} (closed) · dealer {dealer} · bet {bet} · carry in {carry} · "
              "{options}", **values) if closed else
            M("table {table}, hand {number} · dealer {dealer} · bet {bet} · carry in {carry} · {options}", **values)]
@@ -55,8 +60,9 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
     state = ref.report.state
     out.append(M("discard pile: {cards}", cards=cards_text(state.dead, colour) or M("(empty)")))
     out.append(MN("stock: {count} card", "stock: {count} cards", state.stock, count=state.stock))
-    out.append(M("turn: {turn}", turn=M("closed: `undo` reopens it, `new` deals the next") if closed
-                 else turn_text(ref, colour)))
+    new, undo = (SPANISH_COMMAND_OF["new"], SPANISH_COMMAND_OF["undo"]) if spanish else ("new", "undo")
+    out.append(M("turn: {turn}", turn=M("closed: `{undo}` reopens it, `{new}` deals the next", undo=undo, new=new)
+                 if closed else turn_text(ref, colour)))
     for f in ref.report.fouls:
         out.append(M("foul (line {line}): {code} {foul}", line=f.line, code=f.code, foul=foul_text(f)))
     for w in ref.report.warnings:

@@ -1,7 +1,7 @@
 """The report's pages: Jinja2 templates (autoescaped: whatever a record holds is text) filled
-from a Season (collect.py) and the hands judged again (judge.py). Each page is written as one
-file; where the pages sit and how they link is `Paths`. The words are the run's language
-(cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
+from a Season (store/season.py) and the hands judged again (judge.py; a hand's record and
+replay are replay.py's text). Where the pages sit and how they link is `Paths`. The words are
+the run's language (cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
 
 import os
 import re
@@ -12,8 +12,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ..cards import RED, parse_card, pretty
-from ..i18n import N_, translations
-from ..words import STATUS, Style, _, offer_text, outcome_sentence, pile_text, say, stock_text, turn
+from ..i18n import translations
+from ..words import Style, _, outcome_sentence, rating_scale, say
 from ..money import fmt
 from ..rating import figure
 from ..store.league import POT_PARTY
@@ -51,17 +51,31 @@ _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])")
 
 
+_UNDERSCORE = re.compile(r"(?<=\w)_(?=\w)")
+
+
 def text_html(text: str) -> Markup:
     """A line of words with cards in it (as `view` prints them, 10♠), the cards coloured;
-    a `command` in it (a message naming what to type) as code."""
-    return Markup(_CODE.sub(r"<code>\1</code>", _PRETTY_CARD.sub(_suit_html, str(escape(text)))))
+    a `command` in it (a message naming what to type) as code; a name may break after its `_`."""
+    html = _PRETTY_CARD.sub(_suit_html, str(escape(text)))
+    if "`" in html:
+        html = _CODE.sub(r"<code>\1</code>", html)
+    return Markup(_UNDERSCORE.sub("_<wbr>", html) if "_" in html else html)
 
 
-def plain_html(text: str) -> str:
-    """A line of words with cards in it, as text (the replay's: replay.js colours its cards;
-    a page without a script reads 10♠ and 7♥ as they are); a `command` in it as code."""
-    html = str(escape(text))
-    return _CODE.sub(r"<code>\1</code>", html) if "`" in html else html
+_NAME_BREAK = re.compile(r"([_.-])(?=\w)")
+
+
+def name_html(name: str) -> Markup:
+    """A name where a narrow column may break it: after each `_`, `-` or `.` (N3.1's stand-ins
+    for a space: `Maximiliano_<wbr>Hernández`), never inside a word."""
+    return Markup(_NAME_BREAK.sub(r"\1<wbr>", str(escape(name))))
+
+
+def name_label(name: str) -> str:
+    """A name as a folded table's label (a data-label attribute, which holds no <wbr>): a
+    zero-width space after each `_`, `-` or `.`, where it may break."""
+    return _NAME_BREAK.sub("\\1\u200b", name)
 
 
 def rule_html(text: str) -> Markup:
@@ -77,14 +91,29 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "_", plain).strip("_") or "_"
 
 
+PART = 100  # hands a night page holds at most: a longer night is written in pages of PART
+ROWS = 100  # rows (nights) a season's or player's list shows on one page at most
+
+
+def near(count: int, current: int, around: int = 3) -> list:
+    """The pages (1 … `count`) a page of a list names beside itself: the first, the last and
+    `around` either side of `current` — a bounded pager however long the list."""
+    return [k for k in range(1, count + 1) if k in (1, count) or abs(k - current) <= around]
+
+
 class Paths:
-    """Where each page of the site is, relative to its root: index.html, and one folder
-    each for nights, hands and players. Names become file names (accents dropped, anything
-    else `_`); two names that come out the same are told apart by a number."""
+    """Where each page of the site is, relative to its root: index.html, a page a night (or
+    a page a PART hands of a longer night: `nights/club-2026-09-04.p2.html`), a player's page
+    (and, past ROWS nights, more: `players/Ana.p2.html`), the season's nights past ROWS
+    (`nights/index.html`, `nights/index.p2.html`). A hand is an anchor of its night's page
+    (`#h12`), a move of that hand another (`#h12-m31`). Names become file names (accents
+    dropped, anything else `_`); two names that come out the same are told apart by a number.
+    No name's file can be another page's: a name never holds a `.`, a night's ends in its day."""
 
     def __init__(self, tables, players):
         self.tables = self._unique(tables)
         self.players = self._unique(players)
+        self.pages = {}  # (table, number) -> the night page that holds the hand (set_parts)
 
     @staticmethod
     def _unique(names) -> dict:
@@ -99,26 +128,48 @@ class Paths:
             out[name] = s
         return out
 
+    @staticmethod
+    def _part(base: str, part: int) -> str:
+        return f"{base}.html" if part == 1 else f"{base}.p{part}.html"
+
+    def night(self, table, day, part: int = 1) -> str:
+        return self._part(f"nights/{self.tables[table]}-{day.isoformat()}", part)
+
+    def set_parts(self, parts):
+        """Where each hand is: `parts`, the night pages (site.NightPart) of the season."""
+        for part in parts:
+            for h in part.hands:
+                self.pages[(h.table, h.number)] = part.page
+
     def hand(self, table, number) -> str:
+        return f"{self.pages[(table, number)]}#h{number}"
+
+    def move(self, table, number, move) -> str:
+        return f"{self.pages[(table, number)]}#h{number}-m{move}"
+
+    def old_hand(self, table, number) -> str:
+        """The page a hand had before its night's page held it (reports made before issue 35)."""
         return f"hands/{self.tables[table]}-{number}.html"
 
-    def night(self, table, day) -> str:
-        return f"nights/{self.tables[table]}-{day.isoformat()}.html"
+    def player(self, name, part: int = 1) -> str:
+        return self._part(f"players/{self.players[name]}", part)
 
-    def player(self, name) -> str:
-        return f"players/{self.players[name]}.html"
+    def nights(self, part: int = 1) -> str:
+        return self._part("nights/index", part)
 
 
 # -------------------------------------------------------------- environment
 @lru_cache(maxsize=None)
 def environment(lang: str) -> Environment:
     """The templates, autoescaped, with the words of `lang` (`_`, `ngettext`): one a language,
-    each template compiled once a run (a child forked for the hand pages has them already)."""
+    each template compiled once a run (a child forked for the night pages has them already)."""
     words = translations(lang)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY)
-    env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt, figure=figure)
+    env.globals.update(_=words.gettext, ngettext=words.ngettext, fmt=fmt, say=say, POT_PARTY=POT_PARTY,
+                       near=near, ROWS=ROWS, PART=PART, rating_scale=rating_scale)
+    env.filters.update(cards=cards_html, words=text_html, rule=rule_html, money=fmt, figure=figure, name=name_html,
+                       label=name_label)
     return env
 
 
@@ -149,86 +200,18 @@ def summary(judged, out=None) -> dict:
             "winners": result.get("winners") or [], "auto": result.get("auto"),
             "players": out["players"], "dealer": out["dealer"], "pot": out["pot"], "bet": out["bet"],
             "carry_in": out["carry_in"], "carry_out": out["carry_out"], "bonuses": out["bonuses"] or [],
-            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings())}
+            "side_games": out["side_games"] or [], "fouls": out["fouls"], "findings": len(report.findings()),
+            "first_line": judged.record.events[0].line if judged.record.events else None,
+            "moves": len(judged.steps) if judged.steps else len(judged.record.events)}
 
 
-def replay_html(steps, gettext) -> Markup:
-    """The replay's steps, one <section id="move-N"> each: the table after the move as
-    `view --at` shows it (its words are cli/view.py's). The first step holds the whole table;
-    each next one only what its move changed (a player's row, the card on offer, the pile)
-    and the stock and whose turn: without a script every step is on the page and reads as the
-    move and what it did; replay.js fills each step in from the one before, so a step shown
-    alone is the whole table again. A season has a million steps: the table drawn whole at
-    each was 80% of a report's bytes (issue 27)."""
-    if not steps:
-        return Markup("")
-    names = {p["name"]: str(escape(p["name"])) for p in steps[0].view["players"]}
-    status = {code: str(escape(gettext(word))) for code, word in STATUS.items()}
-    head = "<thead><tr>" + "".join(f'<th scope="col">{escape(gettext(h))}</th>'
-                                   for h in (N_("player"), N_("status"), N_("hand"), N_("table"))) + "</tr></thead>"
-    move_word, line_word = gettext(N_("move {move}")), gettext(N_("line {line}"))
-    turn_word = gettext(N_("turn: {turn}"))
-    seen, last, last_dead, pile = {}, {}, None, ""  # what the step before showed: rows; offer, pile, turn
-    out = []
-    for k, step in enumerate(steps):
-        t = step.view
-        rows = []
-        for p in t["players"]:
-            key = (p["status"], p["hand"], p["unknown"], p["melds"])
-            if seen.get(p["name"]) != key:
-                seen[p["name"]] = key
-                rows.append(_row(p, names[p["name"]], status))
-        parts = [f'<table class="seats">{head if k == 0 else ""}<tbody>{"".join(rows)}</table>'] if rows else []
-        if k == 0 or t["dead"] != last_dead:
-            last_dead, pile = t["dead"], plain_html(pile_text(t, False))
-        for part, html in (("offer", plain_html(offer_text(t, False))), ("pile", pile), ("stock", stock_text(t)),
-                           ("turn", plain_html(turn_word.format(turn=turn(t, False))))):
-            if part in ("stock", "turn") or last.get(part) != html:
-                last[part] = html
-                parts.append(f'<p class="{part}">{html}</p>')
-        n, line = step.move, step.line
-        out.append(f'<section class="step" id="move-{n}" data-move="{n}" data-line="{line}">'
-                   f'<h3>{move_word.format(move=n)} · <a href="#line-{line}">{line_word.format(line=line)}</a>: '
-                   f'<code>{escape(step.text)}</code></h3>{"".join(parts)}</section>\n')
-    return Markup("".join(out))
-
-
-def _row(p, name, status) -> str:
-    """A player's row of the replay's table: status, cards held (and how many unseen), melds."""
-    held = " ".join([_CARD_STR.get(c) or _card_str(c) for c in p["hand"]])
-    if p["unknown"]:
-        held += f' <span class="unknown">+{p["unknown"]}?</span>'
-    melds = "".join(['<span class="meld">' + " ".join([_CARD_STR.get(c) or _card_str(c) for c in m]) + "</span>"
-                     for m in p["melds"]])  # the cards as text: replay.js colours them
-    return (f'<tr data-player="{name}"><th scope="row">{name}</th><td>{status[p["status"]]}'
-            f'<td class="held">{held}<td class="melds">{melds}')  # a cell ends where the next begins (HTML)
-
-
-_CARD_STR = {}
-
-
-def _card_str(name: str) -> str:
-    text = _CARD_STR[name] = pretty(parse_card(name))
-    return text
-
-
-def record_html(text: str, moves: dict, recorders=(), gettext=str) -> Markup:
-    """A record's lines, numbered (#line-N), each move's line linking to its step (#move-N).
-    Who entered the moves, when the book knows (`recorders`: one a move, in order), is said
-    once above them (`recorded_by`) and at a move only where it changes."""
-    out = []
-    before = next((r for r in recorders if r), None)
-    for n, line in enumerate(text.splitlines(), 1):
-        words = escape(line)
-        if n in moves:
-            words = f'<a href="#move-{moves[n]}">{words}</a>'
-            move = moves[n]
-            if 0 < move <= len(recorders) and recorders[move - 1] and recorders[move - 1] != before:
-                before = recorders[move - 1]
-                who = escape(gettext(N_("entered by {recorder}")).format(recorder=before))
-                words = f'{words} <span class="by">{who}</span>'  # a str: Markup + would escape it again
-        out.append(f'<span class="line" id="line-{n}">{words}</span>\n')  # its number: the style sheet's
-    return Markup("".join(out))
+def move_of(summary: dict, line: int) -> int | None:
+    """The move (1, 2, …) of a hand's record line (its replay's step: `#h12-m5`), None for a
+    line before its moves or after the last its replay shows."""
+    first = summary.get("first_line")
+    if first is None or line < first or line - first >= summary.get("moves", 0):
+        return None
+    return line - first + 1
 
 
 def recorded_by(recorders) -> str | None:

@@ -5,14 +5,11 @@ hand's SeasonHand.money), never figures parsed back from words."""
 import json
 from typing import NamedTuple
 
-from markupsafe import escape
-
-from ..money import fmt
 from . import pages
 
 
 class Shown(NamedTuple):
-    """A hand as the season and player pages list it; `full()` is what its night shows."""
+    """A hand as the season and player pages count it."""
 
     table: str
     number: int
@@ -23,25 +20,27 @@ class Shown(NamedTuple):
     outcome: str
     kind: str | None
     bonuses: int
-    fouls: list      # the verdict's fouls (player, code, line, enforced)
+    fouls: list      # the verdict's fouls (player, code, line, enforced, and its move or None)
     sides_won: int
-    raw: str         # the summary's JSON
 
     @classmethod
     def of(cls, hand, raw: str):
         s = json.loads(raw)
+        fouls = [dict(f, move=pages.move_of(s, f["line"])) for f in s["fouls"]]
         return cls(hand.table, hand.number, hand.day, s["status"], hand.money, s["players"], s["outcome"],
-                   s["kind"], len(s["bonuses"]), s["fouls"], sum(1 for g in s["side_games"] if g["winners"]), raw)
+                   s["kind"], len(s["bonuses"]), fouls, sum(1 for g in s["side_games"] if g["winners"]))
 
-    def full(self) -> dict:
-        out = json.loads(self.raw)
-        out.update(table=self.table, number=self.number, day=self.day, money=self.money)
-        return out
+
+def chunks(items: list, size: int | None = None) -> list:
+    """`items` in pages of `size` (pages.ROWS; one page, maybe empty, when they fit)."""
+    size = size or pages.ROWS
+    return [items[k:k + size] for k in range(0, len(items), size)] or [[]]
 
 
 def season_values(season, shown, paths) -> dict:
     """The season page: the chart of each player's net hand by hand and its figures after
-    each night, the season in figures."""
+    each night, the season in figures; its nights and those figures pages.ROWS nights a page,
+    the first on the season page (`lists`: (page, first night, last night, [(night, nets)])."""
     from ..words import _
 
     totals = {name: 0 for name in season.players}
@@ -71,8 +70,10 @@ def season_values(season, shown, paths) -> dict:
     curves = list(series.items())
     chart = pages.chart(_("Each player's net over the season"), curves, _("hands, in the order played"))
     legend = [(name, pages.svg.legend_marker(i), curve[-1] if curve else 0) for i, (name, curve) in enumerate(curves)]
+    lists = [("index.html" if k == 1 else paths.nights(k), rows[0][0], rows[-1][0], rows)
+             for k, rows in enumerate(chunks(after_night), 1)] if after_night else []
     return {"season": season, "paths": paths, "chart": chart, "legend": legend, "after_night": after_night,
-            "counts": counts, "ratings": season.ratings, "nights_played": season.nights_played,
+            "lists": lists, "counts": counts, "ratings": season.ratings, "nights_played": season.nights_played,
             "min_nights": season.min_nights, "party": pages.party,
             "first_day": season.hands[0].day if season.hands else None,
             "last_day": season.hands[-1].day if season.hands else None}
@@ -80,53 +81,44 @@ def season_values(season, shown, paths) -> dict:
 
 def player_values(name, season, shown, paths) -> dict:
     """The player page: their record (store/career.py, as `desmoche-ref player` prints it),
-    the course of their rating, each side game and bonus summed (not a line a posting), each
-    foul with its rule's words, their nights and, folded, their hands."""
+    the course of their rating and of their net (hand by hand: a chart keeps at most
+    svg.MOST_POINTS points), each side game and bonus summed, their fouls by rule with the
+    rule's words, and their nights (net, total after, rating after, each foul a link to its
+    move), pages.ROWS nights a page, the first on the player's (`lists`: (page, first night,
+    last night, rows)). Their hands are on their nights' pages."""
     from .. import rulebook
     from ..words import _, language
 
     record = season.records.get(name)
-    rows, total = [], 0
+    totals, total = [], 0
+    nights, order = {}, []
     for s in shown:
         if name not in s.players and name not in s.money:
             continue
-        total += s.money.get(name, 0)
-        rows.append((s, s.money.get(name, 0), total))
+        cents = s.money.get(name, 0)
+        total += cents
+        totals.append(total)
+        at = (s.day, s.table)
+        night = nights.get(at)
+        if night is None:
+            night = nights[at] = {"day": s.day, "table": s.table, "hands": 0, "net": 0, "fouls": []}
+            order.append(at)
+        night["hands"] += 1
+        night["net"] += cents
+        night["total"] = total
+        night["fouls"] += [(s, f) for f in s.fouls if f["player"] == name]
+    after = {(p.day, p.table): p.rating for p in (record.curve if record is not None else [])}
+    rows = [dict(nights[at], rating=after.get(at)) for at in order]
     titles = rulebook.load(language())
-    fouls = [(s, f, titles.get(f["code"])) for s, _c, _t in rows for f in s.fouls if f["player"] == name]
-    chart = pages.chart(_("{player}'s net, hand by hand").format(player=name),
-                        [(name, [t for _s, _c, t in rows])], _("hands played"))
+    chart = pages.chart(_("{player}'s net, hand by hand").format(player=name), [(name, totals)], _("hands played"))
     curve = record.curve if record is not None else []
     # the chart draws cents: a rating is shown to two decimals, so a hundredth is its cent
     rating_chart = pages.chart(_("{player}'s rating after each rated hand").format(player=name),
                                [(name, [round(p.rating * 100) for p in curve])], _("rated hands")) if curve else None
-    return {"name": name, "record": record, "rows": rows, "chart": chart, "rating_chart": rating_chart,
-            "nights": _player_nights(rows, curve), "fouls": fouls, "rules": titles, "paths": paths,
-            "hand_rows": lambda: _hand_rows(rows, paths)}
+    lists = [(paths.player(name, k + 1) if k else paths.player(name), part[0], part[-1], part)
+             for k, part in enumerate(chunks(rows))] if rows else []
+    return {"name": name, "record": record, "chart": chart, "rating_chart": rating_chart, "rules": titles,
+            "paths": paths, "lists": lists, "hands_played": len(totals), "fouls_shown": FOULS_SHOWN}
 
 
-def _hand_rows(rows, paths):
-    """The rows of the player's hands, a string each (a season's player has tens of thousands:
-    a template's loop costs many times as much, and the page is written as they come)."""
-    words = {}
-    for s, cents, total in rows:
-        said = words.get(s.outcome)
-        if said is None:
-            said = words[s.outcome] = str(pages.text_html(s.outcome))
-        table = str(escape(s.table))
-        yield (f'<tr><td>{s.day}</td><td>{table}</td><th scope="row" class="num"><a href="../'
-               f'{escape(paths.hand(s.table, s.number))}">{s.number}</a></th><td>{said}</td>'
-               f'<td class="num">{fmt(cents)}</td><td class="num">{fmt(total)}</td></tr>\n')
-
-
-def _player_nights(rows, curve) -> list:
-    """(night day, table, hands, net, rating after the night or None) of the player's nights."""
-    after = {}
-    for p in curve:
-        after[(p.day, p.table)] = p.rating
-    nights = {}
-    for s, cents, _total in rows:
-        key = (s.day, s.table)
-        hands, net = nights.get(key, (0, 0))
-        nights[key] = (hands + 1, net + cents)
-    return [(day, table, hands, net, after.get((day, table))) for (day, table), (hands, net) in nights.items()]
+FOULS_SHOWN = 5  # a night's fouls a player's row links one by one; past it, the night has them

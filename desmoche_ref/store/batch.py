@@ -10,12 +10,16 @@ stakes become its last hand's (`course.follow_import`, a `follow` row), and a ha
 refunds, the close); the batch's plan is stored by store/writer.py in one transaction, its
 hands, moves and postings each in one statement, one `import` journal row a hand.
 
-Each batch is one transaction of `Book.write()`; batches of concurrent imports are serialised
-(PostgreSQL: the setting row IMPORT_LOCK, store/locks.py; SQLite: the book's write lock), so two
-imports of the same record store it once (a hand is known by its content: _Contents).
+Each batch is one transaction of `Book.write()` — or several (store/importer.py cuts a batch
+into short transactions on SQLite): each table's seats following its last hand, and a Closed
+tag's close, are planned in the batch's last part, so the journal is the same however the
+clock cut it; a table's laws are carried from part to part while its newest hand is the one
+this import stored (read again from the book if another writer changed it). Batches of
+concurrent imports are serialised (PostgreSQL: the setting row IMPORT_LOCK, store/locks.py;
+SQLite: the book's write lock, and the import's lease), so two imports of the same record
+store it once (a hand is known by its content: _Contents).
 """
 
-from collections import Counter
 from typing import Any
 
 from sqlalchemy import func, select
@@ -48,14 +52,33 @@ class HandBatch:
         self.contents = _Contents()
         self.ensured: set = set()  # the players and tables known to be in the book
         self.closed: set = set()   # the tables this import closed (a hand's Closed tag)
+        self.carried: dict[str, _Carried] = {}  # table name -> as this import's last part left it
 
-    def store(self, batch: list) -> None:
+    def store(self, batch: list, ends: bool = True) -> None:
         """Store the batch's hands (judging.Prepared, in file order): its new players and
-        tables first, each made once even when imports race; then its hands in one transaction."""
+        tables first, each made once even when imports race; then its hands in one transaction.
+        A batch may be stored in parts, one transaction each (store/importer.py): each table's
+        seats following its last hand, and a Closed tag's close, are written with the part that
+        `ends` it, so that the journal is the same however the batch was cut."""
         _ensure_rows(self.book, batch, self.ensured)
-        stored, known = _write(self, batch)
+        stored, known = _write(self, batch, ends)
         self.stored += stored
         self.known += known
+
+
+class _Carried:
+    """A table as an import's last part left it: the laws across its hands (laws.Table), its
+    newest hand as the book then held it (id, status, closed or not: any write to it, or a hand
+    after it, changes that), its last hand imported whose seats it is still to follow, and
+    whether a Closed tag is still to close it."""
+
+    __slots__ = ("laws", "newest", "last", "closes")
+
+    def __init__(self) -> None:
+        self.laws: Any = None
+        self.newest: tuple | None = None
+        self.last: Any = None
+        self.closes = False
 
 
 class _Contents:
@@ -67,46 +90,69 @@ class _Contents:
     a file imported twice the second time nothing."""
 
     def __init__(self) -> None:
-        self.in_file: Counter = Counter()  # content -> the file's hands of it so far
-        self.stored: Counter = Counter()   # content -> of those, stored by this import
+        # content -> (hands of it this import stored, the file's hands of it so far), kept in a
+        # private temporary database (SQLite's: on disk past a small page cache, deleted with its
+        # connection, named nowhere): an import's memory stays flat whatever the file's count
+        # of hands (held in a dict, it grew by ~200 bytes a hand)
+        import sqlite3
+
+        self.seen = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+        self.seen.execute("CREATE TABLE seen (digest BLOB PRIMARY KEY, stored INTEGER, in_file INTEGER) "
+                          "WITHOUT ROWID")
+        self.batch: dict = {}  # digest -> [stored, in file] of the batch being written
 
     def known(self, conn, batch: list):
         """known(p) for the batch's hands, in file order; the book's counts read now (under
         the import lock)."""
+        self._keep()
         digests = sorted({p.hash for p in batch})
         held = dict(conn.execute(select(hands.c.content_hash, func.count()).where(
             hands.c.content_hash.in_(digests)).group_by(hands.c.content_hash)).all())
-        others = {d: held.get(d, 0) - self.stored[d] for d in digests}  # not this import's
+        marks = ",".join("?" * len(digests))
+        before = {row[0].hex(): row[1:] for row in self.seen.execute(
+            f"SELECT digest, stored, in_file FROM seen WHERE digest IN ({marks})", [bytes.fromhex(d) for d in digests])}
+        self.batch = {d: list(before.get(d, (0, 0))) for d in digests}
+        others = {d: held.get(d, 0) - self.batch[d][0] for d in digests}  # not this import's
 
         def known(p) -> bool:
-            self.in_file[p.hash] += 1
-            return self.in_file[p.hash] <= others[p.hash]
+            counts = self.batch[p.hash]
+            counts[1] += 1
+            return counts[1] <= others[p.hash]
 
         return known
 
+    def stored_one(self, digest: str) -> None:
+        self.batch[digest][0] += 1
 
-def _write(done: HandBatch, batch: list) -> tuple[int, int]:
-    """Store a batch in one transaction: (hands stored, hands already in the book). A hand
-    the laws across hands refuse (laws.py, N9.5) goes to `rejected`; one they warn of to
-    `warned` (a Rejected of its warnings: it is stored)."""
-    path, rejected = done.path, done.rejected
-    with done.book.write() as session:
+    def _keep(self) -> None:
+        """The last batch's counts into the temporary database."""
+        self.seen.executemany("INSERT OR REPLACE INTO seen VALUES (?, ?, ?)",
+                              [(bytes.fromhex(d), stored, in_file) for d, (stored, in_file) in self.batch.items()])
+        self.batch = {}
+
+
+def _write(done: HandBatch, batch: list, ends: bool = True) -> tuple[int, int]:
+    """Store a batch (or a part of one: `ends`, see HandBatch.store) in one transaction: (hands
+    stored, hands already in the book). A hand the laws across hands refuse (laws.py, N9.5)
+    goes to `rejected`; one they warn of to `warned` (a Rejected of its warnings: it is stored)."""
+    path, rejected, carried = done.path, done.rejected, done.carried
+    with done.book.write(bulk=True) as session:
         conn = session.connection()  # the batch's transaction: Core statements and the driver's bulk rows
         if conn.dialect.name == "postgresql":  # racing imports: one batch reads and stores at a time
             _lock_imports(conn)
         plan, ids, who = Plan(), Ids(), recorder(conn)  # one plan: its journal rows in the file's order
-        states = {name: _table_state(conn, name, who, ids, plan) for name in sorted({p.table for p in batch})}
+        names = {p.table for p in batch} | (set(carried) if ends else set())
+        states = {name: _table_state(conn, name, who, ids, plan, carried.setdefault(name, _Carried()))
+                  for name in sorted(names)}
         is_known = done.contents.known(conn, batch)
-        closers: set = set()
-        last: dict[str, Any] = {}
         kept = known = 0
         for p in batch:
             if is_known(p):
                 known += 1
                 continue
-            state = states[p.table]
-            if state.table.closed is not None or p.table in closers:
-                if p.table not in closers and p.table not in done.closed:
+            state, table = states[p.table], carried[p.table]
+            if state.table.closed is not None or table.closes:
+                if not table.closes and p.table not in done.closed:
                     raise StoreError(M("table {table} is closed: import into another --table", table=p.table))
                 rejected.append(Rejected(path, p.number, p.line, p.table, [(p.line, "N3", M(
                     "table {table} was closed by an earlier hand's Closed tag: this hand is not "
@@ -119,19 +165,34 @@ def _write(done: HandBatch, batch: list) -> tuple[int, int]:
                 continue
             done.warned += [Rejected(path, p.number, p.line, p.table, [(p.line, b.code, b.message)])
                             for b in found]
-            done.contents.stored[p.hash] += 1
+            done.contents.stored_one(p.hash)
             kept += 1
-            last[p.table] = state.plan.hands[-1]
-            if p.closes:
-                closers.add(p.table)
-        if kept:
-            for name, row in last.items():
-                course.follow_import(states[name], row)
-            for name in sorted(closers):
-                course.close_table(states[name])  # as `table close` does it: the R11.5 refunds, the close
-                done.closed.add(name)
-            write(conn, [plan])
+            table.last, table.closes = state.plan.hands[-1], table.closes or bool(p.closes)
+        if ends:
+            _followed(states, carried, done.closed)
+        made = write(conn, [plan]) if plan else {}
+        for name, state in states.items():  # as this part leaves them, for the next
+            table = carried[name]
+            newest = state.latest()
+            table.laws = state._laws
+            table.newest = None if newest is None else (made.get(newest.row.id, newest.row.id), newest.row.status,
+                                                        newest.row.closed is None)
     return kept, known
+
+
+def _followed(states: dict, carried: dict, closed_here: set) -> None:
+    """Each table the batch stored hands at takes its last hand's seats and stakes (a `follow`
+    row), and one a Closed tag ends is closed as `table close` does it (the R11.5 refunds, the
+    close), in the batch's last transaction: in name order, however the batch was cut."""
+    for name in sorted(states):
+        if carried[name].last is not None:
+            course.follow_import(states[name], carried[name].last)
+            carried[name].last = None
+    for name in sorted(states):
+        if carried[name].closes:
+            course.close_table(states[name])
+            carried[name].closes = False
+            closed_here.add(name)
 
 
 def _lock_imports(conn) -> None:
@@ -150,7 +211,7 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
             firsts.setdefault(p.table, p)
     if not names and not firsts:
         return
-    with book.write() as session:
+    with book.write(bulk=True) as session:
         conn = session.connection()
         ensure_players(conn, names)
         made = []
@@ -168,15 +229,28 @@ def _ensure_rows(book, batch: list, ensured: set) -> None:
     ensured.update(("table", name) for name in firsts)
 
 
-def _table_state(conn, name: str, who: str, ids: Ids, plan: Plan) -> BookState:
+def _table_state(conn, name: str, who: str, ids: Ids, plan: Plan, carried: _Carried) -> BookState:
     """The table as the book holds it, locked (PostgreSQL: FOR NO KEY UPDATE, so rows a live
     writer inserts for it, whose foreign key takes KEY SHARE, never wait on it: no deadlock
-    with a writer that holds the journal; SQLite writes are serialised)."""
+    with a writer that holds the journal; SQLite writes are serialised). Its laws as the
+    import's last part left them (`carried`) while its newest hand is still the one that part
+    left, else read from its stored hands (lawbook: back to the last that carried nothing in)."""
     table_id = conn.execute(select(card_table.c.id).where(card_table.c.name == name)).scalar_one()
     with bounded(M("table {table}", table=name)):
         state = BookState(conn, table_id, who, ids, plan, key_share=True)
+    if carried.laws is not None and carried.newest == _newest(conn, table_id):
+        state._laws = carried.laws
     before = state.laws()
     if before.open:
         raise StoreError(M("hand {number} at table {table} is still being recorded: close it (`end` or "
                            "`hand new`) before importing into this table", number=before.number, table=name))
     return state
+
+
+def _newest(conn, table_id: int) -> tuple | None:
+    """(id, status, open or not) of the table's newest hand, None before its first: what any
+    write to its last hand changes (a move, an undo that reopens it, a void, a hand after it)."""
+    h = hands.c
+    row = conn.execute(select(h.id, h.status, h.closed.is_(None)).where(h.table_id == table_id)
+                       .order_by(h.number.desc()).limit(1)).first()
+    return None if row is None else (row[0], row[1], bool(row[2]))

@@ -20,8 +20,12 @@ the book to are these functions. docs/rulings.md lists each decision:
 - A line: judged on the hand's referee (a line the rules refuse gets its rule code, whoever
   typed it); after the end (N4.4) a hand takes only `show`, `end` and the forgiving of the
   foul that ended it, closed or not, and a closed hand's postings are reversed and posted
-  again only if its settlement changed; once the hand is over, a line identical to the last
-  one that changes nothing in the verdict is not stored twice (`Recorded.unchanged`).
+  again only if its settlement changed; a line sent twice is stored once (`Recorded.unchanged`,
+  store/repeats.py): a move of the hand sent again, by its position (where its sender
+  believes the hand is) or because its effect is in the book already; `hand new --dealer D`
+  on the hand D dealt and is playing is that hand, dealt already (`Opened.already`).
+- A hand voided takes no move, and one with no move is not voided (N9.6); `table close` is
+  taken back by `undo` right after it or `table reopen` (`reopen_table`, a `reopen` row).
 """
 
 from collections import Counter
@@ -31,20 +35,21 @@ from typing import Any, NamedTuple
 from .. import laws
 from ..cards import names
 from ..describe import claims_shown_as, show_commands
-from ..engine.queries import DEAL_MOVES
 from ..engine.setup import Setup, SetupError
-from ..findings import COMMAND_LINE, ERROR, MN, M, error, listed
+from ..findings import COMMAND_LINE, ERROR, MN, M, error
 from ..limits import EVENTS, checked_table, nfc, too_long, too_many
 from ..money import fmt
 from ..notation.parser import parse_event, split_comment
 from ..notation.writer import with_comment, write_event
 from .lawbook import follow_on_laws
+from .live import at_the_table, claims_made_void
 from .plans import HandState, Imported, TableState, judge
-from .records import (OPEN_VERDICT, VOID_LINE, HandRow, PostingRow, TableRow, brought_in_moves,
+from .records import (OPEN_VERDICT, REFUND, VOID_LINE, HandRow, PostingRow, TableRow, brought_in_moves,
                       hand_setup, pot_map, posting_key, posting_rows, refund_moves, standing_postings,
-                      verdict_columns)
-from .terms import (BET, CLOSE, COMPLETE, END, FOLLOW, LIVE, REDEAL, UNDO, VERDICT, VOID, Refused, StoreError,
-                    refusal)
+                      verdict_columns, void_hash)
+from .repeats import at_position, repeated
+from .terms import (BET, CLOSE, COMPLETE, END, FOLLOW, LIVE, REDEAL, REOPEN, UNDO, VERDICT, VOID, HandChanged,
+                    Refused, StoreError, closed_table, refusal)
 
 # the columns of a hand's setup a deal again writes anew (journal.hand_text holds them all). Its
 # seats, rules, options and bet are the table's, which change only while no hand is open
@@ -95,12 +100,18 @@ class Opened(NamedTuple):
     hand: HandInfo
     redealt: bool               # the hand had no move: dealt again, same number
     warnings: list = []         # the laws' warnings on the new hand (laws.Breach: N9.3, the dealer)
+    already: int | None = None  # dealt already by the dealer named (dealt_already): its move, nothing done
 
 
 class TableClosed(NamedTuple):
     closed_number: int | None
     closed: object              # the HandReport of the hand it closed, or None
     refund: dict                # {pot: {player: cents}} returned per R11.5
+
+
+class TableReopened(NamedTuple):
+    name: str
+    returned: dict              # {pot: {player: cents}} the close had returned, in the pots again
 
 
 def hand_info(hand: Any) -> HandInfo:
@@ -126,13 +137,16 @@ def table_setup(table: Any, dealer: str | None = None, sides: Any = None) -> Set
 
 
 def new_table(name: str, players: list, bet: int, rules: str, options: str, sides: Any, *, now: Any,
-              taken: bool, table_id: int = -1) -> TableRow:
+              taken: bool, table_id: int = -1, closed: bool = False) -> TableRow:
     """A new table's row, its values judged as a hand's tags would be (N3, R15, R4.1) and
     written as the program writes them (rules and options canonical); `taken`: the name is a
-    table's already."""
+    table's already (`closed`: a closed table's, whose name stays its own)."""
     checked, players, problem = checked_table(name, players)
     if problem or checked is None:
         raise StoreError(problem)
+    if taken and closed:
+        raise StoreError(M("table {name!r} is closed, and its name stays with it: `desmoche-ref table reopen "
+                           "{name}` opens it again, or give the new table another name", name=checked))
     if taken:
         raise StoreError(M("there is already a table {name!r} in this book", name=checked))
     row = TableRow(table_id, checked, " ".join(players), bet, rules, options, list(sides), now, None)
@@ -149,7 +163,7 @@ def set_bet(state: TableState, bet: int) -> int:
     caller asks; R2.3: never while a main pot is carried — laws.bet_change)."""
     table = state.table
     if table.closed is not None:
-        raise StoreError(M("table {table} is closed", table=table.name))
+        raise StoreError(closed_table(table.name))
     obey(laws.bet_change(state.laws(), bet))
     if bet == table.bet:
         raise StoreError(M("the bet at table {table} is already {bet}", table=table.name, bet=fmt(bet)))
@@ -239,17 +253,40 @@ def follow_on(state: TableState, hand: HandState) -> HandState | None:
     return waiting
 
 
-def hand_new(state: TableState, dealer: str | None = None, sides: Any = None) -> Opened:
+def dealt_already(hand: HandState | None, dealer: str | None, sides: Any = None, over_too: bool = False) -> bool:
+    """`hand new --dealer D` on the hand the table is at, which D dealt and is playing (moves
+    stand, not over), its side games those named (or none named): that hand is the one `hand
+    new` asked for, dealt already — a file or a script sent again (docs/rulings.md: a line sent
+    twice). Nothing is done. `over_too` (`play` fed a file): a hand over or closed too, but not a
+    void one (its dealer deals again, R3.1); else a hand over is closed and the next dealt, by
+    D out of turn if so named (a warning, N9.3)."""
+    if hand is None or hand.row.status == VOID or dealer is None or nfc(dealer) != hand.row.dealer:
+        return False
+    if sides is not None and _games(sides) != _games(hand.row.sides):
+        return False
+    if not hand.live():
+        return False
+    return over_too or (not hand.closed and hand.judged()[0].status != COMPLETE)
+
+
+def _games(sides: Any) -> list:
+    return [(game, stake, list(names)) for game, stake, names in sides]
+
+
+def hand_new(state: TableState, dealer: str | None = None, sides: Any = None, follow: bool = False) -> Opened:
     """`hand new`: the hand before closed (it must be over), then the next dealt as the laws
     across hands allow (laws.py): an error (N9.1, N9.2) refuses it, a warning (N9.3: the
     dealer) comes back as a Breach. A previous hand that is not over is refused, never closed
     half-played: the recorder finishes it, or writes `end` where the rules let the hand end
     there (N5.4). A hand with no move is dealt again, and a hand waiting after the one closed
-    is dealt."""
+    is dealt — unless the hand being played is the one asked for (dealt_already: `already`,
+    nothing planned; `follow`: a file fed to `play`, for which a hand over or closed is too)."""
     table = state.table
     if table.closed is not None:
-        raise StoreError(M("table {table} is closed: start a new table for a new game", table=table.name))
+        raise StoreError(closed_table(table.name))
     previous = state.current()
+    if previous is not None and dealt_already(previous, dealer, sides, over_too=follow):
+        return Opened(None, None, hand_info(previous.row), False, [], previous.seq)
     if previous is not None and previous.untouched():
         warnings = redeal(state, previous, dealer, sides)
         return Opened(None, None, hand_info(previous.row), True, warnings)
@@ -283,12 +320,13 @@ def postings(state: TableState, hand: HandState, moves: list, ids: dict) -> list
             for row in posting_rows(hand.row.id, hand.row.table_id, moves, ids)]
 
 
-def mark_void(state: TableState, hand: HandState) -> None:
+def mark_void(state: TableState, hand: HandState, content_hash: str | None = None) -> None:
     """Closed void: no postings, its carries pass on (the next hand's dealer deals again);
-    journaled as any close is (a `verdict` row)."""
+    journaled as any close is (a `verdict` row). `content_hash`: a hand voided at the table's."""
     row = hand.row
     state.update_hand(hand, VERDICT, **dict(OPEN_VERDICT, status=VOID, fouls=row.fouls, carry_out=row.carry_in,
-                                            side_carry_out=row.side_carry), closed=state.now)
+                                            side_carry_out=row.side_carry, content_hash=content_hash),
+                      closed=state.now)
 
 
 def reverse_postings(state: TableState, hand: HandState) -> int:
@@ -380,34 +418,48 @@ def close_table(state: TableState) -> TableClosed:
 
 
 # ------------------------------------------------------------------ moves
-def record(state: TableState, hand: HandState, typed: str) -> Recorded:
-    """Judge one notation line (`verb args  # comment`) on the hand and plan it."""
+def record(state: TableState, hand: HandState, typed: str, believed: int | None = None,
+           stale: bool = False) -> Recorded:
+    """Judge one notation line (`verb args  # comment`) on the hand and plan it — or answer it
+    as a move the hand holds already (store/repeats.py: `unchanged`, nothing planned).
+    `believed`: where its sender believes the line goes (an index into the standing moves: after
+    the move it saw, or the next of a hand `play` sends again); `stale`: the sender saw the hand
+    at another move, so a line that is not the move at `believed` is HandChanged."""
     if state.table.closed is not None:
-        raise StoreError(M("table {table} is closed", table=state.table.name))
+        raise StoreError(closed_table(state.table.name))
     body, comment = split_comment(typed)
     if not body.strip() or "\n" in typed or "\r" in typed:
         raise StoreError(M("write one notation line, e.g. `draw Beto 2d` (N4)"))
     ev = parse_event(body.strip(), hand.seq + 1)
     ev.comment = comment
-    if ev.error is not None:
+    text = write_event(ev) if ev.error is None else None
+    lines, moves = hand.lines(), [r.seq for r in hand.live()]
+    if text is not None and (seq := at_position(lines, moves, text, believed)) is not None:
+        return Recorded(seq, text, [], [], None, True, hand.number)
+    if stale:
+        raise HandChanged(hand.seq)
+    if hand.closed and hand.row.status == VOID:  # abandoned (`hand void`): no move more (undo takes it back)
+        raise StoreError(M("hand {number} at table {table} is void: `{new}` deals the next hand, `{prog}undo` "
+                           "takes the void back", number=hand.number, table=state.table.name,
+                           new=COMMAND_LINE["new"], prog=COMMAND_LINE["prog"]))
+    if ev.error is not None or text is None:
         raise Refused(ev.error)
     ref = hand.ref
     trial = ref.fork()
-    finding = deal_first(ref, ev, trial.apply(ev))
+    finding = at_the_table(ref, ev, trial.apply(ev))
+    full = with_comment(text, comment)
+    seq = repeated(ev, text, lines, moves, ref, trial, finding,
+                   lambda: judge(hand.row, lines).as_json() == judge(hand.row, lines + [full]).as_json())
+    if seq is not None:  # two recorders typing one move, a file sent again: stored once
+        return Recorded(seq, text, [], [], None, True, hand.number)
     if finding is not None:
         raise Refused(finding)
-    text = write_event(ev)
-    full = with_comment(text, comment)
     long = too_long(len(full))
     if long:  # N1.5, for the line as the book keeps it
         raise Refused(error(hand.seq + 1, "N1.5", long))
-    lines, live = hand.lines(), hand.live()
-    if lines and lines[-1] == full and ref.same_table(trial) \
-            and judge(hand.row, lines).as_json() == judge(hand.row, lines + [full]).as_json():
-        return Recorded(live[-1].seq, text, [], [], None, True, hand.number)  # two recorders typing one line
     if len(lines) >= EVENTS:  # N1.5: the hand's record would hold one event too many
         raise Refused(error(hand.seq + 1, "N1.5", too_many("events", EVENTS)))
-    was_closed, before = hand.closed, ref.report
+    was_closed, before = hand.closed, ref
     row = state.add_event(hand, text, comment, ref=trial)
     closing = None
     if trial.status == COMPLETE and (was_closed or ev.verb == "end"):
@@ -415,23 +467,9 @@ def record(state: TableState, hand: HandState, typed: str) -> Recorded:
         if closing is not None and not was_closed:  # the hand waiting after it is dealt
             follow_on(state, hand)
     after = trial.report
-    return Recorded(row.seq, text, [f for f in after.fouls if f not in before.fouls],
-                    [w for w in after.warnings if w not in before.warnings], closing, False, hand.number)
-
-
-def deal_first(ref: Any, ev: Any, finding: Any) -> Any:
-    """The finding a line gets at the table: the engine's (`finding`, None when it accepts
-    the line), except that a line ending the deal while a player is dealt no card and no
-    misdeal is called is R3.3 — at the table that is a deal line forgotten, not the misdeal
-    (F1, then R3.5) a record holding it shows (docs/rulings.md); `foul DEALER misdeal`
-    first records one. A line the engine refuses for another reason keeps that reason."""
-    missing = ref.undealt()
-    if missing and ev.verb not in DEAL_MOVES and (finding is None or finding.code == "R3.5"):
-        return error(ev.line, "R3.3", MN(
-            "the deal is not done: {players} has no card yet; the deal lines come first (`deal {player} …`)",
-            "the deal is not done: {players} have no card yet; the deal lines come first (`deal {player} …`)",
-            len(missing), players=listed(missing), player=missing[0]))
-    return finding
+    return Recorded(row.seq, text, [f for f in after.fouls if f not in before.report.fouls],
+                    [w for w in after.warnings if w not in before.report.warnings]
+                    + claims_made_void(before, trial, row.seq), closing, False, hand.number)
 
 
 def undo_move(state: TableState, hand: HandState) -> Any:
@@ -459,9 +497,9 @@ def undo(state: TableState, hand: HandState) -> Undone:
     """`undo` at the table's hand: its last standing row taken back (a closed hand reopens,
     its postings reversed); on a hand with no move, the `hand new` that dealt it — the hand
     before reopens as it was (its `end`, or its `void` row, taken back), and `hand` waits to
-    be dealt again."""
+    be dealt again. (At a closed table `undo` takes the close back: reopen_table.)"""
     if state.table.closed is not None:
-        raise StoreError(M("table {table} is closed", table=state.table.name))
+        raise StoreError(closed_table(state.table.name))
     hand_new_undone = hand.untouched()
     if hand_new_undone:
         before = hand_before(state, hand)
@@ -477,9 +515,10 @@ def undo(state: TableState, hand: HandState) -> Undone:
 
 def void(state: TableState, hand: HandState, reason: str) -> Voided:
     """`hand void --reason TEXT`: the open hand closed void, its moves kept, a `void` row with
-    the reason after them."""
+    the reason after them; it is known by its export's content (records.void_hash: the record
+    with its Void tag, N9.6), as an import of that export knows it."""
     if state.table.closed is not None:
-        raise StoreError(M("table {table} is closed", table=state.table.name))
+        raise StoreError(closed_table(state.table.name))
     reason = " ".join(reason.split())
     if not reason:
         raise StoreError(M("say why the hand is voided: --reason TEXT"))
@@ -489,10 +528,49 @@ def void(state: TableState, hand: HandState, reason: str) -> Voided:
         raise StoreError(M("hand {number} at table {table} is closed: only a hand being played is voided "
                            "(`{prog}undo` reopens a closed hand)", number=hand.number, table=state.table.name,
                            prog=COMMAND_LINE["prog"]))
+    if not hand.live():  # nothing to abandon: its record would have no line to keep its place (N9.6)
+        raise StoreError(M("hand {number} at table {table} has no move: there is nothing to void "
+                           "(`{new}` deals it again)", number=hand.number, table=state.table.name,
+                           new=COMMAND_LINE["new"]))
     row = state.add_event(hand, VOID_LINE, reason)
-    mark_void(state, hand)
+    mark_void(state, hand, void_hash(hand.row, hand.lines(), reason))
     follow_on(state, hand)
     return Voided(row.seq, hand.number, reason)
+
+
+def reopen_table(state: TableState) -> TableReopened:
+    """`undo` after `table close` (or `table reopen`): the table open again as it was before
+    its close — the R11.5 returns taken back (each refund posting that stands reversed by a new
+    one: the pots hold again what they held), the hands the close closed void before they were
+    dealt open again (the next `hand new` deals them), the table's row open, journaled
+    (`reopen`). The hand whose `end` the close wrote stays closed: an `undo` more takes the
+    `end` back."""
+    if state.table.closed is None:
+        raise StoreError(M("table {table} is not closed", table=state.table.name))
+    last = state.latest()
+    returned: dict = {}
+    if last is not None:
+        refunds = [r for r in standing_postings(state.postings(last)) if r.kind == REFUND]
+        for r in refunds:
+            if r.player_id is not None:
+                returned.setdefault(r.detail or "main", {})[r.account] = r.amount
+        state.add_postings(last, [r._replace(id=state.ids.new(), amount=-r.amount, reverses=r.id, created=state.now)
+                                  for r in refunds])
+    for hand in never_dealt_at_the_end(state):
+        state.update_hand(hand, VERDICT, **OPEN_VERDICT, closed=None)
+    state.update_table(REOPEN, closed=None)
+    return TableReopened(state.table.name, returned)
+
+
+def never_dealt_at_the_end(state: TableState) -> list:
+    """The table's last hands closed void with no row standing (never dealt, or every move taken
+    back: a close closes them so), latest first."""
+    out = []
+    hand = state.latest()
+    while hand is not None and hand.row.status == VOID and not hand.standing():  # voided at the table: stays
+        out.append(hand)
+        hand = state.hand(hand.number - 1) if hand.number > 1 else None
+    return out
 
 
 # ------------------------------------------------------------------ a hand imported whole

@@ -9,14 +9,16 @@ The read commands open the book read-only (`open_book(readonly=True)`): no migra
 write of any kind, so a person who may read the book but not write it reads it.
 """
 
+import atexit
 import functools
 import os
 from contextlib import contextmanager
 
 from ..findings import M, joined
-from . import locks, roles
+from . import locks, roles, sqlitefile
 from .errors import BookError, Unstamped
-from .location import ENV_VAR, default_path, describe, explain, parse_url, resolve_url, scrub, sqlite_path
+from .location import (ENV_VAR, cannot_write_here, default_path, describe, explain, parse_url, resolve_url,
+                       scrub, sqlite_path)
 
 __all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqlite_path"]  # the shell's, from here
 
@@ -24,15 +26,14 @@ __all__ = ["ENV_VAR", "BookError", "Unstamped", "describe", "resolve_url", "sqli
 # but no schema version is a book whose alembic_version row was lost (`db check`, `db stamp`)
 BOOK_TABLES = frozenset({"setting", "player", "card_table", "hand", "event", "posting", "journal",
                          "recorder_pin"})
-CHECKPOINT_EVERY = 2.0  # seconds: a writing process copies the -wal into a SQLite book at most this often
 _LOCK = 0x6465736D6F636865  # pg_advisory_xact_lock's key for a schema upgrade ("desmoche")
 
 
-def make_engine(url: str, readonly: bool = False, live: bool = False):
-    """The engine of a book; `readonly`: its connections can only read (SQLite `mode=ro`,
-    PostgreSQL read-only transactions); `live`: a reader that watches the book change (the
-    board), so a SQLite file is never opened as unchanging. One this process made for the
-    same book is used again (_RecentEngines)."""
+def make_engine(url: str, readonly: bool = False):
+    """The engine of a book; `readonly`: its connections can only read (SQLite `query_only`,
+    or `mode=ro` for a process that may not write the file: store/sqlitefile.py; PostgreSQL
+    read-only transactions). One this process made for the same book is used again
+    (_RecentEngines)."""
     parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
@@ -46,7 +47,9 @@ def make_engine(url: str, readonly: bool = False, live: bool = False):
             if not os.path.isdir(folder):
                 raise BookError(M("cannot open the book {path}: the folder {folder} does not exist",
                                   path=path, folder=folder))
-        target = (_readonly_sqlite(path, live) if readonly and path else None) or url
+            if not readonly and not os.access(folder, os.W_OK):  # SQLite makes and removes its -wal there
+                raise BookError(cannot_write_here(url))
+        target = (sqlitefile.readonly_url(path) if readonly and path else None) or url
     key = (os.getpid(), str(target), readonly)
     return _ENGINES.get(key) or _ENGINES.keep(key, _new_engine(url, target, backend, readonly))
 
@@ -60,7 +63,7 @@ def _new_engine(url: str, target, backend: str, readonly: bool):
             engine = create_engine(target, connect_args={"timeout": locks.WRITE_TIMEOUT})
         except NoSuchModuleError as e:
             raise BookError(M("cannot open {book}: {reason}", book=describe(url), reason=str(e))) from None
-        _sqlite_pragmas(engine, event, readonly)
+        sqlitefile.pragmas(engine, event, readonly)
         return engine
     try:
         # pre_ping: a connection the server closed meanwhile (a restart, an idle timeout in
@@ -110,87 +113,35 @@ class _RecentEngines:
         self._kept[key] = engine
         while len(self._kept) > self.SIZE:
             oldest = next(iter(self._kept))
-            self._kept.pop(oldest).dispose()
+            _closed(self._kept.pop(oldest))
         return engine
+
+    def close_all(self) -> None:
+        """At the process's end: every engine's connections closed, as `_closed` closes them."""
+        for key, engine in list(self._kept.items()):
+            if key[0] == os.getpid():
+                _closed(engine)
 
 
 _ENGINES = _RecentEngines()
+atexit.register(_ENGINES.close_all)
 
 
-def _readonly_sqlite(path: str, live: bool = False):
-    """The URL that opens a SQLite book for reading only, for a process that may not write
-    it (or its folder). While a writer has the book open (its -wal file holds moves) SQLite
-    reads the live book read-only; when none has, the file is read as it is (`immutable`):
-    SQLite then makes no -wal or -shm file beside it, which it could not, or which would stand
-    in its owner's way. A process that may write the book opens it as usual with every change
-    refused (`query_only`, `_sqlite_pragmas`): so SQLite tidies its -wal and -shm away on
-    close, which a `mode=ro` connection cannot. None for that case. A `live` reader (the
-    board) never reads the file as unchanging: it is there to see the moves come."""
-    from urllib.parse import quote
-
-    from sqlalchemy.engine import URL
-
-    if os.access(path, os.W_OK) and os.access(os.path.dirname(path), os.W_OK):
-        return None
-    query = {"mode": "ro", "uri": "true"}
-    wal = path + "-wal"
-    if not live and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
-        query["immutable"] = "1"
-    return URL.create("sqlite", database="file:" + quote(path), query=query)
-
-
-def _sqlite_pragmas(engine, event, readonly: bool = False):
-    """WAL (readers never block the writer), foreign keys on, a busy timeout; and writes
-    begin IMMEDIATE, so two recorders queue for the lock instead of failing on a stale read.
-    A writer's commit does not wait for the disk while it holds the book (synchronous=NORMAL),
-    nor checkpoint (wal_autocheckpoint=0): Book._settle does both once its turn is let go.
-    A read-only connection leaves the journal mode as the book has it (setting it writes),
-    and refuses every change (`query_only`, whichever way the file was opened)."""
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):
-        dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute(f"PRAGMA busy_timeout={round(locks.WRITE_TIMEOUT * 1000)}")
-        if readonly:
-            cur.execute("PRAGMA query_only=ON")
-        else:
-            _journal_in_wal(cur)
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA wal_autocheckpoint=0")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn):
-        immediate = conn.get_execution_options().get("book_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-
-def _journal_in_wal(cur, patience: float = 30.0) -> None:
-    """Put the book's journal in WAL mode (kept in the file: a book is switched once).
-    Switching needs the file to itself for a moment, and SQLite answers a conflict with
-    "database is locked" at once, not after its busy timeout: so the first uses of a new
-    book at the same moment, each switching it, wait for each other here (as long as the
-    busy timeout) instead of one of them failing."""
-    import sqlite3
-    import time
-
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            cur.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
+def _closed(engine) -> None:
+    """The engine's connections closed. A SQLite book others may read then keeps its -wal and
+    -shm beside it, if SQLite took them away with this process's last connection
+    (sqlitefile.keep_wal): a reader who may not write its folder reads through them."""
+    engine.dispose()
+    if engine.dialect.name == "sqlite" and engine.url.query.get("mode") != "ro":
+        path = sqlite_path(str(engine.url))
+        if path:
+            sqlitefile.keep_wal(path)
 
 
 class Book:
-    """An open book: its engine and the sessions that read and write it. Its writers take
-    their turn first (`_turn`); its readers read a snapshot (SQLite WAL, PostgreSQL
-    REPEATABLE READ) and wait for no writer, nor hold one back."""
+    """An open book: its engine and the sessions that read and write it. Its readers read a
+    snapshot (SQLite WAL, PostgreSQL REPEATABLE READ) and wait for no writer, nor hold one
+    back; its writers wait for the locks they need, each wait bounded (store/locks.py)."""
 
     def __init__(self, url: str, engine, readonly: bool = False):
         self.url = url
@@ -198,11 +149,11 @@ class Book:
         self.dialect = engine.dialect.name
         self.readonly = readonly
         self.made = False  # made by this command (open_book): the shell says so, once
-        self._file = sqlite_path(url) if self.dialect == "sqlite" and not readonly else None
-        # when this book last checkpointed; whether its folder was synced (the -wal file's name
-        # in it), for a SQLite book written here
-        self._checkpointed: float | None = None
-        self._synced_folder = False
+
+    def close(self) -> None:
+        """Close the book's connections (the engine stays, for this process's next command:
+        _RecentEngines); see `_closed`."""
+        _closed(self.engine)
 
     @contextmanager
     def read(self):
@@ -225,61 +176,26 @@ class Book:
                 yield conn
 
     @contextmanager
-    def begin(self):
-        """One write transaction on a Core connection (the importer's bulk inserts: no ORM).
-        Its commit is not flushed to disk: an import's batch is on disk at the next checkpoint
-        (a power cut before it takes batches a rerun stores again: store/importer.py)."""
+    def begin(self, bulk: bool = False):
+        """One write transaction on a Core connection (no ORM); `bulk`: see `write`."""
         with self._failures():
-            with self._turn(), self.engine.execution_options(book_write=True).begin() as conn:
+            with self.engine.execution_options(book_write=True, book_bulk=bulk).begin() as conn:
                 yield conn
-            self._settle(flush=False)
 
     @contextmanager
-    def write(self):
-        """One transaction for one command: committed whole at the end, or not at all."""
+    def write(self, bulk: bool = False):
+        """One transaction for one command: committed whole at the end, or not at all. On
+        SQLite it begins IMMEDIATE (the book's write lock taken first: store/locks.py) and is on
+        disk when it commits; a `bulk` one (an import's batch) is not flushed to disk at its
+        commit, only at SQLite's next checkpoint: a power cut before it takes batches a rerun
+        stores again (store/importer.py)."""
         from sqlmodel import Session
 
         with self._failures():
-            with self._turn(), Session(self.engine.execution_options(book_write=True),
-                                       expire_on_commit=False) as session:  # rows stay readable after
+            with Session(self.engine.execution_options(book_write=True, book_bulk=bulk),
+                         expire_on_commit=False) as session:  # rows stay readable after
                 with session.begin():
                     yield session
-            self._settle()
-
-    @contextmanager
-    def _turn(self, seconds: float | None = None):
-        """A SQLite book's writers one at a time, in the order they asked (store/locks.py
-        `writers_turn`), held until the transaction has ended; PostgreSQL's writers queue on
-        the rows they lock."""
-        if self._file is None:
-            yield
-            return
-        with locks.writers_turn(self._file, seconds):
-            yield
-
-    def _settle(self, flush: bool = True) -> None:
-        """A SQLite write committed and its turn let go: its moves made durable before the
-        command says they are stored (the -wal file synced, its folder once; the writers behind
-        it write meanwhile), and at most every CHECKPOINT_EVERY seconds the -wal copied into the
-        book (a PASSIVE checkpoint: it waits for no reader or writer and holds none back)."""
-        import time
-
-        if self._file is None:
-            return
-        try:
-            if flush:
-                _sync(self._file + "-wal")
-            if flush and not self._synced_folder:
-                _sync(os.path.dirname(self._file))
-                self._synced_folder = True
-        except FileNotFoundError:
-            pass  # no -wal: the last connection checkpointed it into the book, synced, and took it away
-        except OSError as exc:
-            raise BookError(explain(exc, self.url)) from None
-        now = time.monotonic()
-        if self._checkpointed is None or now - self._checkpointed >= CHECKPOINT_EVERY:
-            self._checkpointed = now
-            _checkpoint(self.engine)
 
     @contextmanager
     def _failures(self):
@@ -303,29 +219,6 @@ class Book:
             raise BookError(message) from None
 
 
-def _sync(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _checkpoint(engine) -> None:
-    """Copy the -wal's committed pages into the book, as far as no reader still reads them
-    (PASSIVE: no lock taken that a writer waits for, no busy wait; one checkpointing already
-    is left to it)."""
-    import sqlite3
-
-    raw = engine.raw_connection()
-    try:
-        raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-    except sqlite3.Error:
-        pass  # another process checkpointing, a book gone read-only: the next write tries again
-    finally:
-        raw.close()
-
-
 def _failure(exc, book: Book, head: str | None = None) -> BookError:
     """The BookError of a database error: `Busy` for a wait past its time, the privilege a
     server refused (`head`: while bringing the schema to it), else why the book could not be
@@ -336,48 +229,63 @@ def _failure(exc, book: Book, head: str | None = None) -> BookError:
     return BookError(roles.refusal(exc, book, head) or explain(exc, book.url, book.readonly))
 
 
-def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False) -> Book:
+def open_book(given: str | None = None, migrate: bool = True, readonly: bool = False,
+              make: bool = True) -> Book:
     """The book named by `--db` / DESMOCHE_DB / the default, with its schema up to date.
 
     `readonly`: for the commands that only read. Nothing is written, not even a migration
-    (a book of an older schema says it needs `desmoche-ref db upgrade`). A book that does not
-    exist yet (no file, an empty database) is made as any first use makes it."""
+    (a book of an older schema says it needs `desmoche-ref db upgrade`), and nothing is made:
+    a book that does not exist (no file, an empty database) is a BookError naming where it was
+    looked for (`no_book`), as with `make=False`. Else a book that does not exist yet is made
+    as any first use makes it."""
     if readonly:
-        path = sqlite_path(resolve_url(given))
-        if path and not os.path.exists(path):  # nothing to read yet: first use makes the book
-            return open_book(given)
         book = connect_book(given, readonly=True)
         version = schema_version(book)
         if version == schema_head():
             return book
-        book.engine.dispose()
-        if version is None:  # nothing to read yet: first use makes the book
-            return open_book(given)
+        book.close()
+        if version is None:  # nothing to read: a read never makes the book
+            raise no_book(book.url)
         check_known(book, version)
         raise BookError(M("the book {book} needs `desmoche-ref db upgrade` before it can be read "
                           "(its schema is {version}, this program's {head})", book=describe(book.url),
                           version=version, head=schema_head()))
-    book = connect_book(given)
+    book = connect_book(given, make=make)
     version = schema_version(book)
     if version == schema_head():
         return book
+    if version is None and not make:
+        book.engine.dispose()
+        raise no_book(book.url)
     check_known(book, version)
     if migrate:
         book.made = upgrade(book) is None  # an empty book (a new file): made by this command
     return book
 
 
-def connect_book(given: str | None = None, readonly: bool = False, live: bool = False) -> Book:
+def connect_book(given: str | None = None, readonly: bool = False, make: bool = True) -> Book:
     """The book named, its schema not looked at (`open_book` looks). A SQLite book that does
-    not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`,
-    which makes nothing (`live`: see make_engine)."""
+    not exist is made here, private (0600; the default book's folder 0700) — unless `readonly`
+    or not `make`, which make nothing."""
     url = resolve_url(given)
     path = sqlite_path(url)
     if path and not os.path.exists(path):
-        if readonly:
-            raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+        if readonly or not make:
+            raise no_book(url)
         _make_book_file(path, url == "sqlite:///" + default_path())
-    return Book(url, make_engine(url, readonly=readonly, live=live), readonly=readonly)
+    return Book(url, make_engine(url, readonly=readonly), readonly=readonly)
+
+
+def no_book(url: str) -> BookError:
+    """A read of a book that does not exist (no file, an empty database): one line naming
+    where it was looked for; nothing is made (a mistyped --db stays a mistake)."""
+    path = sqlite_path(url)
+    if path and not os.path.isdir(os.path.dirname(path)):
+        return BookError(M("cannot open the book {path}: the folder {folder} does not exist", path=path,
+                           folder=os.path.dirname(path)))
+    if path:
+        return BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+    return BookError(M("there is no book in {book}: nothing is recorded there yet", book=describe(url)))
 
 
 def _make_book_file(path: str, default: bool) -> None:
@@ -491,9 +399,9 @@ def alembic_config(book: Book | None = None):
 
 def upgrade(book: Book):
     """Bring the schema to the newest revision, in one transaction; the revision found
-    before (None: an empty book). Commands upgrading one book at once queue: on PostgreSQL
-    for an advisory lock, on SQLite for their turn to write (UPGRADE_TIMEOUT at most, as long
-    enough for another's migrations); the later finds the book upgraded and does nothing."""
+    before (None: an empty book). Commands upgrading one book at once queue (UPGRADE_TIMEOUT
+    at most, long enough for another's migrations): on PostgreSQL for an advisory lock, on
+    SQLite for the book's write lock; the later finds the book upgraded and does nothing."""
     from alembic import command
     from alembic.migration import MigrationContext
     from sqlalchemy import text
@@ -501,7 +409,7 @@ def upgrade(book: Book):
 
     cfg = alembic_config(book)
     try:
-        with book._turn(locks.UPGRADE_TIMEOUT), book.engine.execution_options(book_write=True).begin() as conn:
+        with _writing(book, locks.UPGRADE_TIMEOUT) as conn:
             if book.dialect == "postgresql":  # an owner's lock: bounded, as every wait is
                 conn.execute(text(f"SET LOCAL lock_timeout = {round(locks.UPGRADE_TIMEOUT * 1000)}"))
                 with locks.bounded(M("the book's schema (another process is upgrading it)"), locks.UPGRADE_TIMEOUT):
@@ -511,10 +419,25 @@ def upgrade(book: Book):
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 roles.reapply(conn)  # the roles granted before: their privileges on the new schema
-        book._settle()
     except DBAPIError as exc:
         raise _failure(exc, book, schema_head()) from None
     return before
+
+
+@contextmanager
+def _writing(book: Book, seconds: float | None = None):
+    """A write transaction on a Core connection of the book, the schema's: on SQLite it waits
+    for the book's write lock at most `seconds` (else WRITE_TIMEOUT, the busy timeout)."""
+    with book.engine.connect() as conn:
+        waits = book.dialect == "sqlite" and seconds is not None
+        if waits:
+            sqlitefile.wait_at_most(conn, seconds)
+        try:
+            with conn.execution_options(book_write=True).begin():
+                yield conn
+        finally:
+            if waits:
+                sqlitefile.wait_at_most(conn, None)
 
 
 def stamp(book: Book) -> None:
@@ -525,10 +448,9 @@ def stamp(book: Book) -> None:
 
     cfg = alembic_config(book)
     try:
-        with book._turn(), book.engine.execution_options(book_write=True).begin() as conn:
+        with _writing(book) as conn:
             cfg.attributes["connection"] = conn
             command.stamp(cfg, "head")
-        book._settle()
     except DBAPIError as exc:
         raise _failure(exc, book, schema_head()) from None
 
@@ -541,8 +463,9 @@ def drift(book: Book) -> list:
     from sqlalchemy.exc import DBAPIError
     from sqlmodel import SQLModel
 
-    from . import models  # noqa: F401  (registers the tables)
+    from . import models  # (registers the tables)
 
+    models.on_dialect(book.dialect)
     try:
         with book.engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})

@@ -102,7 +102,7 @@ class Desk:
 
     def close(self) -> None:
         if self._book is not None:
-            self._book.engine.dispose()
+            self._book.close()
             self._book = None
 
     # ------------------------------------------------------------ reading
@@ -222,6 +222,6 @@ def open_written(url: str):
             raise BookError(M("the book {book} needs `desmoche-ref db upgrade` (its schema is {version}, "
                               "this program's {head})", book=describe(book.url), version=version, head=schema_head()))
     except BaseException:
-        book.engine.dispose()
+        book.close()
         raise
     return book

@@ -1,21 +1,21 @@
 """The book's journal: one insert-only row per write the book keeps, chained to the book head.
 
 Every write appends (`KINDS` says what each kind covers): a table created (`table`), its bet
-changed (`bet`), the table closed (`close`), an import's hands taking the table on (`follow`:
-its seats and stakes become those of its last hand) — a table's changes, each its own row,
-in order; a hand opened with its setup (`hand`), a hand with no move dealt again with its new setup
-(`redeal`, store/course.py: the hand's setup from then on), a move or an undo stored (`event`), a
-posting made (`posting`), a hand imported whole (`import`: its setup, its moves' chain head
-and how many postings it came with: one row for all of them); a hand closed or reopened
-(`verdict`: its status and the time it closed). Each row holds the canonical text of what
-was written (the `*_text` functions, built from the rows it covers, their times included),
-the database user that wrote it (`writer`), and
-    hash = sha256(previous row's hash, kind, subject, text, writer),
-so the last row's hash, the BOOK HEAD, pins the whole history the way a git commit id does.
-`verify` (store/pinned.py) recomputes every text from the rows it covers, checks that every
-covered row has exactly one journal row and that the chain is unbroken, and `verify --head
-DIGEST` that DIGEST is a hash of the chain — so nothing written up to it was changed, even by
-someone who could rewrite the whole book and recompute every hash after.
+changed (`bet`), the table closed (`close`) or opened again (`reopen`), an import's hands taking
+the table on (`follow`: its seats and stakes become those of its last hand) — a table's changes,
+each its own row, in order; a hand opened with its setup (`hand`), a hand with no move dealt
+again with its new setup (`redeal`, store/course.py: the hand's setup from then on), a move or
+an undo stored (`event`), a posting made (`posting`), a hand imported whole (`import`: its
+setup, its moves' chain head and how many postings it came with: one row for all of them); a
+hand closed or reopened (`verdict`: its status and the time it closed). Each row holds the
+canonical text of what was written (the `*_text` functions, built from the rows it covers, their
+times included), the database user that wrote it (`writer`), and hash = sha256(previous row's
+hash, kind, subject, text, writer), so the last row's hash, the BOOK HEAD, pins the whole
+history the way a git commit id does. `verify` (store/pinned.py) recomputes every text from the
+rows it covers, checks that every covered row has exactly one journal row and that the chain is
+unbroken, and `verify --head DIGEST` that DIGEST is a hash of the chain — so nothing written up
+to it was changed, even by someone who could rewrite the whole book and recompute every hash
+after.
 
 Exactly once: a hand, a move and a posting each have one journal row. A second is refused by
 the database (a unique index per kind of row covered, schema 0006) and reported by `verify`,

@@ -19,9 +19,9 @@ from ..limits import LINE, table_name, too_long, too_many_tags
 from ..notation.lines import Lines, read_blocks
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
-from ..referee import COMPLETE, INVALID, judge_stream
+from ..referee import COMPLETE, INVALID, VOID, judge_stream
 from .forked import forked
-from .records import chain_hashes, pot_map, verdict_columns
+from .records import VOID_LINE, chain_hashes, pot_map, verdict_columns
 
 JUDGED = 25            # hands per message from the judging process to the writing one
 AHEAD = 1024           # hands judged at most before the recorder's name comes
@@ -224,6 +224,10 @@ def prepare_hand(number: int, table: str, report, who: str, canonical: list | No
         sides=[(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides],
         side_carry=dict(setup.side_carry), source="import",
         **{k: v for k, v in verdict.items() if k != "content_hash"})
+    if report.status == VOID:  # N9.6: stored as `hand void` leaves it — closed void, its pots passed on,
+        # its moves and a `void` row holding the reason (the Void tag is not kept among its tags)
+        values.update(carry_out=setup.carry, side_carry_out=values["side_carry"])
+        canonical, comments = canonical + [VOID_LINE], comments + [setup.void]
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
     values["extra_tags"] = [("Table", table) if t[0] == "Table" else tuple(t) for t in extra]

@@ -311,7 +311,7 @@ def played(session, sel: Selection = Selection()) -> list:
 
 def voided(session, sel: Selection = Selection()) -> dict:
     """{(table name, hand number): the reason} of the selection's hands voided by `hand void`
-    (their `void` row standing; export leaves them out, the report says why)."""
+    (their `void` row standing; export writes them with a Void tag, the report names them)."""
     from sqlalchemy import exists
 
     h, e = hand.c, event.c
@@ -416,49 +416,75 @@ def export_hands(session, table=None, hand_number=None, batch: int | None = None
     are read `batch` at a time with their events in one query a batch: memory holds one
     batch whatever the book's size. An unknown table is a StoreError at once.
 
-    A hand with no move standing is not written: a void one (closed before any move), one
-    just begun, one whose every move was taken back alike hold no card and no posting, and a
-    record of tags alone would be read as part of the next hand's (N3: tags belong to the
-    hand that follows them). A closed table's last hand written carries `[Closed "yes"]` (N3):
-    importing it closes the table and returns its carried pots as `table close` did
-    (docs/rulings.md)."""
-    h = hand.c
-    where = [h.status != VOID]
+    A hand voided at the table (`hand void`) is written with its Void tag and its moves (N9.6):
+    it keeps its number in every export and every book imported from one. A hand with no move
+    standing is not written: a void one closed before any move (never dealt), one just begun,
+    one whose every move was taken back alike hold no card and no posting, and a record of
+    tags alone would be read as part of the next hand's (N3: tags belong to the hand that
+    follows them); such a hand is only ever a table's last. A closed table's last hand written
+    carries `[Closed "yes"]` (N3): importing it closes the table and returns its carried pots
+    as `table close` did (docs/rulings.md)."""
     tables = select(card_table.c.id, card_table.c.name, card_table.c.closed).order_by(card_table.c.name)
     if table is not None:
         tables = tables.where(card_table.c.id == table_id(session, table))
-    if hand_number is not None:
-        where.append(h.number == hand_number)
-    last = (select(h.table_id, func.max(h.number).label("number")).where(h.status != VOID)
-            .group_by(h.table_id))
-    lasts = {t: n for t, n in session.execute(last).all()}
-    return _exported(session, session.execute(tables).all(), where, lasts, batch or batch_size())
+    where = [] if hand_number is None else [hand.c.number == hand_number]
+    return _exported(session, session.execute(tables).all(), where, batch or batch_size())
 
 
-def _exported(session, tables, where, lasts, batch: int):
-    from .records import event_lines, export_text
+def _exported(session, tables, where, batch: int):
+    """Each table's hands written (records.export_text), the last one held back until the
+    table's end is reached: a closed table's last hand written is the one that carries
+    `[Closed "yes"]`."""
+    from .records import export_text
+
+    for table_row in tables:
+        held = None
+        for row, moves in _written(session, table_row, where, batch):
+            if held is not None:
+                yield table_row.name, held[0].number, export_text(held[0], table_row.name, False, held[1])
+            held = (row, moves)
+        if held is not None:
+            closes = table_row.closed is not None and _is_last(session, table_row, held[0].number)
+            yield table_row.name, held[0].number, export_text(held[0], table_row.name, closes, held[1])
+
+
+def _is_last(session, table_row, number: int) -> bool:
+    """Whether no hand after `number` is written: the hands after it at the table (a void one
+    never dealt, one begun) hold no move."""
+    from .records import live_events
 
     h, e = hand.c, event.c
-    for table_row in tables:
-        query = select(hand).where(h.table_id == table_row.id, *where).order_by(h.number).limit(batch)
-        after = None  # no lower bound at first: an edited number may be 0 or less
-        while True:
-            rows = session.execute(query if after is None else query.where(h.number > after)).all()
-            if not rows:
-                break
-            events = {}
-            for row in session.execute(select(event).where(e.hand_id.in_([r.id for r in rows]))
-                                       .order_by(e.hand_id, e.seq)):
-                events.setdefault(row.hand_id, []).append(row)
-            for row in rows:
-                moves = events.pop(row.id, [])
-                if not event_lines(moves):  # begun, not played (or every move taken back): nothing to write
-                    continue
-                closes = table_row.closed is not None and lasts.get(table_row.id) == row.number
-                yield table_row.name, row.number, export_text(row, table_row.name, closes, moves)
-            if len(rows) < batch:
-                break
-            after = rows[-1].number  # the number is unique at a table (uq_hand_table_number)
+    later = select(h.id).where(h.table_id == table_row.id, h.number > number)
+    for hand_id in session.execute(later).scalars():
+        rows = session.execute(select(e.id, e.supersedes, e.recorder, e.line)
+                               .where(e.hand_id == hand_id)).all()
+        if live_events([_EventRow(*r) for r in rows]):
+            return False
+    return True
+
+
+def _written(session, table_row, where, batch: int):
+    """(hand row, its event rows) of each hand of the table that is written, in number order."""
+    from .records import event_lines
+
+    h, e = hand.c, event.c
+    query = select(hand).where(h.table_id == table_row.id, *where).order_by(h.number).limit(batch)
+    after = None  # no lower bound at first: an edited number may be 0 or less
+    while True:
+        rows = session.execute(query if after is None else query.where(h.number > after)).all()
+        if not rows:
+            break
+        events = {}
+        for row in session.execute(select(event).where(e.hand_id.in_([r.id for r in rows]))
+                                   .order_by(e.hand_id, e.seq)):
+            events.setdefault(row.hand_id, []).append(row)
+        for row in rows:
+            moves = events.pop(row.id, [])
+            if event_lines(moves):  # begun, not played (or every move taken back), or never dealt: not written
+                yield row, moves
+        if len(rows) < batch:
+            break
+        after = rows[-1].number  # the number is unique at a table (uq_hand_table_number)
 
 
 # ------------------------------------------------------------------- audit

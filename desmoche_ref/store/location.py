@@ -117,7 +117,7 @@ def explain(exc, url: str, readonly: bool = False):
     first = scrub(text[0], url) if text else type(exc).__name__
     book = describe(url)
     if not readonly and ("readonly database" in first or "unable to open database file" in first):
-        cannot_write = _cannot_write(url)
+        cannot_write = cannot_write_here(url)
         if cannot_write is not None:
             return cannot_write
     if "file is not a database" in first or "file is encrypted" in first:
@@ -137,7 +137,7 @@ def explain(exc, url: str, readonly: bool = False):
     return M("cannot use the book {book}: {reason}", book=book, reason=first)
 
 
-def _cannot_write(url: str):
+def cannot_write_here(url: str):
     """Why this process cannot write a SQLite book (a Message), or None if it can."""
     path = sqlite_path(url)
     if path is None:

@@ -43,6 +43,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Index, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from ..limits import LINE, NAME, TABLE
 from .codecs import JSONText
@@ -55,7 +56,15 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class Setting(SQLModel, table=True):
+class _Row(SQLModel):
+    """The tables' models: their pydantic validators are built when first asked for, never
+    in a command that only stores and reads rows (a table model is not validated: building
+    them cost every move's start-up)."""
+
+    model_config = SQLModelConfig(defer_build=True)
+
+
+class Setting(_Row, table=True):
     """The book's own state (the rows writers lock, store/locks.py)."""
 
     __tablename__ = "setting"
@@ -63,13 +72,13 @@ class Setting(SQLModel, table=True):
     value: str = Field(max_length=200)
 
 
-class Player(SQLModel, table=True):
+class Player(_Row, table=True):
     __tablename__ = "player"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True, max_length=NAME)
 
 
-class BookTable(SQLModel, table=True):
+class BookTable(_Row, table=True):
     __tablename__ = "card_table"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True, max_length=TABLE)
@@ -82,7 +91,7 @@ class BookTable(SQLModel, table=True):
     closed: datetime | None = None
 
 
-class Hand(SQLModel, table=True):
+class Hand(_Row, table=True):
     __tablename__ = "hand"
     __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hand_table_number"),
                       # standings count hands by seats and verdict from this index alone
@@ -112,7 +121,7 @@ class Hand(SQLModel, table=True):
     closed: datetime | None = None
 
 
-class Event(SQLModel, table=True):
+class Event(_Row, table=True):
     __tablename__ = "event"
     __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_event_hand_seq"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -126,7 +135,7 @@ class Event(SQLModel, table=True):
     recorder: str | None = Field(default=None, max_length=64)  # who entered it (store/identity.py)
 
 
-class Posting(SQLModel, table=True):
+class Posting(_Row, table=True):
     __tablename__ = "posting"
     __table_args__ = (Index("ix_posting_account", "account"),
                       # standings sum every account's postings by kind from this index alone
@@ -145,12 +154,15 @@ class Posting(SQLModel, table=True):
 
 
 def _once(family: str, kinds) -> Index:
-    """The unique index that journals each row of a family (hand, event, posting) once."""
+    """The unique index that journals each row of a family (hand, event, posting) once. Its
+    WHERE for PostgreSQL is given only where a PostgreSQL book is compared with the models
+    (`on_dialect`): said here, it would load SQLAlchemy's PostgreSQL dialect in every command
+    on a SQLite book (the migrations make the index on either)."""
     where = text("kind IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
-    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where, postgresql_where=where)
+    return Index(f"uq_journal_{family}", "subject", unique=True, sqlite_where=where)
 
 
-class Journal(SQLModel, table=True):
+class Journal(_Row, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
@@ -165,7 +177,7 @@ class Journal(SQLModel, table=True):
     writer: str | None = Field(default=None, max_length=64)  # the database user that wrote it (None: before 0006)
 
 
-class RecorderPin(SQLModel, table=True):
+class RecorderPin(_Row, table=True):
     """A recorder's PIN on a SQLite book (issue 36: entry on the board): who may sign in to
     `board --entry` as NAME, kept as a slow hash only (store/pins.py). The book's own state,
     like `setting`, not its record: inserted by `db grant NAME --recorder --pin`, ended by
@@ -174,13 +186,14 @@ class RecorderPin(SQLModel, table=True):
     their own login and the table stays empty (no role is granted anything on it)."""
 
     __tablename__ = "recorder_pin"
-    __table_args__ = (Index("uq_recorder_pin_live", "name", unique=True, sqlite_where=text("revoked IS NULL"),
-                            postgresql_where=text("revoked IS NULL")),)
+    __table_args__ = (Index("uq_recorder_pin_live", "name", unique=True, sqlite_where=text("revoked IS NULL")),)
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=64)                 # the recorder's name, as its moves record it
     hash: str = Field(max_length=200)                # scrypt$N$r$p$salt$key (store/pins.py)
     granted: datetime = Field(default_factory=now)
     revoked: datetime | None = None
+
+
 def plain(table: Table, conn) -> list:
     """The table's columns to read rows as they are stored, for `verify` and the replay: on SQLite
     a time as its stored text (journal.stamp's form, as the journal's texts hold it), not parsed
@@ -191,6 +204,20 @@ def plain(table: Table, conn) -> list:
         return list(table.c)
     return [type_coerce(c, String).label(c.name) if isinstance(getattr(c.type, "impl", c.type), DateTime) else c
             for c in table.c]
+
+
+def on_dialect(name: str) -> None:
+    """The models as a book of the dialect `name` holds them, for a comparison of the two
+    (db.drift, Alembic's autogenerate): on PostgreSQL the partial indexes (the journal's, the
+    live PINs') say their WHERE in its terms too. Each says it for SQLite only where it is
+    declared: saying it for PostgreSQL there would load SQLAlchemy's PostgreSQL dialect in
+    every command on a SQLite book."""
+    if name != "postgresql":
+        return
+    for index in (i for model in (Journal, RecorderPin) for i in core(model).indexes):
+        where = index.dialect_options["sqlite"]["where"]
+        if where is not None:
+            index.dialect_options["postgresql"]["where"] = where
 
 
 def core(model) -> Table:

@@ -280,7 +280,8 @@ class TableState:
         self.table = self.table._replace(**values)
         self.plan.updates.append(("card_table", self.table, tuple(values)))
         self.plan.journal.append((kind, self.table, None))
-        self._laws = None
+        if "closed" in values:  # the laws' table knows whether the table is closed, not its seats or bet
+            self._laws = None
         return self.table
 
     def add_hand(self, row: HandRow, imported: Imported | None = None, facts: Any = None) -> HandState:

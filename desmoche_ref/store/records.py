@@ -17,6 +17,7 @@ from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import tag_line, with_comment, write_event
 from ..settle import MAIN_POT, pot_account
+from .terms import VOID
 
 OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
@@ -142,6 +143,33 @@ def content_hash(setup, tags, lines) -> str:
     return hashlib.sha256(tagged_text(setup.tags() + others, lines).encode("utf-8")).hexdigest()
 
 
+def exported_tags(hand, void: str | None = None, table: str | None = None) -> list:
+    """A stored hand's tags as `export` writes them: its setup's, the Void tag of a hand voided
+    at the table (`void`: the reason, N9.6), then its own others — with `Table` when it has none
+    (a live hand: where it was played). `hand`: a Hand, or a row of its columns."""
+    extra = list(hand.extra_tags)
+    if table is not None and not any(t[0] == "Table" for t in extra):
+        extra.append(("Table", table))
+    return hand_setup(hand).tags() + ([("Void", void)] if void is not None else []) + extra
+
+
+def void_record(hand, lines, reason: str) -> str:
+    """A hand voided at the table (`hand void`) as `export` writes it: its tags with its Void
+    tag, then its moves (N3: it keeps its place and its number)."""
+    return tagged_text(exported_tags(hand, reason), lines)
+
+
+def void_hash(hand, lines, reason: str) -> str:
+    """The content hash of a hand voided at the table: of its record as `export` writes it
+    (void_record), as an import of that record knows it — so an export imported into its own
+    book stores the void hand once."""
+    from ..engine.setup import read_setup
+    from ..notation.parser import parse_text
+
+    record = parse_text(void_record(hand, lines, reason)).hands[0]
+    return content_hash(read_setup(record)[0], record.tags, lines)
+
+
 def enforced_fouls(report) -> str:
     """The Hand.fouls column: the name of each player a foul disqualified, once (a forgiven
     foul never happened, R14.3; a foul against a player already out changes nothing, N4.8)."""
@@ -239,13 +267,13 @@ def verdict_columns(report, lines=None) -> dict:
 
 def export_text(hand, table: str, closes_table: bool, moves) -> str:
     """A hand's record as the book exports it (N7): the club's notes above its tags, its setup's
-    tags and those it keeps (a live hand says the table it was played at; the last hand of a
-    closed table says `[Closed "yes"]`, N3), then the lines of its moves that stand (`moves`:
-    its event rows). What `export`, the report's pages and a hand's key read back."""
-    extra = list(hand.extra_tags)
-    if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
-        extra.append(("Table", table))
+    tags, the Void tag of a hand voided at the table (its reason, N9.6) and those it keeps (a live
+    hand says the table it was played at; the last hand of a closed table says `[Closed "yes"]`,
+    N3), then the lines of its moves that stand (`moves`: its event rows). What `export`, the
+    report's pages and a hand's key read back."""
+    voided = void_row(moves) if hand.status == VOID else None
+    tags = exported_tags(hand, voided.comment if voided is not None else None, table)
     if closes_table:
-        extra.append(("Closed", "yes"))
+        tags.append(("Closed", "yes"))
     notes = "".join(f"#{line}\n" for line in hand.notes.split("\n")) if hand.notes is not None else ""
-    return notes + tagged_text(hand_setup(hand).tags() + extra, event_lines(moves))
+    return notes + tagged_text(tags, event_lines(moves))

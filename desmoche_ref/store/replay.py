@@ -32,8 +32,8 @@ from . import course
 from .journal import stamp, values_of
 from .plans import HandState, Ids, TableState
 from .records import HandRow, PostingRow, TableRow
-from .terms import (BET, CLOSE, END, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, TABLE, UNDO, USE, VERDICT,
-                    StoreError, refusal)
+from .terms import (BET, CLOSE, END, EVENT, FOLLOW, HAND, IMPORT, POSTING, REDEAL, REOPEN, TABLE, UNDO, USE,
+                    VERDICT, StoreError, refusal)
 
 NOW = datetime(1, 1, 1, 0, 0, 0, 101010, tzinfo=timezone.utc)  # a write's time, left open by the replay
 OPEN_TIME = stamp(NOW)
@@ -47,8 +47,8 @@ FIELDS = {  # the names of each kind's values (journal.py), as a finding says wh
     "verdict": ("hand", "status", "closed"),
     "use": ("table",),
 }
-SHAPE = {TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", HAND: "hand", REDEAL: "hand",
-         IMPORT: "hand", EVENT: "event", POSTING: "posting", VERDICT: "verdict", USE: "use"}
+SHAPE = {TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", REOPEN: "table", HAND: "hand",
+         REDEAL: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting", VERDICT: "verdict", USE: "use"}
 
 
 class Entry(NamedTuple):
@@ -237,6 +237,8 @@ def candidates(c: Course, entries: list[Entry], at: int) -> list[Command]:
         return [Command("import", lambda a: _import(a, entry))]
     if kind == CLOSE:
         return [Command("table close", course.close_table)]
+    if kind == REOPEN:
+        return [Command("table reopen", course.reopen_table)]
     if kind == USE:
         return [Command("table use", lambda a: a.plan.journal.append((USE, a.table, None)))]
     if kind in (HAND, REDEAL):
@@ -253,7 +255,7 @@ def candidates(c: Course, entries: list[Entry], at: int) -> list[Command]:
                       Command("table close", course.close_table)]
         return found
     return [Command("undo", lambda a: course.undo(a, _at(a))), Command("table close", course.close_table),
-            Command("hand new", lambda a: course.hand_new(a, *dealt))]
+            Command("hand new", lambda a: course.hand_new(a, *dealt)), Command("table reopen", course.reopen_table)]
 
 
 def _bet(values: list) -> int:
@@ -336,14 +338,19 @@ def _import(a: Attempt, entry: Entry) -> None:
 
 def prepare(hand_id: int, values: list, moves: list, table: str, who: str) -> Any:
     """An imported hand as the importer prepared it (judging.Prepared): its record made again
-    from its row's setup and tags (the import row's) and its moves (the book's), judged."""
+    from its row's setup and tags (the import row's) and its moves (the book's), judged. A hand
+    tagged Void (N9.6) was stored with a `void` row after its moves, holding the reason."""
     from ..engine.replay import Referee
     from ..engine.setup import SetupError
     from ..notation.model import HandRecord, Tag
     from ..notation.parser import parse_event
-    from ..referee import hand_report
+    from ..referee import hand_report, void_report
     from .judging import prepare_hand
-    from .records import hand_setup
+    from .records import VOID_LINE, hand_setup
+
+    void = moves[-1].comment if moves and moves[-1].line == VOID_LINE and moves[-1].supersedes is None else None
+    if void is not None:
+        moves = moves[:-1]
 
     row = hand_row_of(hand_id, values)
     record = HandRecord(1, lead=row.notes.split("\n") if row.notes is not None else [])
@@ -359,7 +366,9 @@ def prepare(hand_id: int, values: list, moves: list, table: str, who: str) -> An
             setup.result = [] if result == "none" else result.split()
     except SetupError as e:
         raise StoreError(refusal(e.finding)) from None
-    report = hand_report(record, setup, Referee(setup).run(record.events))
+    setup.void = void
+    report = void_report(record, setup) if void is not None else hand_report(record, setup,
+                                                                             Referee(setup).run(record.events))
     prepared, problem = prepare_hand(1, table, report, who, [move.line for move in moves])
     if prepared is None:
         raise StoreError(M("{code} {message}", code=problem[1], message=problem[2]))

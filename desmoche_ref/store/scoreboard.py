@@ -47,7 +47,7 @@ def open_watched(given: str | None = None):
     never makes or upgrades one, and tries again later)."""
     from .db import BookError, check_known, connect_book, describe, schema_head, schema_version
 
-    book = connect_book(given, readonly=True, live=True)
+    book = connect_book(given, readonly=True)
     try:
         version = schema_version(book)
         if version == schema_head():
@@ -59,7 +59,7 @@ def open_watched(given: str | None = None):
         raise BookError(M("the book {book} needs `desmoche-ref db upgrade` (its schema is {version}, "
                           "this program's {head})", book=describe(book.url), version=version, head=schema_head()))
     except BaseException:
-        book.engine.dispose()
+        book.close()
         raise
 
 

@@ -32,6 +32,16 @@ class Scorebook:
         with self.book.connect() as conn:
             return balances(conn, sel)
 
+    def settlement(self, sel: Selection):
+        """pots.Settlement of the hands `sel` picks: settle-up's balances and transfers, the
+        money the pots still hold left with who put it in (`held`)."""
+        from .league import snapshot
+        from .pots import settlement
+
+        with self.book.connect() as conn:
+            snapshot(conn)
+            return settlement(conn, sel)
+
     def ledger(self, player=None, table=None, hand=None):
         """league.Entry of every posting picked, in the order made, as a league.Stream (read in
         batches from one snapshot while they are written out); an unknown player or table is a

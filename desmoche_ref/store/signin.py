@@ -51,7 +51,7 @@ class Recorder:
         if not self.closed:
             self.closed = True
             if self.grant is None:
-                self.book.engine.dispose()
+                self.book.close()
 
 
 def _may_insert(recorder: Recorder):

@@ -11,8 +11,10 @@ this one looked — so the loser of any race changes nothing (exit 3).
 It returns plain values and raises only `Refused` (a finding: the rules forbid the line),
 `HandChanged` (with the move the hand is at) or `StoreError` (a message). What each command
 writes is planned by store/course.py (the table's course: a policy lives there once, and
-`verify` holds the book to it) and stored by store/writer.py; live messages cite the move
-number (the event's seq), as `hand log` shows it.
+`verify` holds the book to it) and stored by store/writer.py: a line sent twice is stored
+once (`Recorded.unchanged`, store/repeats.py), a hand voided takes no move, a closed table is
+opened again by `undo` or `reopen`. Live messages cite the move number (the event's seq), as
+`hand log` shows it.
 """
 
 from contextlib import contextmanager
@@ -21,18 +23,21 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 
 from ..findings import M
+from ..referee import judge_text
 from . import course, hands as H
-from .course import HandInfo, Opened, Recorded, TableClosed, Undone, Voided, hand_info  # noqa: F401 (tablebook.*)
+from .course import (HandInfo, Opened, Recorded, TableClosed, TableReopened, Undone, Voided,  # noqa: F401
+                     hand_info)  # (tablebook.*)
 from .hands import NightHand  # noqa: F401 (tablebook.NightHand: the night's hands)
 from .identity import recorder
 from .models import BookTable, Hand, core
 from .plans import HandState, judge, judge_rows
-from .records import live_events, void_row
+from .live import standing_findings
+from .records import live_events, void_record, void_row
 from .tablestate import BookState, make_table, read_current
-from .terms import COMPLETE, USE, HandChanged, Refused, StoreError
+from .terms import COMPLETE, USE, VOID, HandChanged, Refused, StoreError, closed_table
 from .writer import write
 
-__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "create_table", "list_tables",
+__all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table", "list_tables",
            "use_table"]
 
 
@@ -72,7 +77,7 @@ class HandView(NamedTuple):
     record: str           # the hand as a .dsm record
     report: object        # HandReport on the record (N8 lines)
     ref: object           # Referee, events numbered by move
-    findings: list        # (move, code, message)
+    findings: list        # (move, line of `record`, code, message)
     void: object          # its `void` row's LogRow (`hand void`: the reason its comment), else None
 
 
@@ -110,6 +115,23 @@ def use_table(book, name: str) -> None:
         _use(s, H.find_table(s, name).id)
 
 
+def adopt_table(book, before: int | None, names: list) -> str | None:
+    """After an import: the table its recorder worked at before it (`before`, hands.current_table)
+    stays that recorder's — a recorder at the table goes on there, whatever a secretary imports
+    meanwhile; a recorder who worked at none goes on at the last of the tables `names` the book
+    holds (the file's last), so that `hand show --hand 3` reads the table just imported. A `use`
+    row when the import's own rows left the recorder elsewhere. Returns the recorder's table."""
+    with book.write() as s:
+        now = H.current_table(s, recorder(s))
+        t = core(BookTable).c
+        if before is None:
+            held = dict(s.execute(select(t.name, t.id).where(t.name.in_(list(names)))).all())
+            before = next((held[n] for n in reversed(names) if n in held), now)
+        if before is not None and now != before:
+            _use(s, before)
+        return s.execute(select(t.name).where(t.id == before)).scalar() if before is not None else None
+
+
 def _use(session, table_id: int) -> None:
     """The recorder's table is this one from now on: a `use` row, unless it is already."""
     who = recorder(session)
@@ -136,6 +158,7 @@ class TableBook:
 
     def __init__(self, book, table: str | None = None):
         self.book = book
+        self._cursor: int | None = None  # `play` sending a hand again: the standing move its next line may be
         with book.read() as s:
             row = H.find_table(s, table)
             self.table_id, self.name = row.id, row.name
@@ -163,6 +186,7 @@ class TableBook:
 
     def reload(self) -> None:
         """Hold the table's hand as the book has it now (its moves replayed when next asked)."""
+        self._cursor = None
         with self.book.read() as s:
             conn = s.connection()
             t = core(BookTable).c
@@ -184,7 +208,7 @@ class TableBook:
         """The hand held, for a write at an open table; HandChanged if it is not at the move
         `expect_seq` the recorder saw (None: whatever it is at)."""
         if self.closed_table:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
         held = self.hand()
         if expect_seq is not None and expect_seq != held.seq:
             raise HandChanged(held.seq)
@@ -194,14 +218,19 @@ class TableBook:
         """The table as the book holds it, its row locked."""
         return BookState(session.connection(), self.table_id, recorder(session))
 
-    def _at_held(self, state: BookState, held: HandState) -> HandState:
-        """The held hand, as the state's; HandChanged if the table is not at it as held."""
+    def _at_held(self, state: BookState, held: HandState, moved_too: bool = False) -> HandState:
+        """The held hand, as the state's; HandChanged if the table is not at it as held (`moved_too`:
+        unless it is the same hand at another move — then the hand as the book has it)."""
         if state.table.closed is not None:
-            raise StoreError(M("table {table} is closed", table=self.name))
+            raise StoreError(closed_table(self.name))
         at = state.at()
         if at is None or at[0] != held.row.id:
             raise HandChanged(at[3] if at is not None else 0, at[1] if at is not None else None)
         if at[3] != held.seq or (at[2] is not None) != held.closed:
+            if moved_too:
+                found = state.hand(held.number)
+                if found is not None:
+                    return found
             raise HandChanged(at[3])
         return state.adopt(held)
 
@@ -222,24 +251,38 @@ class TableBook:
             raise HandChanged(self.seq) from None
 
     # ------------------------------------------------------------ writing
-    def record(self, typed: str, expect_seq: int | None = None) -> Recorded:
+    def record(self, typed: str, expect_seq: int | None = None, follow: bool = False) -> Recorded:
         """Judge one notation line (`verb args  # comment`) on the hand and store it.
 
-        `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere."""
-        held = self._held_at(expect_seq)
+        `expect_seq`: the move number the recorder saw; HandChanged if the hand is elsewhere —
+        unless the move after it is this very line (two recorders, one move: stored once).
+        `follow`: the sender (`play`, piped) may be sending the hand again line by line: a line
+        that is the move after the last one it repeated is that move (store/repeats.py)."""
+        if self.closed_table:
+            raise StoreError(closed_table(self.name))
+        held = self.hand()
+        believed = self._believed(held, expect_seq, follow)
+        stale = expect_seq is not None and expect_seq != held.seq
         try:
             with self._transaction() as s:
                 state = self._state(s)
-                hand = self._at_held(state, held)
-                done = course.record(state, hand, typed)
-                if done.unchanged:
-                    return done
-                moved_on = hand.closed and not held.closed and state.waiting_after(hand) is not None
-                ids = self._write(s, state)
+                hand = self._at_held(state, held, moved_too=True)
+                moved = hand.seq != held.seq or hand.closed != held.closed  # another recorder wrote meanwhile
+                if moved:  # its line may be the one they stored: where this recorder believed it goes
+                    believed, stale = len(held.live()) if believed is None else believed, True
+                done = course.record(state, hand, typed, believed, stale)
+                waits = hand.closed and not held.closed and state.waiting_after(hand) is not None
+                ids = {} if done.unchanged else self._write(s, state)
         except HandChanged:
             self.reload()
             raise
-        if moved_on:
+        self._cursor = None
+        if done.unchanged:
+            if moved:
+                self.reload()
+            moves = [r.seq for r in self.hand().live()]
+            self._cursor = moves.index(done.seq) + 1 if follow and done.seq in moves else None
+        elif waits:
             self.reload()  # the table is at the hand that waited
         else:
             hand.events[:] = [e._replace(id=ids.get(e.id, e.id)) for e in hand.events]
@@ -247,10 +290,22 @@ class TableBook:
             self._held = hand
         return done
 
-    def undo(self, expect_seq: int | None = None) -> Undone:
+    def _believed(self, held: HandState, expect_seq: int | None, follow: bool) -> int | None:
+        """Where the sender believes the line goes (an index into the standing moves), or None:
+        after the move `expect_seq` it saw, or after the move a `play` sending the hand again
+        last repeated."""
+        if expect_seq is not None and expect_seq != held.seq:
+            moves = [r.seq for r in held.live()]
+            return moves.index(expect_seq + 1) if expect_seq + 1 in moves else None
+        return self._cursor if follow else None
+
+    def undo(self, expect_seq: int | None = None) -> Undone | TableReopened:
         """Supersede the hand's last standing row; a closed hand reopens (postings reversed).
         On a hand with no move it takes back the `hand new` that dealt it: the hand before
-        reopens (course.undo)."""
+        reopens (course.undo). At a closed table it takes back the close: the table opens
+        again (`reopen`, its TableReopened)."""
+        if self.closed_table:
+            return self.reopen()
         held = self._held_at(expect_seq)
         try:
             with self._transaction() as s:
@@ -274,8 +329,11 @@ class TableBook:
         return done
 
     def new_hand(self, dealer: str | None = None, sides=None,
-                 expect_number: int | None = None) -> Opened:
-        """Close the hand before (it must be over) and deal the next (`hand new`).
+                 expect_number: int | None = None, follow: bool = False) -> Opened:
+        """Close the hand before (it must be over) and deal the next (`hand new`) — unless the
+        hand being played is the one asked for, dealt already by the dealer named (`already`:
+        nothing done; `follow`: a sender `play` is fed, which goes on from its first move, and
+        for which a hand over or closed is such a hand too: course.dealt_already).
 
         `expect_number`: the latest hand's number the recorder saw (0: none); HandChanged if
         another recorder dealt one since."""
@@ -289,10 +347,12 @@ class TableBook:
                 now_at = at[1] if at is not None else 0
                 if now_at != expect_number:
                     raise HandChanged(at[3] if at is not None else 0, now_at)
-                opened = course.hand_new(state, dealer, sides)
+                opened = course.hand_new(state, dealer, sides, follow)
                 self._write(s, state)
         finally:
             self.reload()
+        if opened.already is not None and follow:
+            self._cursor = 0
         return opened
 
     def set_bet(self, cents: int) -> int:
@@ -314,6 +374,18 @@ class TableBook:
             self.reload()
         return closed
 
+    def reopen(self) -> TableReopened:
+        """`table reopen` (or `undo` after `table close`): the table open again as it was before
+        its close (course.reopen_table: the R11.5 returns taken back)."""
+        try:
+            with self._transaction() as s:
+                state = self._state(s)
+                opened = course.reopen_table(state)
+                self._write(s, state)
+        finally:
+            self.reload()
+        return opened
+
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
         """A hand of the table (the one it is at by default) as the book has it."""
@@ -322,12 +394,16 @@ class TableBook:
             rows = H.events(s, hand)
         live = live_events(rows)
         lines = [_text(r) for r in live]
-        report = judge(hand, lines)
         moved, ref = judge_rows(hand, live)
         log = log_rows(rows)
-        voided = void_row(rows)
+        voided = void_row(rows) if hand.status == VOID else None
+        if voided is not None and lines:  # voided at the table: its record as export writes it (N9.6)
+            record = void_record(hand, lines, voided.comment)
+            report = judge_text(record).hands[0]
+        else:
+            record, report = H.record_text(hand, lines), judge(hand, lines)
         return HandView(self.name, hand.number, hand.closed is not None, rows[-1].seq if rows else 0,
-                        log, H.record_text(hand, lines), report, ref, moved.findings(),
+                        log, record, report, ref, standing_findings(moved, report, ref, hand.closed is not None),
                         next((r for r in log if r.seq == voided.seq), None) if voided else None)
 
     def night(self) -> Night:

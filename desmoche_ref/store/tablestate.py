@@ -18,6 +18,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.exc import DBAPIError
 
 from ..findings import M
+from ..limits import nfc
 from .terms import StoreError
 from .lawbook import newest_first
 from .locks import busy, lock_timed_out
@@ -149,10 +150,6 @@ class BookState(TableState):
         return bet_changed_since(self.conn, self.table.id, hand.row.id)
 
 
-def table_exists(conn: Any, name: str) -> bool:
-    return conn.execute(select(card_table.c.id).where(card_table.c.name == name)).first() is not None
-
-
 def table_row(conn: Any, table_id: int) -> TableRow:
     return TableRow(*conn.execute(select(card_table).where(card_table.c.id == table_id)).one())
 
@@ -174,8 +171,9 @@ def make_table(conn: Any, name: str, players: list, bet: int, rules: str = "desm
     from . import course
     from .writer import write
 
-    row = course.new_table(name, players, bet, rules, options, sides, now=now_of(conn),
-                           taken=table_exists(conn, name.strip()))
+    found = conn.execute(select(card_table.c.closed).where(card_table.c.name == nfc(name).strip())).first()
+    row = course.new_table(name, players, bet, rules, options, sides, now=now_of(conn), taken=found is not None,
+                           closed=found is not None and found[0] is not None)
     plan = Plan()
     plan.tables.append(row)
     plan.players.extend(row.players.split())

@@ -15,6 +15,7 @@ IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the cont
 
 # ------------------------------------------------------------------ the journal (journal.py)
 TABLE, BET, CLOSE, FOLLOW = "table", "bet", "close", "follow"  # a table's state after the write
+REOPEN = "reopen"  # a closed table opened again (`undo` after `table close`, `table reopen`: course.py)
 HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
 REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
 UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
@@ -23,7 +24,7 @@ USE = "use"          # `table use`: the table its writer works at from then on (
 # of the journal per family: models.Journal), a table's or a hand's state after a change (many
 # rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
 KINDS = {
-    TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table",
+    TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", REOPEN: "table",
     HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
     VERDICT: "verdict", REDEAL: "redeal", USE: "use", UPGRADE: None,
 }
@@ -60,6 +61,14 @@ class HandChanged(Exception):
                         number=number, seq=seq)
         super().__init__(message)
         self.seq, self.number = seq, number
+
+
+def closed_table(name: str):
+    """The refusal of a write at a closed table, and the way back (docs/rulings.md)."""
+    from ..findings import COMMAND_LINE
+
+    return M("table {table} is closed: `{prog}undo` (or `desmoche-ref table reopen {table}`) opens it again; a "
+             "new game is a new table", table=name, prog=COMMAND_LINE["prog"])
 
 
 def refusal(finding):

@@ -8,7 +8,8 @@ record gives only its day (its `Date`), to the night of a hand of the same day. 
 tonight while it is going on: its latest hand changed less than `GAP` ago (an imported one:
 played today, or the day `GAP` ago was). Every figure of the night is then the book's own,
 over the hands from its first on: the nets and counts are `league.standings` of those hands,
-the settle-up `settleup.settle_up` of their balances, each settled hand what its postings
+the settle-up `settleup.settle_up` of their balances (a pot carried on left with who put it
+in: store/pots.py, as `settle-up` does), each settled hand what its postings
 moved (hands.night_postings), each voided hand its reason (league.voided).
 """
 
@@ -66,9 +67,10 @@ class Tonight(NamedTuple):
 
 def tonight(session, table_id: int, name: str, now: datetime | None = None) -> Tonight:
     """The night going on at the table (its id and name) at `now` (default: this moment)."""
-    from ..settleup import settle_up
+    from ..settleup import owned, settle_up
     from .hands import night_postings
-    from .league import Selection, Standings, balances_of, standings, voided
+    from .league import POT_PARTY, Selection, Standings, balances_of, standings, voided
+    from .pots import held_pots
 
     hands = played(session, table_id)
     first = night_start(hands, now or datetime.now(timezone.utc))
@@ -79,7 +81,8 @@ def tonight(session, table_id: int, name: str, now: datetime | None = None) -> T
     settled = [h for h in night_postings(session, table_id)[0] if h.number >= first]
     reasons = {number: reason for (_table, number), reason in voided(session, sel).items()}
     since = next(h.start for h in hands if h.number == first)
-    return Tonight(first, since, settled, reasons, night, settle_up(balances_of(night)))
+    owed = owned(balances_of(night), *held_pots(session, sel), POT_PARTY)  # a carried pot left where it is
+    return Tonight(first, since, settled, reasons, night, settle_up(owed))
 
 
 def played(session, table_id: int) -> list:

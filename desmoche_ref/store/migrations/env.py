@@ -5,12 +5,13 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-from desmoche_ref.store import models  # noqa: F401  (registers the tables)
+from desmoche_ref.store import models  # (registers the tables)
 
 target_metadata = SQLModel.metadata
 
 
 def run(connection):
+    models.on_dialect(connection.dialect.name)
     context.configure(connection=connection, target_metadata=target_metadata,
                       render_as_batch=connection.dialect.name == "sqlite",  # SQLite ALTERs
                       compare_type=True)
