@@ -202,7 +202,7 @@ TIMED = {("hand", 17): "closed", ("table", 8): "closed"}
 
 
 def _parsed(text: str | None) -> datetime | None:
-    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc) if text else None
+    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc) if text else None  # journal.stamp's form
 
 
 def _timed(row: Any, shape: str, field: str, when: dict) -> Any:
@@ -387,8 +387,8 @@ def today_of(entries: list[Entry], at: int) -> str | None:
 
             try:
                 day = dict(TAGS.decode(entry.values[10])).get("Date")
-                opened = datetime.strptime(entry.values[13], "%Y-%m-%d %H:%M:%S.%f")
-                if day is not None and abs(datetime.strptime(day, "%Y-%m-%d") - opened) <= timedelta(days=2):
+                opened = datetime.fromisoformat(entry.values[13])
+                if day is not None and abs(datetime.fromisoformat(day) - opened) <= timedelta(days=2):
                     return day
             except (ValueError, TypeError, AttributeError):
                 return None
@@ -441,7 +441,7 @@ def hand_row_of(hand_id: int, values: list) -> HandRow:
 
     table_id, number, seats, dealer, rules, options, bet, carry_in, sides, side_carry, tags, notes, source, opened \
         = values[:14]
-    when = datetime.strptime(opened, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc) if opened else None
+    when = datetime.fromisoformat(opened).replace(tzinfo=timezone.utc) if opened else None
     return HandRow(hand_id, table_id, number, seats, dealer, rules, options, bet, carry_in, SIDES.decode(sides),
                    POTS.decode(side_carry), TAGS.decode(tags), notes, source, None, "open", None, None, "",
                    None, None, when, None)
