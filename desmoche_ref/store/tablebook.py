@@ -307,26 +307,12 @@ class TableBook:
         if self.closed_table:
             return self.reopen()
         held = self._held_at(expect_seq)
-        try:
-            with self._transaction() as s:
-                state = self._state(s)
-                done = course.undo(state, self._at_held(state, held))
-                self._write(s, state)
-        finally:
-            self.reload()
-        return done
+        return self._planned(lambda state: course.undo(state, self._at_held(state, held)))
 
     def void(self, reason: str, expect_seq: int | None = None) -> Voided:
         """`hand void --reason TEXT`: the hand being played closed void (course.void)."""
         held = self._held_at(expect_seq)
-        try:
-            with self._transaction() as s:
-                state = self._state(s)
-                done = course.void(state, self._at_held(state, held), reason)
-                self._write(s, state)
-        finally:
-            self.reload()
-        return done
+        return self._planned(lambda state: course.void(state, self._at_held(state, held), reason))
 
     def new_hand(self, dealer: str | None = None, sides=None,
                  expect_number: int | None = None, follow: bool = False) -> Opened:
@@ -365,26 +351,24 @@ class TableBook:
 
     def close(self) -> TableClosed:
         """The table breaks up: its last hand closed, carried pots returned (R11.5)."""
-        try:
-            with self._transaction() as s:
-                state = self._state(s)
-                closed = course.close_table(state)
-                self._write(s, state)
-        finally:
-            self.reload()
-        return closed
+        return self._planned(course.close_table)
 
     def reopen(self) -> TableReopened:
         """`table reopen` (or `undo` after `table close`): the table open again as it was before
         its close (course.reopen_table: the R11.5 returns taken back)."""
+        return self._planned(course.reopen_table)
+
+    def _planned(self, planner):
+        """`planner(state)` on the table as the book holds it, its plan written in one transaction;
+        the table read again after, whatever happened. Returns what the planner said."""
         try:
             with self._transaction() as s:
                 state = self._state(s)
-                opened = course.reopen_table(state)
+                done = planner(state)
                 self._write(s, state)
         finally:
             self.reload()
-        return opened
+        return done
 
     # ------------------------------------------------------------ reading
     def view(self, number: int | None = None) -> HandView:
