@@ -103,3 +103,33 @@ def test_attack_the_files_owner_journals_a_reopen_of_a_table_never_closed(tmp_pa
                         "the program writes at this point of the table's course: the program refuses it here: "
                         "table friday is not closed")
     assert json.loads(Live(url)("verify", "--json", status=1).stdout)["problems"]
+
+
+def test_verify_keeps_a_window_of_a_long_tables_hands(tmp_path, monkeypatch):
+    """verify's course of a table lets go of the hands no write reaches and the laws no longer
+    read (older than the latest complete hand that carried nothing in): its memory a window of
+    the table's, not the table — and the book verifies as whole as before."""
+    from desmoche_ref.sim.session import simulate_session
+    from desmoche_ref.store import replaybook
+
+    path = tmp_path / "book.db"
+    shutil.copy(template_book("sqlite"), path)
+    book = open_book(f"sqlite:///{path}")
+    try:
+        assert import_records(book, simulate_session(40, 3, seed=5).encode(), "long.dsm").stored == 40
+    finally:
+        book.engine.dispose()
+    monkeypatch.setattr(replaybook, "LOOKAHEAD", 4)  # a window of a few rows: hands let go as it goes
+    held = []
+    forget = replaybook.forget
+    monkeypatch.setattr(replaybook, "forget", lambda c: forget(c) or held.append(len(c.hands)))
+    from desmoche_ref.store.verify import verify_book
+
+    book = open_book(f"sqlite:///{path}")
+    try:
+        with book.read() as s:
+            problems, counts, _head = verify_book(s)
+    finally:
+        book.engine.dispose()
+    assert problems == [] and counts["hands"] == 40
+    assert held and max(held[len(held) // 2:]) < 20  # past the first hands: a window, not the table

@@ -46,6 +46,7 @@ class BookReplay:
         self.conn = conn
         self.courses: dict[int, Course] = {}
         self.hand_table: dict[int, int] = {}   # hand id -> its table id, as its opening row said
+        self.hand_number: dict[int, int] = {}  # hand id -> its number, as its opening row said (forget: dropped)
         self.findings: list = []               # the course's: rows no command writes there
         self.held: list = []                   # the hands let go of, held to their course
         self.pending: list[Entry] = []
@@ -124,6 +125,8 @@ class BookReplay:
                 hand.events = None  # type: ignore[assignment]
                 hand.moved_on()
                 c.postings.pop(hand.row.id, None)
+        for c in {id(c): c for c, _hand in done}.values():
+            forget(c)
 
     def reload(self, c: Course, hand: HandState) -> None:
         """A hand let go, read again from the book (no row after it: the book's rows are its)."""
@@ -249,7 +252,7 @@ class BookReplay:
             elif entry.kind in TABLE_KINDS:
                 number = c.latest()
             if hand_id is not None:
-                number = next((n for n, h in c.hands.items() if h.row.id == hand_id), None)
+                number = next((n for n, h in c.hands.items() if h.row.id == hand_id), self.hand_number.get(hand_id))
         self.findings.append((table, number, seq if number is not None else None, message))
 
     def _table_name(self, c: Course | None) -> str | None:
@@ -271,6 +274,8 @@ class BookReplay:
             return entry.subject
         if kind in (HAND, IMPORT) and values and isinstance(values[0], int):
             self.hand_table.setdefault(entry.subject, values[0])
+            if len(values) > 1 and isinstance(values[1], int):
+                self.hand_number.setdefault(entry.subject, values[1])
             return values[0]
         if kind in (REDEAL, VERDICT):
             return self.hand_table.get(entry.subject)
@@ -370,6 +375,24 @@ def last_rows(conn: Any) -> dict[int, int]:
     for hand_id, last in conn.execute(union_all(mine, moves, paid)):
         out[hand_id] = max(out.get(hand_id, 0), last)
     return out
+
+
+def forget(c: Course) -> None:
+    """The hands of a table's course let go of and older than the latest complete hand that carried
+    nothing in, below the two latest: dropped whole. No command reaches them (a write reaches the
+    table's two latest hands) and the laws across its hands read back to that hand and no further
+    (laws.table_after), so that the course's memory stays a window too, whatever the table's size."""
+    top = (c.latest() or 0) - 2
+    anchor = next((n for n in range(top, max(top - 64, 0), -1) if n in c.hands and _clean(c.hands[n])), None)
+    number = (anchor or 0) - 1
+    while number > 0 and number in c.hands and c.hands[number].events is None:
+        del c.hands[number]
+        number -= 1
+
+
+def _clean(hand: HandState) -> bool:
+    facts = laws.HandFacts.of_row(hand.row)
+    return facts.status == COMPLETE and not facts.carry_in and not facts.side_carry_in
 
 
 def whole(hand: Any, imported: tuple, ids: dict) -> bool:
