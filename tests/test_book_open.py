@@ -214,7 +214,7 @@ def test_a_book_shared_after_its_last_write_is_read_once_its_owner_has_had_it_op
     assert (es.returncode, es.stderr) == (2, _NO_WAL_ES.format(path=path))
     assert os.listdir(shared) == ["book.db"]
     owner("table", "list")
-    assert reader("verify", "--db", path).stdout.startswith("1 hands, ")
+    assert reader("verify", "--db", path).stdout.startswith("1 hand, ")
 
 
 @pytest.mark.slow
