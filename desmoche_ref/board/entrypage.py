@@ -36,7 +36,7 @@ from ..i18n import N_
 from ..notation.parser import SPANISH_VERBS, VERBS, parse_event
 from ..notation.writer import write_event
 from ..words import turn_text
-from .words import Words, card_html
+from .sentences import Words, card_html
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 RECENT = 6   # the hand's latest rows the page shows

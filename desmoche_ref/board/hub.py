@@ -19,7 +19,7 @@ import threading
 import time
 from typing import NamedTuple
 
-from .words import trouble_words
+from .sentences import trouble_words
 
 WAIT = 1.0          # seconds a wait for a change lasts (then a stop is heeded, a server's absence found)
 RETRY = 2.0         # seconds between two tries at a book it cannot read

@@ -12,7 +12,7 @@ from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
 from ..words import echo_text, foul_text, options_text, outcome_words, status_word, turn_text  # noqa: F401
-from .lines import SPANISH_COMMAND_OF, SPANISH_OF
+from .typed import SPANISH_COMMAND_OF, SPANISH_OF
 
 
 def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False,

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from . import pages
 from .judge import judge
 from .manifest import atomic, key
-from .replay import Words, replay_html
+from .handtext import Words, replay_html
 
 class NightPart(NamedTuple):
     """One page of a night: its hands (season.SeasonHand, in order), which of the night's

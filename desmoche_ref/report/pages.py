@@ -1,6 +1,6 @@
 """The report's pages: Jinja2 templates (autoescaped: whatever a record holds is text) filled
 from a Season (store/season.py) and the hands judged again (judge.py; a hand's record and
-replay are replay.py's text). Where the pages sit and how they link is `Paths`. The words are
+replay are handtext.py's text). Where the pages sit and how they link is `Paths`. The words are
 the run's language (cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
 
 import os
