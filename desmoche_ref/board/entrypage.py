@@ -95,7 +95,7 @@ class EntryPages:
                 "back": " ".join(words[:-1]), "suggestions": self.suggestions(ref, "") if playing else [],
                 "may_undo": hand is not None and not now.table_closed,
                 "may_void": playing and not hand.closed and hand.void is None,
-                "may_deal": not now.table_closed and (hand is None or hand.closed or hand.seq == 0
+                "may_deal": not now.table_closed and (ref is None or hand.closed or hand.seq == 0
                                                       or ref.phase == OVER),
                 "asks": self.asks(step)}
 

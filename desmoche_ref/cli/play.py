@@ -291,7 +291,7 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
     from ..store.db import BookError
 
     worst = done = 0
-    tally = Counter()
+    tally: Counter[str] = Counter()   # stored, already
     for number, raw in enumerate(stream, 1):
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -368,7 +368,7 @@ def run_terminal(recorder) -> int:
 
     # completion on Tab only (as readline): a menu popping up at each key would be noise
     # at a table where the recorder types fast; the first Tab inserts what all candidates share
-    session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
+    session: PromptSession[str] = PromptSession(history=FileHistory(history_path()), completer=Cards(),
                             complete_while_typing=False)
 
     def ask(question: str) -> bool:  # the session's own prompt: the terminal stays in its hands

@@ -6,6 +6,8 @@ and store/career.py's. What a person reads is in the language of the run; --json
 --csv keep their English keys and the book's own words.
 """
 
+from datetime import date
+
 import click
 
 from ..i18n import N_
@@ -209,7 +211,7 @@ def record_text(record) -> str:
 
 def _after_each_night(curve) -> list:
     """(day, table, rated hands that night, rating after the night's last) from the curve."""
-    out = []
+    out: list[tuple[date, str, int, float]] = []
     for p in curve:
         if out and out[-1][0] == p.day and out[-1][1] == p.table:
             out[-1] = (p.day, p.table, out[-1][2] + 1, p.rating)

@@ -20,7 +20,8 @@ from .deal import Deal
 from .draw import Drawing
 from .end import Ending
 from .forcing import Forcing
-from .found import COMPLETE, INCOMPLETE, INVALID, Replay  # noqa: F401 (the referee's verdicts)
+# the referee's verdicts, exported (`X as X`: what referee.py, session.py, view.py import from here)
+from .found import COMPLETE as COMPLETE, INCOMPLETE as INCOMPLETE, INVALID as INVALID, Replay as Replay
 from .fouls import Fouls
 from .common import LineChecks, Stop, fail
 from .lay import Laying

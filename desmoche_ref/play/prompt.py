@@ -67,7 +67,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
         out.append(M("foul (line {line}): {code} {foul}", line=f.line, code=f.code, foul=foul_text(f)))
     for w in ref.report.warnings:
         out.append(M("warning (line {line}): {code} {message}", line=w.line, code=w.code, message=w.message))
-    nexts = {}
+    nexts: dict[str, list[str]] = {}   # verb -> who may play it
     for m in ref.coming():
         nexts.setdefault(m.verb, []).append(m.player or "")
     verb_name = SPANISH_OF if spanish else {}
