@@ -86,7 +86,7 @@ def in_process(lines, setup, options: str, folder: str, synchronous=None):
 def judge_only(lines, setup) -> list:
     """Per-move ms of the judging alone (fork + apply on the referee kept in memory)."""
     from desmoche_ref.engine.replay import Referee
-    from desmoche_ref.play.lines import Move, read
+    from desmoche_ref.play.typed import Move, read
 
     times, ref = [], None
     for number, line in enumerate(lines, 1):

@@ -108,7 +108,7 @@ def books(folder: Path, total: int, per_round: int, player_hands: int, repeat: i
 def separation(seeds: int, hands: int = 2000) -> None:
     """After how many hands the ratings and the money last had the order wrong."""
     from desmoche_ref.rating import Ratings, hand_ranking
-    from desmoche_ref.sim.session import played
+    from desmoche_ref.sim.night import played
 
     def right(order):
         return order[0] == "Ana" and order[-1] == "Dani"

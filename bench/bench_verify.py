@@ -45,7 +45,7 @@ def big_book(kind: str, folder: Path, server, path: Path):
 def small_book(kind: str, folder: Path, server):
     """(URL, drop): the laws test's kind of book: 4 imported hands, a live hand at a closed table."""
     from desmoche_ref.notation.parser import split_comment
-    from desmoche_ref.sim.session import simulate_session
+    from desmoche_ref.sim.night import simulate_session
     from desmoche_ref.store.db import open_book
     from desmoche_ref.store.importer import import_records
     from desmoche_ref.store.tablebook import TableBook, create_table

@@ -53,6 +53,15 @@ def parse_card(token: str) -> int | None:
     return found
 
 
+def card_named(token: str) -> int:
+    """The card a name the program wrote names (a record's, the JSON's, a message's): as
+    parse_card, but a token that names no card is a ValueError, not None."""
+    found = parse_card(token)
+    if found is None:
+        raise ValueError(f"not a card: {token!r}")
+    return found
+
+
 def parse_unknown(token: str) -> int | None:
     """How many unknown cards `?` / `?xN` stands for (N 1..13), or None."""
     if token == "?":

@@ -45,9 +45,9 @@ class _Seen:
     seen, by construction."""
 
     def __init__(self, seats: int):
-        self.cards = set()
-        self.shown = [[] for _ in range(seats)]
-        self.declared = []  # (seat, kind, [cards], move)
+        self.cards: set[int] = set()
+        self.shown: list[list[int]] = [[] for _ in range(seats)]
+        self.declared: list[tuple[int, str, list[int], int]] = []  # (seat, kind, [cards], move)
 
     def observe(self, ref, ev) -> None:
         """The event `ev`, just applied by `ref`: the cards it turned face up."""

@@ -72,7 +72,8 @@ def rate(skills, ranks) -> list:
     strength = [exp(s.mu / c) for s in skills]
     if max(ranks) == 1 and ranks.count(0) == 1:  # one winner, the others tied: most hands
         return _one_winner(skills, ranks.index(0), variances, strength, c, c3)
-    at, tied = {}, {}
+    at: dict[int, float] = {}   # place -> the strengths of the players there
+    tied: dict[int, int] = {}   # place -> how many players share it
     for x, r in zip(strength, ranks):
         at[r] = at.get(r, 0.0) + x
         tied[r] = tied.get(r, 0) + 1

@@ -8,7 +8,7 @@ from .findings import M, error, warning
 from .limits import unknown
 from .money import fmt
 from .notation.parser import NO_HAND, iter_hands
-from .settle import settle
+from .settle import Settlement, settle
 
 VOID = "void"  # the status of a hand tagged Void (N8, N9.6)
 
@@ -22,7 +22,7 @@ class HandReport:
         self.record = record
         self.setup = setup
         self.replay = replay
-        self.settlement = None
+        self.settlement: Settlement | None = None  # once complete
         self.warnings = warnings if warnings is not None else []
         self.setup_error = setup_error
 
@@ -201,9 +201,9 @@ def hand_report(record, setup: Setup, played: Replay) -> HandReport:
     by line: `Referee.report`), settled when complete."""
     report = HandReport(record, setup, played, warnings=list(played.warnings))
     if played.status == COMPLETE:
-        report.settlement = settle(setup, played)
-        report.warnings += report.settlement.warnings
-        if report.result_agrees() is False:
+        settlement = report.settlement = settle(setup, played)
+        report.warnings += settlement.warnings
+        if setup.result is not None and report.result_agrees() is False:  # (a Result tag: else None)
             claimed = " ".join(setup.result) or "none"
             computed = " ".join(report.winners()) or "none"
             tag = record.tag("Result")

@@ -78,7 +78,8 @@ def normal_code(text: str) -> str:
 def load(lang: str = "en") -> Rulebook:
     """The packaged rulebook in `lang` (en, es), read afresh on each call: nothing is kept
     between calls. A rule's `source` names the book (RULES.md) whatever the language."""
-    rules, sections = {}, []
+    rules: dict[str, Rule] = {}   # code -> rule
+    sections: list[str] = []      # the sections' codes, in the books' order
     for source in SOURCES:
         with open(os.path.join(DATA, FILES[lang][source]), encoding="utf-8") as f:
             parse(f.read(), source, rules, sections)

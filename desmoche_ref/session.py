@@ -53,7 +53,8 @@ class Session:
     def running(self) -> list:
         """(row, the players' totals after its hand) for each hand in order: a hand that is not
         complete adds nothing; a player is in the totals from their first complete hand."""
-        so_far, out = {}, []
+        so_far: dict[str, int] = {}  # player -> cents
+        out = []
         for row in self.rows:
             for p, cents in row.net.items():
                 so_far[p] = so_far.get(p, 0) + cents
@@ -106,7 +107,7 @@ class _AtTable:
 
     def __init__(self, number: int = 0):
         self.laws = laws.Table(number=number)
-        self.carried = {}           # pot -> cents carried out of the last complete hand
+        self.carried: dict[str, int] = {}  # pot -> cents carried out of the last complete hand
         self.complete_seen = False  # a complete hand of this night
         self.carried_line = None    # the first line of that hand
 

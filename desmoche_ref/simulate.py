@@ -7,6 +7,6 @@ option of R15 across hands, adds fouls (F1-F5, some forgiven), contested claims 
 and writes a few hands as closed records (N6).
 """
 
-from .sim.session import NAMES, SIDE_GAMES, session as _session, simulate_session
+from .sim.night import NAMES, SIDE_GAMES, session as _session, simulate_session
 
 __all__ = ["NAMES", "SIDE_GAMES", "simulate_session", "_session"]

@@ -20,7 +20,7 @@ import sys
 from string import Formatter
 
 from . import i18n
-from .cards import CARD_NAME, colour_wanted, parse_card, pretty, pretty_cards
+from .cards import CARD_NAME, card_named, colour_wanted, pretty, pretty_cards
 from .describe import LINE, MOVE, claims_shown_as, outcome_text
 from .engine.found import INVALID
 from .engine.state import ACTIVE, DEAL, DISQUALIFIED, OVER, PASSED, PRE
@@ -90,7 +90,7 @@ class Style:
 
     def names(self, names) -> str:
         """Cards given by their ASCII names (as in the JSON)."""
-        return self.cards(parse_card(n) for n in names)
+        return self.cards(card_named(n) for n in names)
 
     def text(self, message: str) -> str:
         """An engine message in the chosen language, the cards it names written for a person.
@@ -110,12 +110,12 @@ class Style:
                                  for k, v in message.args.items()})
 
     def _suits(self, text: str) -> str:
-        return _CARD_WORD.sub(lambda m: self.card(parse_card(m.group(1))), text)
+        return _CARD_WORD.sub(lambda m: self.card(card_named(m.group(1))), text)
 
 
 def cards_of(names, colour: bool) -> str:
     """Cards given by their ASCII names (view.py's, public.py's), with their suits."""
-    return pretty_cards([parse_card(n) for n in names], colour)
+    return pretty_cards([card_named(n) for n in names], colour)
 
 
 # ------------------------------------------------------------------ a player, a hand's outcome

@@ -15,7 +15,7 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).parent.parent / "desmoche_ref"
 PURE = ["cards.py", "melds.py", "options.py", "ranking.py", "money.py", "findings.py", "settle.py",
-        "referee.py", "session.py", "laws.py", "view.py", "public.py", "rating.py", "career.py", "words.py",
+        "referee.py", "session.py", "laws.py", "view.py", "public.py", "rating.py", "player_record.py", "words.py",
         "choices.py", "notation", "engine"]
 FORBIDDEN = {"click", "sqlalchemy", "sqlmodel", "tabulate", "alembic"}
 
@@ -168,7 +168,7 @@ LAYERS = [
                "limits"}),
     ("notation", {"notation"}),
     ("engine", {"engine"}),
-    ("settle/describe/view", {"settle", "settleup", "describe", "view", "public", "referee", "rating", "career",
+    ("settle/describe/view", {"settle", "settleup", "describe", "view", "public", "referee", "rating", "player_record",
                               "rulebook", "words", "choices", "sim", "simulate"}),
     ("laws", {"laws", "session"}),
     ("store", {"store"}),

@@ -33,7 +33,7 @@ COURSE = "is not what the program writes at this point of the table's course"
 def session_hands(count: int, seed: int = SEED) -> list:
     """(dealer, [lines]) of the first `count` hands of a simulated session."""
     from desmoche_ref.notation.parser import parse_text
-    from desmoche_ref.sim.session import simulate_session
+    from desmoche_ref.sim.night import simulate_session
 
     out = []
     for record in parse_text(simulate_session(5, 3, seed=seed, vary=False)).hands[:count]:

@@ -109,7 +109,7 @@ def test_verify_keeps_a_window_of_a_long_tables_hands(tmp_path, monkeypatch):
     """verify's course of a table lets go of the hands no write reaches and the laws no longer
     read (older than the latest complete hand that carried nothing in): its memory a window of
     the table's, not the table — and the book verifies as whole as before."""
-    from desmoche_ref.sim.session import simulate_session
+    from desmoche_ref.sim.night import simulate_session
     from desmoche_ref.store import replaybook
 
     path = tmp_path / "book.db"

@@ -10,7 +10,7 @@ from desmoche_ref.engine.replay import Referee
 from desmoche_ref.engine.setup import Setup
 from desmoche_ref.notation.parser import VERBS
 from desmoche_ref.play.complete import candidates
-from desmoche_ref.play.lines import (COMMANDS, SHORT, Command, Move, NewHand, Usage, help_text,
+from desmoche_ref.play.typed import (COMMANDS, SHORT, Command, Move, NewHand, Usage, help_text,
                                      read, read_new)
 from desmoche_ref.cards import colour_wanted
 from desmoche_ref.play.prompt import prompt_text, state_lines, turn_text

@@ -68,7 +68,7 @@ def test_a_file_sent_again_with_keep_going_leaves_the_book_as_one_sending(club, 
     assert status == 0
     already = {"en": "already recorded (move {k}): {line} changes nothing, nothing stored",
                "es": "ya anotada (jugada {k}): {line} no cambia nada, no se guardó nada"}[lang]
-    from desmoche_ref.play.lines import spoken
+    from desmoche_ref.play.typed import spoken
 
     for k in range(1, 20):  # the first half: each line the move it was, whatever its verb
         assert out[k] == f"{k + 1}: " + already.format(k=k, line=spoken(lines[k], lang == "es")), k

@@ -152,7 +152,7 @@ def test_the_replay_text_read_as_replay_js_reads_it_is_view_at_at_every_line():
     log and league record: each seat's status, cards and melds, the card on offer, the discard
     pile, the stock, and whose turn it is wherever it is said; each step's line is the record's."""
     from desmoche_ref.report.judge import judge
-    from desmoche_ref.report.replay import replay_html
+    from desmoche_ref.report.handtext import replay_html
     from desmoche_ref.words import turn
 
     count = turns = 0
@@ -177,7 +177,7 @@ def test_a_replay_writes_only_what_a_move_changed():
     """The draw says the card on offer, the pile's new top and the stock; the meld the seat and
     the offer; the pay the whole table and whose turn; a knock nothing (friday's hand)."""
     from desmoche_ref.report.judge import judge
-    from desmoche_ref.report.replay import replay_html
+    from desmoche_ref.report.handtext import replay_html
 
     text = (ROOT / "sample_logs" / "friday.dsm").read_text(encoding="utf-8")
     html = replay_html(7, text, judge(text).steps)

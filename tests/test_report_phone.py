@@ -24,7 +24,7 @@ def test_rule_text_and_the_pages_words_render_their_markdown():
 def test_the_recorder_is_said_once_and_where_it_changes():
     from desmoche_ref.report.judge import judge
     from desmoche_ref.report.pages import recorded_by
-    from desmoche_ref.report.replay import replay_html
+    from desmoche_ref.report.handtext import replay_html
 
     text = "[Players \"Ana Beto\"]\n[Dealer \"Ana\"]\n\ndeal Beto ?x9\ndeal Ana ?x9\nend\n"
     steps = judge(text).steps

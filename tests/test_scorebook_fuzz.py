@@ -9,7 +9,7 @@ import random
 import pytest
 
 from desmoche_ref.notation.parser import VERBS
-from desmoche_ref.sim.session import simulate_session
+from desmoche_ref.sim.night import simulate_session
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
 

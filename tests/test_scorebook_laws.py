@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from conftest import fresh_pg_book, template_book
-from desmoche_ref.sim.session import simulate_session
+from desmoche_ref.sim.night import simulate_session
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from desmoche_ref.cli import main
 from desmoche_ref.rating import rank_hands
 from desmoche_ref.referee import judge_text
-from desmoche_ref.sim.session import played
+from desmoche_ref.sim.night import played
 from desmoche_ref.simulate import simulate_session
 
 SKILL = {"Beto": 0.6, "Carla": 0.6, "Dani": 0.2}

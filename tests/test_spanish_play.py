@@ -18,7 +18,7 @@ from desmoche_ref import i18n
 from desmoche_ref.findings import render
 from desmoche_ref.notation.parser import VERBS
 from desmoche_ref.play.complete import candidates
-from desmoche_ref.play.lines import SHORT, Command, help_text, read
+from desmoche_ref.play.typed import SHORT, Command, help_text, read
 from desmoche_ref.play.prompt import prompt_text, state_lines
 from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import open_book

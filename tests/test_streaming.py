@@ -185,7 +185,7 @@ def test_a_tampered_book_read_a_row_at_a_time_says_what_it_says_at_once(many, mo
 
 def test_the_ledgers_table_written_a_row_at_a_time_is_tabulates(many, monkeypatch):
     """The text ledger is written a row at a time at the whole table's widths: the table
-    tabulate lays out of every row at once (cli/league._table), in English and in Spanish,
+    tabulate lays out of every row at once (cli/league.table_text), in English and in Spanish,
     and of no row."""
     import click
 
@@ -195,7 +195,7 @@ def test_the_ledgers_table_written_a_row_at_a_time_is_tabulates(many, monkeypatc
             ("ledger", "--player", "Ana", "--table", "south")]
     streamed = [many(*args).stdout for args in runs]
     monkeypatch.setattr(league, "_streamed_table", lambda rows, headers, right: click.echo(
-        league._table(list(rows), headers, right=right)))
+        league.table_text(list(rows), headers, right=right)))
     assert streamed == [many(*args).stdout for args in runs]
     assert len(streamed[0].splitlines()) > 250 and streamed[0] != streamed[1]
     assert len(streamed[3].splitlines()) == 2  # the headers alone

@@ -374,7 +374,7 @@ def test_n4_10_the_spanish_verbs_are_single_shot_commands(sqlite_book):
 
 # ---------------------------------------------------------------------- the session's words
 def test_the_session_echoes_in_its_language_and_its_help_example_too():
-    from desmoche_ref.play.lines import help_text, spoken
+    from desmoche_ref.play.typed import help_text, spoken
 
     assert spoken("meld Carla 9s 9d 9c", True) == "bajar Carla 9s 9d 9c"
     assert spoken("add Carla 7d to 6d", True) == "agregar Carla 7d a 6d"

@@ -2,7 +2,7 @@
 
 A front end like cli/, play/ and report/: it reads the book through a store service
 (store/scoreboard.py: a Snapshot, whose hands are public views, public.py), renders it
-(render.py, words.py, templates/), and serves it over HTTP with server-sent events (app.py,
+(render.py, sentences.py, templates/), and serves it over HTTP with server-sent events (app.py,
 served by serve.py), redrawn when the book changes (hub.py, store/changes.py). It never
 writes to the book and holds no SQL. Loaded by `desmoche-ref board` only.
 """

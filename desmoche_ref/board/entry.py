@@ -279,7 +279,9 @@ def _cookie(response, name: str, value: str, seconds: float) -> None:
 def _paired(cookie: str | None, sent: str | None) -> bool:
     import hmac
 
-    return bool(cookie) and bool(sent) and hmac.compare_digest(cookie.encode(), sent.encode())
+    if not cookie or not sent:
+        return False
+    return hmac.compare_digest(cookie.encode(), sent.encode())
 
 
 def _same_origin(request) -> bool:

@@ -36,7 +36,7 @@ from ..i18n import N_
 from ..notation.parser import SPANISH_VERBS, VERBS, parse_event
 from ..notation.writer import write_event
 from ..words import turn_text
-from .words import Words, card_html
+from .sentences import Words, card_html
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 RECENT = 6   # the hand's latest rows the page shows
@@ -95,7 +95,7 @@ class EntryPages:
                 "back": " ".join(words[:-1]), "suggestions": self.suggestions(ref, "") if playing else [],
                 "may_undo": hand is not None and not now.table_closed,
                 "may_void": playing and not hand.closed and hand.void is None,
-                "may_deal": not now.table_closed and (hand is None or hand.closed or hand.seq == 0
+                "may_deal": not now.table_closed and (ref is None or hand.closed or hand.seq == 0
                                                       or ref.phase == OVER),
                 "asks": self.asks(step)}
 

@@ -19,6 +19,7 @@ application's bound (guard.py).
 """
 
 import time
+from typing import Protocol
 
 HEAD_TIMEOUT = 10.0   # seconds a connection may take to send a request's head
 PER_ADDRESS = 16      # connections of one address waiting for a head
@@ -28,12 +29,22 @@ BACKLOG = 64          # connections the listening socket queues, and accepts at 
 YOUNG = 1.0           # seconds a connection has to send its head before another of its address may close it
 
 
+class Connection(Protocol):
+    """What the gate asks of a connection (`protocol`'s Held)."""
+
+    client: tuple[str, int] | None
+
+    def waiting(self) -> bool: ...
+
+    def let_go(self) -> None: ...
+
+
 class Gate:
     """The connections of one server: `budget` at most, PER_ADDRESS waiting per address."""
 
     def __init__(self, budget: int, head_timeout: float = HEAD_TIMEOUT, per_address: int = PER_ADDRESS):
         self.budget, self.head_timeout, self.per_address = budget, head_timeout, per_address
-        self.open = {}       # protocol -> (address, when it opened): every connection, oldest first
+        self.open: dict[Connection, tuple[str, float]] = {}  # -> (address, when it opened): every one, oldest first
         self.refused = 0     # connections closed to make room, or for want of it (the tests count them)
 
     def opened(self, conn) -> bool:
@@ -87,7 +98,7 @@ def protocol(gate: Gate):
     class Held(H11Protocol):
         _timer = None
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
             if not gate.opened(self):
                 self.let_go()

@@ -64,7 +64,7 @@ class Guard:
         self.headers = headers
         self.busy, self.misdirected = busy.encode("utf-8"), misdirected.encode("utf-8")
         self.open = 0
-        self.by_address = {}
+        self.by_address: dict[str, int] = {}   # address -> its connections open
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

@@ -17,9 +17,16 @@ import asyncio
 import secrets
 import threading
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .words import trouble_words
+from .sentences import trouble_words
+
+if TYPE_CHECKING:
+    import anyio
+
+    from ..store.changes import Watcher
+    from ..store.db import Book
+    from ..store.scoreboard import Scoreboard
 
 WAIT = 1.0          # seconds a wait for a change lasts (then a stop is heeded, a server's absence found)
 RETRY = 2.0         # seconds between two tries at a book it cannot read
@@ -37,6 +44,14 @@ class Drawn(NamedTuple):
     event: bytes         # the server-sent event that carries it, encoded once for every stream
     json: bytes
     head: str | None
+
+
+class Opened(NamedTuple):
+    """The book the watching thread reads, and what reads it."""
+
+    book: "Book"
+    board: "Scoreboard"
+    watcher: "Watcher"
 
 
 def drawing(renderer, snapshot, notice, version: int, ident: str) -> Drawn:
@@ -57,15 +72,16 @@ class Hub:
         self.db, self.tables, self.renderer = db, list(tables), renderer
         self.tell, self.say, self.poll = tell, renderer.words.say, poll
         self.run_id = secrets.token_hex(4)
-        self.drawn = None           # the latest Drawn (read on the loop)
+        self.drawn: Drawn | None = None    # the latest drawing (read on the loop)
         self._version = 0
         self._stop = threading.Event()
-        self._thread = None
-        self._loop = None
-        self._waiter = None         # an asyncio.Event set when a newer drawing arrives
-        self._closer = None
-        self.closing = None
-        self._pages = {}            # (version, tv) -> the page's bytes
+        self._thread: threading.Thread | None = None
+        # set by start(), on the server's loop
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiter: asyncio.Event | None = None   # set when a newer drawing arrives
+        self._closer: asyncio.Task[None] | None = None
+        self.closing: anyio.Event | None = None
+        self._pages: dict[tuple[int, bool], bytes] = {}   # (version, tv) -> the page's bytes
         self.ready = threading.Event()  # the first drawing is published
         self.looks = 0              # the looks at the book a change told of took (the tests count them)
 
@@ -73,15 +89,16 @@ class Hub:
     def start(self, loop=None) -> None:
         import anyio
 
-        self._loop = loop or asyncio.get_running_loop()
+        self._loop = loop = loop or asyncio.get_running_loop()
         self._waiter = asyncio.Event()
-        self.closing = anyio.Event()  # set by sse-starlette when the server stops (every stream's shutdown_event)
-        self._closer = self._loop.create_task(self._close_streams())
-        self._thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
-        self._thread.start()
+        # set by sse-starlette when the server stops (every stream's shutdown_event)
+        self.closing = closing = anyio.Event()
+        self._closer = loop.create_task(self._close_streams(closing))
+        self._thread = thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
+        thread.start()
 
-    async def _close_streams(self) -> None:
-        await self.closing.wait()
+    async def _close_streams(self, closing: "anyio.Event") -> None:
+        await closing.wait()
         self._publish(None)  # every stream waiting wakes, and ends
 
     def stop(self) -> None:
@@ -91,12 +108,14 @@ class Hub:
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    async def newer(self, than: str | None):
+    async def newer(self, than: str | None) -> Drawn | None:
         """The latest drawing once its id is not `than` (at once if it is already another);
         None once the server stops."""
         while True:
-            waiter = self._waiter
-            if self.closing.is_set():
+            waiter, closing = self._waiter, self.closing
+            if waiter is None or closing is None:
+                raise RuntimeError("the board's hub is asked for a drawing before it is started")
+            if closing.is_set():
                 return None
             drawn = self.drawn
             if drawn is not None and drawn.id != than:
@@ -104,40 +123,49 @@ class Hub:
             await waiter.wait()
 
     def page(self, tv: bool) -> bytes:
+        """The latest drawing's page (asked for once `newer` has given one)."""
         drawn = self.drawn
+        if drawn is None:
+            raise RuntimeError("the board's page is asked for before its first drawing")
         key = (drawn.version, tv)
         if key not in self._pages:
             self._pages = {k: v for k, v in self._pages.items() if k[0] == drawn.version}
             self._pages[key] = self.renderer.page(drawn.fragment, tv).encode("utf-8")
         return self._pages[key]
 
-    def _publish(self, drawn) -> None:
+    def _publish(self, drawn: Drawn | None) -> None:
         """A new drawing (None: only wake every stream, the server stopping)."""
         if drawn is not None:
             self.drawn = drawn
         waiter, self._waiter = self._waiter, asyncio.Event()
-        waiter.set()
+        if waiter is not None:  # always, once started (start() makes the first)
+            waiter.set()
 
     # ------------------------------------------------------------ the watching thread
     def _draw(self, snapshot, notice) -> None:
         self._version += 1
         drawn = drawing(self.renderer, snapshot, notice, self._version, f"{self.run_id}-{self._version}")
+        if self._loop is None:
+            raise RuntimeError("the board's hub draws before it is started")
         self._loop.call_soon_threadsafe(self._publish, drawn)
         self.ready.set()
 
     def _run(self) -> None:
         from ..store.db import BookError
 
-        book = watcher = board = snapshot = None
+        opened: Opened | None = None
+        snapshot = None
         trouble = None   # the notice shown while the book cannot be read
         drawn_at = looked_at = 0.0
         while not self._stop.is_set():
             try:
-                if book is None:
-                    book, board, watcher = self._open()
+                if opened is None:
+                    opened = self._open()
+                book, board, watcher = opened
                 changed = watcher.wait(WAIT, self._stop)
                 due = trouble is not None or snapshot is None or time.monotonic() - drawn_at > REDRAW
-                if changed and not due:  # told of a change: is there one? (a flood of NOTIFY is not)
+                # told of a change: is there one? (a flood of NOTIFY is not; not `due`: a snapshot was read)
+                if changed and snapshot is not None and not due:
                     self._stop.wait(max(0.0, looked_at + PACE - time.monotonic()))
                     looked_at = time.monotonic()
                     changed = board.head() != snapshot.head
@@ -157,11 +185,12 @@ class Hub:
                     self.tell(self.renderer.words._("board: {problem}; trying again every {seconds} seconds")
                               .format(problem=said, seconds=int(RETRY)))
                     self._draw(snapshot, trouble_words(self.renderer.words, exc, int(RETRY)))
-                book, board, watcher = self._close(book, watcher)
+                self._close(opened)
+                opened = None
                 self._stop.wait(RETRY)
-        self._close(book, watcher)
+        self._close(opened)
 
-    def _open(self):
+    def _open(self) -> "Opened":
         from ..store.changes import watch
         from ..store.scoreboard import Scoreboard, open_watched
 
@@ -171,15 +200,15 @@ class Hub:
         except BaseException:
             book.close()
             raise
-        return book, Scoreboard(book, self.tables), watcher
+        return Opened(book, Scoreboard(book, self.tables), watcher)
 
     @staticmethod
-    def _close(book, watcher):
-        if watcher is not None:
-            try:
-                watcher.close()
-            except Exception:
-                pass
-        if book is not None:
-            book.close()
-        return None, None, None
+    def _close(opened: "Opened | None") -> None:
+        """Closes the watcher and the book (None: nothing is open)."""
+        if opened is None:
+            return
+        try:
+            opened.watcher.close()
+        except Exception:
+            pass
+        opened.book.close()

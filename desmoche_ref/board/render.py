@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..money import fmt
 from ..store.league import POT_PARTY
-from .words import Words, card_html, cards_html
+from .sentences import Words, card_html, cards_html
 
 HERE = os.path.dirname(__file__)
 TEMPLATES = os.path.join(HERE, "templates")

@@ -31,7 +31,9 @@ def own_addresses() -> list:
     found = []
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM):
-            found.append(info[4][0])
+            address = info[4][0]  # (host, port) for AF_INET: the host is a str
+            if isinstance(address, str):
+                found.append(address)
     except OSError:
         pass
     if not [a for a in found if not a.startswith("127.")]:

@@ -12,11 +12,15 @@ in the language of the run (render.say), a plain str as it is.
 
 import functools
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ..i18n import N_
 from .lang import _
+
+if TYPE_CHECKING:
+    from ..store.db import Book
 
 REFUSED, USAGE, CHANGED = 1, 2, 3
 
@@ -141,7 +145,7 @@ def book_command(f):
     return run
 
 
-_OPEN = []  # the books this command opened: closed when it ends (CliRunner runs many)
+_OPEN: list["Book"] = []  # the books this command opened: closed when it ends (CliRunner runs many)
 
 
 def open_book(db, readonly: bool = False):

@@ -146,7 +146,7 @@ def write_atomically(path: str, text, replace: bool = True) -> None:
                     f.write(chunk)
             f.flush()
             existing = os.path.exists(path)
-            os.fchmod(f.fileno(), os.stat(path).st_mode & 0o7777 if existing else 0o666 & ~_umask())
+            os.fchmod(f.fileno(), os.stat(path).st_mode & 0o7777 if existing else 0o666 & ~current_umask())
             os.fsync(f.fileno())
         if replace:
             os.replace(tmp, path)
@@ -167,7 +167,7 @@ def write_atomically(path: str, text, replace: bool = True) -> None:
         raise
 
 
-def _umask() -> int:
+def current_umask() -> int:
     """The process's umask (reading it means setting it: put back at once)."""
     mask = os.umask(0o022)
     os.umask(mask)

@@ -157,7 +157,7 @@ def _one(path: str, found: _Canonical, in_place: bool, check_only: bool, diff: b
             raise click.UsageError(_("--in-place needs a file, not standard input"))
         if not found.canonical:
             click.echo(_("{path}: rewritten").format(path=path), err=True)
-    else:
+    elif out is not None:  # to standard output (`out` is made whenever the file is not rewritten in place)
         out.seek(0)
         for chunk in iter(lambda: out.read(1 << 16), ""):
             sys.stdout.write(chunk)

@@ -25,7 +25,7 @@ def fail(message: str, status: int = 2):
     sys.exit(status)
 
 
-def _table(rows, headers, fmt_name="simple", right=()) -> str:
+def table_text(rows, headers, fmt_name="simple", right=()) -> str:
     """A tabulate table, its headers in the language of the run; the columns whose English
     header is in `right` (numbers, money) are right-aligned."""
     from tabulate import tabulate
@@ -35,7 +35,7 @@ def _table(rows, headers, fmt_name="simple", right=()) -> str:
                     colalign=align)
 
 
-def _csv(rows, headers) -> None:
+def echo_csv(rows, headers) -> None:
     import csv
 
     out = csv.writer(sys.stdout, lineterminator="\n")
@@ -43,7 +43,7 @@ def _csv(rows, headers) -> None:
     out.writerows(rows)
 
 
-def _json(value) -> None:
+def echo_json(value) -> None:
     import json
 
     click.echo(json.dumps(value, ensure_ascii=False, indent=1 if sys.stdout.isatty() else None))
@@ -346,7 +346,7 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
     """
     from ..store.scorebook import Scorebook
 
-    _check_format(fmt_name)
+    check_format(fmt_name)
     book = Scorebook(open_book(db, readonly=True))
     sel = _selection(table, player, since, until)
     table_ = book.standings(sel)
@@ -362,12 +362,12 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
             for row in out["players"]:
                 row["nights"] = nights.get(row["player"], 0)
                 row["qualified"] = row["nights"] >= min_nights
-        return _json(out)
+        return echo_json(out)
     rows = [list(r.as_json().values()) for r in table_.players]
     if nights is None:
         if as_csv:
-            return _csv(rows, STANDING_HEADERS)
-        click.echo(_table(rows, STANDING_WORDS, fmt_name, right=STANDING_WORDS[1:]))
+            return echo_csv(rows, STANDING_HEADERS)
+        click.echo(table_text(rows, STANDING_WORDS, fmt_name, right=STANDING_WORDS[1:]))
     else:
         _qualified_tables(rows, nights, min_nights, as_csv, fmt_name)
         if as_csv:
@@ -381,13 +381,13 @@ def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
     table, the others apart (CSV: one table, with the nights and whether qualified)."""
     shown = [row + [nights.get(row[0], 0)] for row in rows]
     if as_csv:
-        return _csv([row + ["yes" if row[-1] >= min_nights else "no"] for row in shown],
+        return echo_csv([row + ["yes" if row[-1] >= min_nights else "no"] for row in shown],
                     STANDING_HEADERS + ["nights", "qualified"])
     headers = STANDING_WORDS + [N_("nights")]
     qualified = [row for row in shown if row[-1] >= min_nights]
     apart = [row for row in shown if row[-1] < min_nights]
     if qualified:
-        click.echo(_table(qualified, headers, fmt_name, right=headers[1:]))
+        click.echo(table_text(qualified, headers, fmt_name, right=headers[1:]))
     else:  # an empty table says why it is empty
         click.echo(ngettext("nobody has played {count} night yet (a night: a table's hands of one day, "
                             "counted when the player sat in a complete one)",
@@ -396,10 +396,10 @@ def _qualified_tables(rows, nights, min_nights, as_csv, fmt_name) -> None:
     if apart:
         click.echo(ngettext("Fewer than {count} night, not qualified:", "Fewer than {count} nights, not qualified:",
                             min_nights).format(count=min_nights))
-        click.echo(_table(apart, headers, fmt_name, right=headers[1:]))
+        click.echo(table_text(apart, headers, fmt_name, right=headers[1:]))
 
 
-def _check_format(name: str) -> None:
+def check_format(name: str) -> None:
     from tabulate import tabulate_formats
 
     if name not in tabulate_formats:
@@ -445,9 +445,9 @@ def _in_words():
 
 
 def _streamed_table(rows, headers, right=()) -> None:
-    """`click.echo(_table(list(rows), headers, right=right))` written a row at a time: `rows` is
+    """`click.echo(table_text(list(rows), headers, right=right))` written a row at a time: `rows` is
     iterated twice, first for each column's width, then to write the rows. The layout is
-    tabulate's "simple" one, as `_table` makes it (tests/test_streaming.py holds the two
+    tabulate's "simple" one, as `table_text` makes it (tests/test_streaming.py holds the two
     together): cells stripped, a column as wide as its widest cell or its header and two,
     tabulate's measure of width, two spaces between columns, lines stripped at their end, a
     line of dashes under the headers."""
@@ -468,7 +468,7 @@ def _streamed_table(rows, headers, right=()) -> None:
             if w > widths[i]:
                 widths[i] = w
     if empty:
-        return click.echo(_table([], headers, right=right))
+        return click.echo(table_text([], headers, right=right))
     ends = [h in right for h in headers]
 
     def line(cells) -> str:
@@ -482,7 +482,7 @@ def _streamed_table(rows, headers, right=()) -> None:
 
 
 def _json_list(key: str, items) -> None:
-    """`_json({key: list(items)})`, written an item at a time: the same one document."""
+    """`echo_json({key: list(items)})`, written an item at a time: the same one document."""
     import json
 
     out, tty, first = sys.stdout, sys.stdout.isatty(), True
@@ -524,7 +524,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
         if as_json:
             return _json_list("postings", (e.as_json() for e in rows))
         if as_csv:  # the book's own words
-            return _csv(([e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
+            return echo_csv(([e.table, e.hand, e.account, e.kind, e.detail or "", e.counterparty, fmt(e.amount),
                           "" if e.reverses is None else e.reverses] for e in rows), LEDGER_HEADERS)
         row = _in_words()
         _streamed_table(_Mapped(row, rows), LEDGER_HEADERS, right=("hand", "amount", "reverses"))
@@ -566,7 +566,7 @@ def settle_up(table, since, until, as_json, db):
 
     done = Scorebook(open_book(db, readonly=True)).settlement(_selection(table, None, since, until))
     if as_json:
-        return _json({"transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.cents)}
+        return echo_json({"transfers": [{"from": t.payer, "to": t.payee, "amount": fmt(t.cents)}
                                     for t in done.transfers],
                       "balances": {p: fmt(c) for p, c in sorted(done.balances.items())},
                       "held": [{"table": h.table, "pot": h.pot, "amount": fmt(h.cents),

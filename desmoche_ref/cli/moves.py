@@ -147,7 +147,7 @@ def undo(expect_seq, table_name, db):
 def said_line(line: str) -> str:
     """A stored line as the run's language says it: in Spanish with its Spanish verb
     (`pagar Ana As`, N4.10); the book keeps the English one."""
-    from ..play.lines import spoken
+    from ..play.typed import spoken
     from .lang import language
 
     return spoken(line, language() == "es")

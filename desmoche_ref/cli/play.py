@@ -43,15 +43,15 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
     a hand sent again, matched move by move (store/repeats.py); `tally` (a Counter) counts
     the moves `stored` and those `already` recorded. Returns OK, REFUSED, CHANGED (another
     recorder moved the hand first) or QUIT."""
-    from ..play import lines
+    from ..play.typed import Command, Usage, read, spoken
     from ..play.prompt import echo_text, foul_text
     from ..store.hands import HandChanged, Refused, StoreError
 
-    item = lines.read(typed, recorder.seq + 1)
+    item = read(typed, recorder.seq + 1)
     if item is None:
         return OK
     try:
-        if isinstance(item, lines.Command):
+        if isinstance(item, Command):
             return COMMAND_RUNNERS[item.name](recorder, item.args, follow)
         hand_or_fail(recorder)
         if item.event.error is not None:
@@ -66,7 +66,7 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
                              "it; this line was not stored and the session read the hand again — now "
                              "{status}").format(seq=e.seq, status=status(recorder)))
         return CHANGED
-    except (StoreError, lines.Usage) as e:
+    except (StoreError, Usage) as e:
         click.echo(f"{where}{reason(e)}")
         return REFUSED
     if tally is not None:
@@ -77,7 +77,7 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
         click.echo(where + already_text(stored))
         return OK
     if echo:
-        click.echo(say(echo_text(stored.seq, lines.spoken(stored.line, spanish()), recorder.ref,
+        click.echo(say(echo_text(stored.seq, spoken(stored.line, spanish()), recorder.ref,
                                  stored.closing is not None, colour_now())))
     style = Style()
     for f in stored.fouls:
@@ -117,7 +117,7 @@ def spanish() -> bool:
 
 def session_command(name: str) -> str:
     """A session command as the recorder types it in the run's language (`new`, `nueva`)."""
-    from ..play.lines import SPANISH_COMMAND_OF
+    from ..play.typed import SPANISH_COMMAND_OF
 
     return SPANISH_COMMAND_OF[name] if spanish() else name
 
@@ -133,7 +133,7 @@ def prompt(recorder, colour: bool = False) -> str:
 
 
 def no_arguments(name: str, args: str) -> None:
-    from ..play.lines import SPANISH_COMMAND_OF, Usage
+    from ..play.typed import SPANISH_COMMAND_OF, Usage
 
     if args:
         raise Usage(_("{command} takes no arguments (`help` lists the commands)").format(
@@ -165,7 +165,7 @@ def run_undo(recorder, args, follow=False):
 
 
 def run_new(recorder, args, follow=False):
-    from ..play.lines import read_new
+    from ..play.typed import read_new
     from .hand import opened_line, said_warnings
 
     spec = read_new(args)
@@ -178,7 +178,7 @@ def run_new(recorder, args, follow=False):
 
 
 def run_void(recorder, args, follow=False):
-    from ..play.lines import Usage
+    from ..play.typed import Usage
     from .hand import voided_text
 
     if not args.strip():
@@ -250,7 +250,7 @@ def run_log(recorder, args, follow=False):
 
 
 def run_help(recorder, args, follow=False):
-    from ..play.lines import help_text
+    from ..play.typed import help_text
 
     click.echo(help_text(say, spanish()))
     return OK
@@ -288,7 +288,7 @@ def run_piped(recorder, stream, keep_going: bool = False) -> int:
     from ..store.db import BookError
 
     worst = done = 0
-    tally = Counter()
+    tally: Counter[str] = Counter()   # stored, already
     for number, raw in enumerate(stream, 1):
         try:
             typed = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -365,7 +365,7 @@ def run_terminal(recorder) -> int:
 
     # completion on Tab only (as readline): a menu popping up at each key would be noise
     # at a table where the recorder types fast; the first Tab inserts what all candidates share
-    session = PromptSession(history=FileHistory(history_path()), completer=Cards(),
+    session: PromptSession[str] = PromptSession(history=FileHistory(history_path()), completer=Cards(),
                             complete_while_typing=False)
 
     def ask(question: str) -> bool:  # the session's own prompt: the terminal stays in its hands
@@ -403,7 +403,7 @@ def run_terminal(recorder) -> int:
 def stored_as(word: str) -> str | None:
     """What the completion menu says beside a Spanish word: the verb or command it stands for."""
     from ..notation.parser import SPANISH_VERBS
-    from ..play.lines import SPANISH_COMMANDS
+    from ..play.typed import SPANISH_COMMANDS
 
     english = SPANISH_VERBS.get(word) or SPANISH_COMMANDS.get(word)
     return _("= {english}").format(english=english) if english else None

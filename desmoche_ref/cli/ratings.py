@@ -6,6 +6,8 @@ and store/career.py's. What a person reads is in the language of the run; --json
 --csv keep their English keys and the book's own words.
 """
 
+from datetime import date
+
 import click
 
 from ..i18n import N_
@@ -13,7 +15,7 @@ from ..money import fmt
 from ..rating import figure
 from .book import book_command, db_option, open_book
 from .lang import Command, _, lang_option, ngettext
-from .league import DATE, _check_format, _csv, _json, _table
+from .league import DATE, check_format, echo_csv, echo_json, table_text
 
 RATING_HEADERS = [N_("rank"), N_("player"), N_("rating"), N_("mean"), N_("deviation"), N_("hands")]
 
@@ -65,18 +67,18 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
     """
     from ..store.scorebook import Scorebook
 
-    _check_format(fmt_name)
+    check_format(fmt_name)
     table_ = Scorebook(open_book(db, readonly=True)).ratings(_filter(tables, since, until), min_hands)
     if as_json:
-        return _json(table_.as_json())
+        return echo_json(table_.as_json())
     ranked = [[k, r.player, figure(r.conservative), figure(r.mu), figure(r.sigma), r.hands]
               for k, r in enumerate(table_.rated, 1)]
     apart = [[r.player, figure(r.conservative), figure(r.mu), figure(r.sigma), r.hands] for r in table_.provisional]
     if as_csv:
-        return _csv(ranked + [[""] + row for row in apart], RATING_HEADERS)
+        return echo_csv(ranked + [[""] + row for row in apart], RATING_HEADERS)
     right = RATING_HEADERS[2:] + ["rank"]
     if ranked:
-        click.echo(_table(ranked, RATING_HEADERS, fmt_name, right=right))
+        click.echo(table_text(ranked, RATING_HEADERS, fmt_name, right=right))
     click.echo(ngettext("{count} hand rated (a hand with a winner ranks its players)",
                         "{count} hands rated (a hand with a winner ranks its players)",
                         table_.hands).format(count=table_.hands))
@@ -84,7 +86,7 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
         click.echo()
         click.echo(ngettext("Fewer than {count} rated hand, not ranked yet:",
                             "Fewer than {count} rated hands, not ranked yet:", min_hands).format(count=min_hands))
-        click.echo(_table(apart, RATING_HEADERS[1:], fmt_name, right=right))
+        click.echo(table_text(apart, RATING_HEADERS[1:], fmt_name, right=right))
     if not ranked and not apart:
         click.echo(_("no player has a rated hand yet: only a complete hand with a winner rates its players "
                      "(a hand without a winner, an invalid or unfinished one tells nothing)"))
@@ -125,7 +127,7 @@ def player(name, tables, since, until, as_json, db):
 
     record = Scorebook(open_book(db, readonly=True)).player(name, _filter(tables, since, until))
     if as_json:
-        return _json(as_dict(record))
+        return echo_json(as_dict(record))
     click.echo(record_text(record))
 
 
@@ -196,20 +198,20 @@ def record_text(record) -> str:
     if r.side_games:
         headers = [N_("side game"), N_("played"), N_("won"), N_("net")]
         rows = [[g, s.played, s.won, fmt(s.net)] for g, s in r.side_games.items()]
-        lines += ["", _table(rows, headers, right=headers[1:])]
+        lines += ["", table_text(rows, headers, right=headers[1:])]
     else:
         lines.append(_("side games: none"))
     nights = _after_each_night(r.curve)
     if nights:
         headers = [N_("night"), N_("table"), N_("hands"), N_("rating")]
         lines += ["", _("the rating after each night:"),
-                  _table([[d.isoformat(), t, n, figure(v)] for d, t, n, v in nights], headers, right=headers[2:])]
+                  table_text([[d.isoformat(), t, n, figure(v)] for d, t, n, v in nights], headers, right=headers[2:])]
     return "\n".join(lines)
 
 
 def _after_each_night(curve) -> list:
     """(day, table, rated hands that night, rating after the night's last) from the curve."""
-    out = []
+    out: list[tuple[date, str, int, float]] = []
     for p in curve:
         if out and out[-1][0] == p.day and out[-1][1] == p.table:
             out[-1] = (p.day, p.table, out[-1][2] + 1, p.rating)

@@ -157,12 +157,12 @@ class Summary:
     def __init__(self, path: str):
         self.path = path
         self.counts = {"complete": 0, "incomplete": 0, "invalid": 0, "void": 0}
-        self.players = []
-        self.net = {}
-        self.settled = set()   # the players with a hand whose nets are known
-        self.invalid = set()   # the players of an invalid hand
-        self.open = set()      # the players of an incomplete hand (a void one settles nothing: N9.6)
-        self.left_out = []     # (number, status) of the hands without nets
+        self.players: list[str] = []
+        self.net: dict[str, int] = {}   # player -> cents
+        self.settled: set[str] = set()  # the players with a hand whose nets are known
+        self.invalid: set[str] = set()  # the players of an invalid hand
+        self.open: set[str] = set()     # the players of an incomplete hand (a void one settles nothing: N9.6)
+        self.left_out: list[tuple[int, str]] = []  # (number, status) of the hands without nets
         self.findings = 0
 
     def add(self, number: int, hand) -> None:
@@ -209,8 +209,8 @@ class Summary:
             rows = [[p, self._net(p)] for p in self.players]
             click.echo(simple_table(rows, [_("player"), _("net")], right={1}))
         if self.left_out and self.settled:
-            hands = [_("hand {number} ({status})").format(number=n, status=_(status)) for n, status in self.left_out]
-            click.echo(_("not counted in the nets: {hands}").format(hands=say(listed(hands))))
+            left = [_("hand {number} ({status})").format(number=n, status=_(status)) for n, status in self.left_out]
+            click.echo(_("not counted in the nets: {hands}").format(hands=say(listed(left))))
 
 
 def print_report(report, style: Style, summary: bool = False) -> list:

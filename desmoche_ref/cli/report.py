@@ -12,7 +12,7 @@ from ..i18n import N_
 from .book import book_command, db_option
 from .lang import Command, _, language, lang_option, ngettext
 from .league import DATE, fail
-from .files import _umask
+from .files import current_umask
 
 
 @click.command(cls=Command)
@@ -125,7 +125,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
                 os.close(fd)
                 try:
                     figures = build(reader, parent, language(), inline_file=tmp)
-                    os.chmod(tmp, 0o666 & ~_umask())
+                    os.chmod(tmp, 0o666 & ~current_umask())
                     os.replace(tmp, out)
                 finally:
                     if os.path.exists(tmp):
@@ -158,7 +158,7 @@ def _build_folder(reader, out, parent) -> dict:
     old = None
     try:
         figures = _progress(build, reader, staging)
-        os.chmod(staging, 0o777 & ~_umask())
+        os.chmod(staging, 0o777 & ~current_umask())
         if os.path.exists(out):
             old = tempfile.mkdtemp(prefix=".desmoche-old-", dir=parent)
             os.rename(out, os.path.join(old, "report"))

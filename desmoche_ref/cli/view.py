@@ -139,10 +139,10 @@ def moves_text(moves) -> str:
 
 
 def _grouped(moves) -> str:
-    by_verb = {}
+    by_verb: dict[str, list[str]] = {}   # verb -> its players ("" for anyone)
     for m in moves:
         by_verb.setdefault(m["verb"], []).append(m["player"])
-    groups = {}  # the players -> their verbs, in the referee's order
+    groups: dict[tuple[str, ...], list[str]] = {}  # the players -> their verbs, in the referee's order
     names = SPANISH_NAME if language() == "es" else {}
     for verb, players in by_verb.items():
         verb = names.get(verb, verb)

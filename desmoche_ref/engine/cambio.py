@@ -6,7 +6,7 @@ from ..findings import M, Message
 from ..ranking import KIND_RANK, auto_strength, could_qualify, why_not_auto
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import ACTIVE, AUTO_WIN, FREE, HAND, PLAY, PRE, TRANSIT, Declaration
 
 

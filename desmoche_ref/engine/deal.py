@@ -4,7 +4,7 @@
 from ..findings import Foul, M, MN
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import ACTIVE, DISQUALIFIED, FREE, HAND, OUT, PRE, STOCK
 
 

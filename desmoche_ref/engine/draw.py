@@ -6,7 +6,7 @@ from ..findings import M, MN, Message, listed
 from ..melds import meld_kind
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import ACTIVE, DEAD, FREE, OFFER, PASSED, PLAY, STOCK
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from ..findings import M, MN
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import DEAD, NO_WINNER, OVER, PLAY, Outcome
 
 

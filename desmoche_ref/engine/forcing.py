@@ -6,7 +6,7 @@ from ..findings import M
 from ..melds import fits
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import ACTIVE
 
 

@@ -7,7 +7,7 @@ from ..notation.parser import FOUL_CODES
 from ..notation.model import Event
 from .base import RefereeParts
 from .found import FoulLine
-from .judging import fail
+from .common import fail
 from .state import DEAD, DEAL, DISQUALIFIED, FREE, HAND, OFFER, OUT, OVER, PLAY, PRE, STOCK, WIN, GameState
 
 FOUL_MESSAGES = {"misdeal": M("misdeal (R3.4)"), "peek": M("looked through the discard pile"),

@@ -9,7 +9,7 @@ from ..findings import M
 from ..melds import arranged, in_order, meld_kind, remove_card, why_not_meld
 from ..notation.model import Event
 from .base import RefereeParts
-from .judging import fail
+from .common import fail
 from .state import FREE, HAND, MELD, OFFER, WIN, PlayerState
 
 

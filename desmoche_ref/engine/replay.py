@@ -5,7 +5,7 @@ line and dispatches it to the part of the rules it is about.
 The rules live in one module per part of the game, each a mixin over the one table
 (`self.g`, engine/state.py): the deal, side games, the cambio and declarations, drawing,
 the card on offer, laying, forcing, passing, fouls, the end; what they share (refusing a
-line, where its cards come from) is in engine/judging.py, and the read-only queries in
+line, where its cards come from) is in engine/common.py, and the read-only queries in
 engine/queries.py. Each part subclasses engine/base.py's RefereeParts, which declares the
 state `Referee.__init__` sets and the methods one part calls on another; what replaying
 found (`Replay`, the statuses) is engine/found.py's, below every part.
@@ -20,9 +20,10 @@ from .deal import Deal
 from .draw import Drawing
 from .end import Ending
 from .forcing import Forcing
-from .found import COMPLETE, INCOMPLETE, INVALID, Replay  # noqa: F401 (the referee's verdicts)
+# the referee's verdicts, exported (`X as X`: what referee.py, session.py, view.py import from here)
+from .found import COMPLETE as COMPLETE, INCOMPLETE as INCOMPLETE, INVALID as INVALID, Replay as Replay
 from .fouls import Fouls
-from .judging import LineChecks, Stop, fail
+from .common import LineChecks, Stop, fail
 from .lay import Laying
 from .offer import OnOffer
 from .passing import Passing

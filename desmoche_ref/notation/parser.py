@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from ..cards import CARD_NAME, card_lookup as _card_lookup, parse_card, parse_unknown
 from ..findings import Finding, M, error
 from ..limits import COMMENTS, EVENTS, LINE, TAGS, nfc, too_long, too_many
-from .lines import Lines, TooLong, Undecodable, read_blocks  # noqa: F401 (parser.Lines, … as before)
+# exported as before (`X as X`): parser.Lines, parser.read_blocks, … (cli/files.py, fmt.py, view.py)
+from .lines import Lines as Lines, TooLong as TooLong, Undecodable as Undecodable, read_blocks as read_blocks
 from .model import Event, HandRecord, RecordFile, Tag
 
 KNOWN_TAGS = ("Players", "Dealer", "Rules", "Options", "Bet", "Carry", "Side", "SideCarry", "Result",

@@ -8,7 +8,7 @@ from ..cards import CARD_NAME, SUIT_SYMBOLS, SUITS
 from .. import choices
 from ..choices import next_words
 from ..notation.parser import VERBS
-from .lines import COMMANDS, SPANISH_COMMAND_OF, SPANISH_OF, command_of, verb_of
+from .typed import COMMANDS, SPANISH_COMMAND_OF, SPANISH_OF, command_of, verb_of
 
 NEW_OPTIONS = ("--dealer", "--side", "--no-sides")
 

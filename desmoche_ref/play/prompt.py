@@ -12,7 +12,7 @@ from ..engine.state import DEAL
 from ..findings import COMMAND_LINE, M, MN, listed
 from ..money import fmt
 from ..words import echo_text, foul_text, options_text, outcome_words, status_word, turn_text  # noqa: F401
-from .lines import SPANISH_COMMAND_OF, SPANISH_OF
+from .typed import SPANISH_COMMAND_OF, SPANISH_OF
 
 
 def prompt_text(number: int | None, ref, closed: bool = False, colour: bool = False,
@@ -67,7 +67,7 @@ def state_lines(number: int, ref, table: str, closed: bool, colour: bool, grid, 
         out.append(M("foul (line {line}): {code} {foul}", line=f.line, code=f.code, foul=foul_text(f)))
     for w in ref.report.warnings:
         out.append(M("warning (line {line}): {code} {message}", line=w.line, code=w.code, message=w.message))
-    nexts = {}
+    nexts: dict[str, list[str]] = {}   # verb -> who may play it
     for m in ref.coming():
         nexts.setdefault(m.verb, []).append(m.player or "")
     verb_name = SPANISH_OF if spanish else {}

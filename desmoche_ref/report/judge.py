@@ -2,7 +2,7 @@
 after each of its moves, as `view --at` shows it: one referee fed move by move gives both
 (view.table_steps), so the hand is replayed once. Pure: text in, values out.
 
-The replay says whose turn it is where it writes the whole table (replay.py: at the first
+The replay says whose turn it is where it writes the whole table (handtext.py: at the first
 move, after each pay and at the last): only there is the referee asked for the whole view;
 at the other moves, for what lies on the table (view.lying)."""
 

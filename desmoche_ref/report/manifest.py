@@ -13,6 +13,7 @@ its night's page (`moved`), and stay that, so that a link to one keeps working.
 import hashlib
 import json
 import os
+from typing import TypedDict
 
 MARKER = ".desmoche-report"       # the manifest: the file that says a folder is a report
 CACHE = ".desmoche-report-hands"  # each hand's summary, a JSON line each, by the hand's key
@@ -85,7 +86,7 @@ class Manifest:
                 out.keys = {}
         return out
 
-    def write(self, root, old) -> list:
+    def write(self, root, old) -> list[str]:
         """Write the cache, then the manifest, each only if it changed (the cache line by
         line: it is a line a hand): the names written."""
         written, h = [], hashlib.sha256()
@@ -114,12 +115,28 @@ def atomic(path, data: bytes):
     os.replace(tmp, path)
 
 
+class Counted(TypedDict):
+    """What a Writer counts as it writes."""
+
+    pages: int
+    bytes: int
+    written: list[str]      # the files written (a page unchanged is not)
+
+
+class Figures(Counted, total=False):
+    """What a report's build did (site.py: build), as `report` tells it."""
+
+    season_bytes: int       # index.html's size
+    removed: list[str]      # the files pruned
+    hands: int
+
+
 class Writer:
     """Writes a page only when its bytes differ from the manifest's; counts what it wrote."""
 
     def __init__(self, root, old: Manifest, new: Manifest):
         self.root, self.old, self.new = root, old, new
-        self.figures = {"pages": 0, "bytes": 0, "written": []}
+        self.figures: Figures = {"pages": 0, "bytes": 0, "written": []}
 
     def put(self, page: str, *parts: str):
         """Write `page`, the strings `parts` one after the other (an iterable among them is
@@ -168,7 +185,7 @@ class Writer:
         return self.old.files.get(page)
 
 
-def prune(root, manifest: Manifest) -> list:
+def prune(root, manifest: Manifest) -> list[str]:
     """Remove every file of the folder that the report now is not (a page of a hand no longer
     picked, a file put there by hand): the folder holds what a report from scratch holds."""
     keep = set(manifest.files) | {MARKER, CACHE}

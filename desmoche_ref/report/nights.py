@@ -13,16 +13,17 @@ as it is, its hands' summaries taken from the cache.
 import hashlib
 import json
 import os
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from . import pages
 from .judge import judge
 from .manifest import atomic, key
-from .replay import Words, replay_html
+from .handtext import Words, replay_html
 
-class NightPart(NamedTuple):
+@dataclass(frozen=True)
+class NightPart:
     """One page of a night: its hands (season.SeasonHand, in order), which of the night's
     pages it is (1, 2, …, of `count`), where it sits in the site and where its first hand is
     in the season's order."""
@@ -87,11 +88,11 @@ def make(reader, season, parts, paths, base, root, old, new, writer, progress) -
         else:
             todo.append(p)
     batch, size = [], 0
-    for p in todo + [None]:
-        if p is not None:
-            batch.append(p)
-            size += len(parts[p].hands)
-        if batch and (p is None or size >= BATCH):
+    for nxt in todo + [None]:  # None: the end, the last batch made
+        if nxt is not None:
+            batch.append(nxt)
+            size += len(parts[nxt].hands)
+        if batch and (nxt is None or size >= BATCH):
             records = iter(reader.records([h for q in batch for h in parts[q].hands]))
             items = [(q, [next(records) for _h in parts[q].hands], writer.there(parts[q].page) if root else None)
                      for q in batch]

@@ -1,6 +1,6 @@
 """The report's pages: Jinja2 templates (autoescaped: whatever a record holds is text) filled
 from a Season (store/season.py) and the hands judged again (judge.py; a hand's record and
-replay are replay.py's text). Where the pages sit and how they link is `Paths`. The words are
+replay are handtext.py's text). Where the pages sit and how they link is `Paths`. The words are
 the run's language (cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
 
 import os
@@ -11,7 +11,7 @@ from functools import lru_cache
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from ..cards import RED, parse_card, pretty
+from ..cards import RED, card_named, pretty
 from ..i18n import translations
 from ..words import Style, _, outcome_sentence, rating_scale, say
 from ..money import fmt
@@ -25,7 +25,7 @@ _PRETTY_CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
 
 
 # ------------------------------------------------------------------- cards
-_CARD = {}
+_CARD: dict[str, Markup] = {}   # a card's name -> its markup
 
 
 def card_html(name: str) -> Markup:
@@ -33,7 +33,7 @@ def card_html(name: str) -> Markup:
     the pages use it for nothing else; a short tag, as a season's pages hold millions)."""
     html = _CARD.get(name)
     if html is None:
-        c = parse_card(name)
+        c = card_named(name)
         html = _CARD[name] = Markup('<b class=r>{}</b>' if RED[c] else '<b>{}</b>').format(pretty(c))
     return html
 

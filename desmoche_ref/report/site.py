@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from markupsafe import Markup
 
 from . import nights as night_pages, pages
-from .manifest import CACHE, MARKER, Manifest, Writer, key, prune, stamp
+from .manifest import CACHE, MARKER, Figures, Manifest, Writer, key, prune, stamp
 from .values import Shown, player_values, season_values
 
 __all__ = ["MARKER", "CACHE", "build"]
@@ -29,7 +29,7 @@ def _context(lang):
     return {"lang": lang, "version": version("desmoche-ref"), "made": None}
 
 
-def build(reader, root: str, lang: str, progress=None, inline_file=None) -> dict:
+def build(reader, root: str, lang: str, progress=None, inline_file=None) -> Figures:
     """Write the report of `reader.season` into the folder `root` (new, empty or a report made
     before: brought up to date), or, with `inline_file`, the season page alone into that file.
     `progress(n)`: n more hands done. Returns figures: pages and bytes, the files written."""

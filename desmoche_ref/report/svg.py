@@ -85,7 +85,7 @@ def _offsets(series: list, points=None) -> list:
     out = [[0.0] * len(v) for _name, v in series]
     n = max((len(v) for _name, v in series), default=0)
     for i in (range(n) if points is None else points):
-        same = {}
+        same: dict[float, list[int]] = {}  # a value -> the series at it
         for k, (_name, v) in enumerate(series):
             if i < len(v):
                 same.setdefault(v[i], []).append(k)

@@ -3,7 +3,7 @@ summary (pages.summary, kept between reports as JSON): the money is the postings
 hand's SeasonHand.money), never figures parsed back from words."""
 
 import json
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from . import pages
 
@@ -37,6 +37,17 @@ def chunks(items: list, size: int | None = None) -> list:
     return [items[k:k + size] for k in range(0, len(items), size)] or [[]]
 
 
+class NightRow(TypedDict, total=False):
+    """A night on a player's page (player_values)."""
+
+    day: object
+    table: str
+    hands: int
+    net: int          # cents
+    total: int        # cents: the player's net after it, over the season
+    fouls: list       # (Shown, the verdict's foul)
+
+
 def season_values(season, shown, paths) -> dict:
     """The season page: the chart of each player's net hand by hand and its figures after
     each night, the season in figures; its nights and those figures pages.ROWS nights a page,
@@ -44,7 +55,7 @@ def season_values(season, shown, paths) -> dict:
     from ..words import _
 
     totals = {name: 0 for name in season.players}
-    series = {name: [] for name in season.players}
+    series: dict[str, list[int]] = {name: [] for name in season.players}
     after_night, k = [], 0  # (night, {player: net after it})
     for night in season.nights:
         for _h in night.hands:
@@ -91,7 +102,8 @@ def player_values(name, season, shown, paths) -> dict:
 
     record = season.records.get(name)
     totals, total = [], 0
-    nights, order = {}, []
+    nights: dict[tuple[object, str], NightRow] = {}  # (day, table) ->
+    order = []
     for s in shown:
         if name not in s.players and name not in s.money:
             continue

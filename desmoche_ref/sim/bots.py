@@ -77,7 +77,7 @@ def _claim_candidates(game: str, hand) -> list:
     size = _CLAIM_SIZES.get(game, 1)
     if size == 1:
         return [[c] for c in hand]
-    by_rank = {}
+    by_rank: dict[int, list[int]] = {}
     for c in hand:
         by_rank.setdefault(RANK[c], []).append(c)
     groups = [list(g) for cards in by_rank.values() for g in combinations(cards, 2 if size == 4 else size)]

@@ -12,7 +12,7 @@ from ..engine.state import ACTIVE, DISQUALIFIED, OVER, WIN
 from . import bots
 from .play import Play
 from .rates import (P_ARRANGEMENT, P_CUT, P_FALSE_DECLARE, P_FOUL_HAND, P_FOUL_OTHER,
-                    P_FORGIVE, P_MISDEAL, P_PEEK, P_SPLIT_DEAL, P_VOID_DECLARE)
+                    P_MISDEAL, P_PEEK, P_SPLIT_DEAL, P_VOID_DECLARE)
 
 
 class HandSim(Play):
@@ -43,16 +43,6 @@ class HandSim(Play):
         self.hand_foul_from = rng.choice(("drawn", "drawn", "discard", "stock"))
         self.arrangement_at = (rng.randint(1, 25) if vary and self.opts.strict
                                and r() < P_ARRANGEMENT else None)
-
-    def misjudges(self, seat) -> bool:
-        """Whether the bot at `seat` chooses this move at random rather than by judgement:
-        never at level 1 (and then no random number is drawn, so a session of level-1 bots
-        is the session they always played), always at 0, else that much more often."""
-        level = self.skill.get(seat, 1.0)
-        return level < 1 and self.rng.random() >= level
-
-    def forgive(self) -> bool:
-        return self.rng.random() < P_FORGIVE
 
     def run(self):
         self.deal()

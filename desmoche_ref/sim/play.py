@@ -4,18 +4,51 @@ allowed and when the hand is over are the referee's answers (`Table`, engine que
 card a bot takes, how it lays it, what it pays, when it passes or fouls are the bots'.
 """
 
+import random
+from collections import Counter
+
 from ..cards import CARD_NAME, names
 from ..engine.state import NO_WINNER, OVER
 from ..melds import RUN, fits, meld_kind, remove_card
+from ..options import RuleOptions
 from . import bots
-from .rates import OTHER_FOULS, P_CLAIM, P_DECLINE, P_KNOCK, P_PASS, P_RANDOM_TAKE
+from .rates import OTHER_FOULS, P_CLAIM, P_DECLINE, P_FORGIVE, P_KNOCK, P_PASS, P_RANDOM_TAKE
+from .table import Table
 
 _DRAW_COMMENT = {"R7.1": "the dealer's right draws first (R7.1)",
                  "R7.7": "the first card went dead: the same player draws (R7.7)"}
 
 
 class Play:
-    """The play of a hand; mixed into HandSim (sim/hand.py), which holds the table `t`."""
+    """The play of a hand; mixed into HandSim (sim/hand.py), which sets what it holds: the
+    table `t`, its random numbers, the players' names, the options, and the planned fouls."""
+
+    t: Table
+    rng: random.Random
+    vary: bool
+    opts: RuleOptions
+    skill: dict[int, float]   # seat -> level below 1
+    names: list[str]
+    notes: Counter[str]       # which situations the hand went through (for coverage)
+    draws: int
+    take_comment: str | None
+    # planned incidents: the draw number at which each happens, None once done (-1: a peek
+    # waiting for a paid card on offer)
+    peek_at: int | None
+    other_at: int | None
+    hand_foul_at: int | None
+    hand_foul_from: str       # drawn, discard or stock (F3)
+    arrangement_at: int | None
+
+    def misjudges(self, seat: int) -> bool:
+        """Whether the bot at `seat` chooses this move at random rather than by judgement:
+        never at level 1 (and then no random number is drawn, so a session of level-1 bots
+        is the session they always played), always at 0, else that much more often."""
+        level = self.skill.get(seat, 1.0)
+        return level < 1 and self.rng.random() >= level
+
+    def forgive(self) -> bool:
+        return self.rng.random() < P_FORGIVE
 
     def over(self) -> bool:
         return self.t.record.phase == OVER

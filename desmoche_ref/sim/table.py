@@ -7,6 +7,7 @@ exactly the lines applied. The physical stock is the table's too: the notation n
 only when it is drawn, so the order of the deck is not the referee's to know.
 """
 
+from ..engine.queries import Seat
 from ..engine.replay import Referee
 from ..engine.state import ACTIVE, DEAL
 from ..notation.parser import parse_event
@@ -32,9 +33,10 @@ class Table:
         self.comment_rate = comment_rate
         self.record = Referee(setup)
         self.truth = Referee(setup) if closed else self.record
-        self.lines = []
-        self.stock = []
-        self._seats = self._active = None
+        self.lines: list[str] = []
+        self.stock: list[int] = []   # the physical stock, its top last
+        self._seats: list[Seat] | None = None     # seats_view() and the active seats, until the next line
+        self._active: list[int] | None = None
 
     # ------------------------------------------------------------ writing lines
     def _pairs(self, text: str, closed):
@@ -81,7 +83,7 @@ class Table:
             ref.apply(_END)
         return ref
 
-    def seats(self) -> list:
+    def seats(self) -> list[Seat]:
         """Every seat as the referee sees it, with every card known (the truth)."""
         if self._seats is None:
             self._seats = self.judged().seats_view()
@@ -98,10 +100,11 @@ class Table:
 
     def active(self, order=None) -> list:
         """The seats still playing (R13, R14), in `order` if given."""
-        if self._seats is None or self._active is None:
+        active = self._active
+        if self._seats is None or active is None:
             seats = self.seats()
-            self._active = [s for s in range(self.n) if seats[s].status == ACTIVE]
-        return list(self._active) if order is None else [s for s in order if s in self._active]
+            active = self._active = [s for s in range(self.n) if seats[s].status == ACTIVE]
+        return list(active) if order is None else [s for s in order if s in active]
 
     def order_from(self, seat: int) -> list:
         """The seats in seat order, starting at the right of `seat` and ending with it."""

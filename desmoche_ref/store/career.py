@@ -9,7 +9,7 @@ player out. Those hands alone are judged again from their moves, as `check` judg
 
 from sqlalchemy import and_, func, or_, select
 
-from ..career import SideGame, Tally
+from ..player_record import SideGame, Tally
 from ..rating import Ratings, hand_ranking
 from .league import played_day, total_cents, card_table, event, hand, player_name, posting, table_id
 from .ratings import Filter, Point, filters, played

@@ -1,4 +1,4 @@
-// The replays of a night's hands, drawn from their text (report/replay.py writes it): each
+// The replays of a night's hands, drawn from their text (report/handtext.py writes it): each
 // step is a line of the record and, below it, what that move changed, as parts joined by
 // " · " — a seat ("Beto 3♠ 4♥ [2♠ 2♦ 2♣]", no colon; its status in brackets when not in),
 // or a labelled line ("on offer: …", "discard pile: …", "stock: …", "turn: …"). Each part

@@ -15,7 +15,7 @@ from ..options import parse_options
 from ..settle import settle
 from .hand import HandSim
 from .rates import P_CLOSED, P_COMMENT, P_RESULT
-from .table import Table
+from .table import SimulatorBug, Table
 
 NAMES = ("Ana", "Beto", "Carla", "Dani")
 SIDE_GAMES = ("oro", "corazon", "flor", "corazon-negro", "par-rojo", "par-negro",
@@ -73,13 +73,14 @@ class SimulatedTable:
         self.names = NAMES[:players]
         # seat -> level, for the bots below level 1 (HandSim.misjudges)
         self.skill = {self.names.index(name): level for name, level in (skill or {}).items() if level < 1}
-        self.verdicts = []  # Verdict of each hand played
+        self.verdicts: list[Verdict] = []  # Verdict of each hand played
+        self.texts: list[str] = []  # the text of each hand played (`played`)
         self.options = options
         self.vary = vary
         self.bet = 1000
         self.carry = 0
-        self.side_carry = {}  # game -> (stake, cents carried)
-        self.notes = Counter()
+        self.side_carry: dict[str, tuple[int, int]] = {}  # game -> (stake, cents carried)
+        self.notes: Counter[str] = Counter()
 
     def pick_sides(self):
         """(game, stake, entrant seats, carried in): a carried pot keeps its game (R4.6)."""
@@ -132,6 +133,8 @@ class SimulatedTable:
         sim = HandSim(table, [(g, e) for g, _, e, _ in sides])
         sim.run()
         outcome = table.record.outcome
+        if outcome is None:  # HandSim.run plays to the end of the hand
+            raise SimulatorBug("the simulated hand stopped before it was over")
         if rng.random() < P_RESULT and len(outcome.winners) <= 1:
             tags.append(("Result", names[outcome.winners[0]] if outcome.winners else "none"))
         tags.append(("Hand", str(number)))
@@ -176,7 +179,6 @@ def played(hands, players, seed, options, vary, progress, skill=None) -> Simulat
     """The session after `hands` hands: its texts' makers' record (notes, verdicts)."""
     check_arguments(hands, players, options, skill)
     table = SimulatedTable(random.Random(seed), players, options, vary, skill)
-    table.texts = []
     for number in range(1, hands + 1):
         table.texts.append(table.hand(number))
         if progress is not None:

@@ -10,7 +10,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from ..cards import RED, parse_card, pretty
+from ..cards import RED, card_named, pretty
 from ..describe import MOVE, outcome_text
 from ..i18n import N_
 from ..notation.parser import SPANISH_VERBS
@@ -41,7 +41,7 @@ MOVES = {
 def card_html(name: str) -> Markup:
     """One card (its canonical name, Qd) as the board shows it: Q♦, red or black (the same
     markup as the report's pages: a <b> is a card)."""
-    c = parse_card(name)
+    c = card_named(name)
     return Markup('<b class=r>{}</b>' if RED[c] else '<b>{}</b>').format(pretty(c))
 
 

@@ -74,7 +74,8 @@ class Table:
 
     def __init__(self, words: Words, names):
         self.words, self.names = words, names
-        self.seats, self.offer, self.dead, self.stock = {}, (), None, None
+        self.seats: dict[str, tuple] = {}  # name -> (status, hand, unknown, melds) as last written
+        self.offer, self.dead, self.stock = (), None, None
 
     def parts(self, lie, view=None) -> list:
         """The parts of a step that leaves the table `lie` (view.Lying): what changed; with the

@@ -6,6 +6,7 @@ and per kind, and the verdicts of the few hands whose details the columns do not
 kind of an automatic win, the rule of a foul). Money is integer cents throughout.
 """
 
+from datetime import date
 from typing import NamedTuple
 
 from .rating import AUTO_WIN, NO_WINNER, WIN
@@ -67,10 +68,10 @@ class Tally:
         self.name = name
         self.hands = self.wins = self.no_winner = 0
         self.dry = self.dry_run = 0
-        self.auto_won = {}     # hand id -> its winners, of of the automatic wins the player took
-        self.fouled = set()    # ids of the hands a foul took the player out of
-        self.nights = {}     # (table, day) -> [hands, cents]
-        self.order = []      # (table, day) in the order first played
+        self.auto_won: dict[int, list[str]] = {}  # hand id -> its winners, of the automatic wins the player took
+        self.fouled: set[int] = set()    # ids of the hands a foul took the player out of
+        self.nights: dict[tuple[str, date], list[int]] = {}   # (table, day) -> [hands, cents]
+        self.order: list[tuple[str, date]] = []               # (table, day) in the order first played
 
     def hand(self, played) -> None:
         """One complete hand (store.ratings.Played), whoever sat in it."""

@@ -176,7 +176,7 @@ def help_text(say=str, spanish: bool = False) -> str:
             rest = usage.partition(" ")[2]
             usage = f"{name}, {SPANISH_COMMAND_OF[name]}" + (f" {rest}" if rest else "")
         rows.append(f"  {usage}\n      {say(what)}")
-    by_verb = {}
+    by_verb: dict[str, list[str]] = {}   # verb -> its short forms
     for short, verb in SHORT.items():
         by_verb.setdefault(verb, []).append(short)
     verbs = []
