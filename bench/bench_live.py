@@ -100,7 +100,7 @@ def recorder(url: str, player: str, moves: int, results) -> None:
 
 
 def race(url: str, label: str, moves: int) -> None:
-    from desmoche_ref.store import course, hands as H
+    from desmoche_ref.store import hands as H
     from desmoche_ref.store.db import open_book
 
     new_book(url, 0)
@@ -115,7 +115,7 @@ def race(url: str, label: str, moves: int) -> None:
     dt = time.perf_counter() - t0
     book = open_book(url)
     with book.read() as s:
-        rows = H.events(s, course.find_hand(s, H.find_table(s)))
+        rows = H.events(s, H.find_hand(s, H.find_table(s)))
     book.engine.dispose()
     seqs = [r.seq for r in rows]
     by_seq = {r.seq: r.line for r in rows}

@@ -27,7 +27,6 @@ table's first hands, to the pots the first of them brought in). A void hand was 
 the deal passes on from the last hand dealt.
 """
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -78,14 +77,15 @@ class HandFacts(NamedTuple):
 
     @classmethod
     def of_row(cls, row: Any, closes: bool = False) -> "HandFacts":
-        """A stored hand: any object with the book's hand columns (the ORM's Hand, a row of
-        the hand table, the importer's values); `closes` when its table broke up after it."""
+        """A stored hand: any object with the book's hand columns as values (the ORM's Hand, a
+        row of the hand table, the importer's values: its side games and pots as lists and
+        dicts, as the book's columns read them); `closes` when its table broke up after it."""
         complete = row.status == COMPLETE
         return cls(row.number, 0, tuple(row.players.split()), row.dealer, row.bet, row.carry_in,
-                   {g: c for g, c in json.loads(row.side_carry or "{}").items() if c},
-                   tuple((g, stake, tuple(names)) for g, stake, names in json.loads(row.sides or "[]")),
+                   {g: c for g, c in (row.side_carry or {}).items() if c},
+                   tuple((g, stake, tuple(names)) for g, stake, names in row.sides or ()),
                    row.status, row.carry_out if complete else None,
-                   json.loads(row.side_carry_out or "{}") if complete else None, closes)
+                   dict(row.side_carry_out or {}) if complete else None, closes)
 
 
 class Table(NamedTuple):

@@ -12,6 +12,7 @@ The last test is the SQLite file's: whoever holds it can drop an index, not hide
 
 import uuid
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 import psycopg
 import pytest
@@ -21,7 +22,10 @@ from sqlalchemy.engine import make_url
 from conftest import FRIDAY_LINES as FRIDAY, Live, _pg_conninfo, _pg_server, friday_table_book, template_book, verified
 from desmoche_ref.store import journal as J
 from desmoche_ref.store import locks
-from desmoche_ref.store.records import chain_hash
+from desmoche_ref.notation.writer import with_comment
+from desmoche_ref.store.codecs import TAGS
+from desmoche_ref.store.plans import judge
+from desmoche_ref.store.records import chain_hash, verdict_columns
 
 LEAGUE = ("tests/league_data/north.dsm", "tests/league_data/north2.dsm", "tests/league_data/south.dsm")
 OLD_JOURNAL_LOCK = 0x6A6F75726E616C  # the advisory locks writers waited on before schema 0006
@@ -112,6 +116,12 @@ def head_of(url: str) -> str:
     return Live(url).json("verify", "--json")["head"]
 
 
+def journal_rows(url: str) -> list:
+    """The journal's row ids, in order."""
+    with connected(url) as conn:
+        return [r.id for r in conn.execute("SELECT id FROM journal ORDER BY id").fetchall()]
+
+
 def friday_moves(conn) -> list:
     return conn.execute("SELECT e.* FROM event e JOIN hand h ON h.id = e.hand_id JOIN card_table t "
                         "ON t.id = h.table_id WHERE t.name = 'friday' ORDER BY e.seq").fetchall()
@@ -144,11 +154,10 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
     so the owner drops it — and the hand posted again by the program's own functions: verify,
     and verify --head of the head noted before, hold each move to its first journal row and
     name the second rows and who wrote them."""
-    from sqlmodel import Session, select
-
-    from desmoche_ref.store import hands as H
+    from desmoche_ref.store import course
     from desmoche_ref.store.db import make_engine
-    from desmoche_ref.store.models import Hand
+    from desmoche_ref.store.tablestate import BookState
+    from desmoche_ref.store.writer import write
 
     noted = head_of(pg_url)
     owner = make_url(pg_url).username
@@ -166,20 +175,34 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
         first = {m.seq: conn.execute("SELECT min(id) AS id FROM journal WHERE kind = 'event' AND subject = %s",
                                      (m.id,)).fetchone().id for m in moves}
     engine = make_engine(pg_url)
-    with Session(engine) as session, session.begin():  # the hand posted again, as the program posts
-        hand = session.exec(select(Hand).where(Hand.source == "live")).one()
-        H.reverse_postings(session, hand)
-        H.close_hand(session, hand)
+    with engine.begin() as conn:  # the hand posted again, as the program's planners and writer post
+        table_id = conn.exec_driver_sql("SELECT id FROM card_table WHERE name = 'friday'").scalar()
+        state = BookState(conn, table_id, owner)
+        hand = state.hand(1)
+        course.reverse_postings(state, hand)
+        course.close_hand(state, hand, hand.judged()[0])
+        write(conn, [state.plan])
     engine.dispose()
     assert Live(pg_url).json("hand", "show", "--json", "--table", "friday")["net"] == {
         "Ana": "-10.00", "Beto": "-25.00", "Carla": "35.00"}  # Beto's 15.00 is now Ana's
     clerk = moves[0].recorder
-    expected = []
+    last = journal_rows(pg_url)[-1]
+    # the course: the second rows, the reversals and the close again are no command of the program there
+    expected = [f"table friday hand 1 move 4: journal rows {second[4]} to {last} (event, posting, verdict, written by "
+                f"{owner}) are not what the program writes at this point of the table's course: row {second[4]}: the "
+                "program refuses it here: N4.4 the hand is over (line 28): only show and end may follow"]
     for seq in range(4, 31):
         where = f"table friday hand 1 move {seq}: "
         expected += [where + f"journal row {second[seq]} (written by {owner}) journals this move a second time "
                              f"(journal row {first[seq]} did first): the journal was tampered with",
                      where + f"it is not what the journal says was written (entered by {clerk})"]
+    # and the hand as the course of the table left it: its oro pot Beto's, not Ana's
+    expected += [line for line in problems(pg_url) if line.startswith("table friday hand 1: its content_hash was "
+                                                                       "stored as ")]
+    expected.append("table friday hand 1: its postings do not match its settlement: unexpected side-win/oro pot:oro "
+                    "-1500 (Ana); unexpected side-win/oro Ana +1500 (pot:oro); missing side-win/oro pot:oro -1500 "
+                    "(Beto); missing side-win/oro Beto +1500 (pot:oro)")
+    assert len(expected) == 1 + 2 * 27 + 2
     assert problems(pg_url) == expected
     assert problems(pg_url, "--head", noted) == expected
 
@@ -204,7 +227,10 @@ def test_attack_owner_renames_every_recorder_of_a_hand(pg_url, league):
                    and line.endswith(f" was written by {clerk}") for line in found)
         assert any(line.startswith(where + "journal row ") and f"(written by {owner}) journals this move a second "
                    "time" in line for line in found)
-    assert len(found) == 90  # three for each of the 30 moves
+    assert found[0].startswith(f"table friday hand 1 move 1: journal rows {journal_rows(pg_url)[-30]} to "
+                               f"{journal_rows(pg_url)[-1]} (event, written by {owner}) are not what the program "
+                               "writes at this point of the table's course: ")
+    assert len(found) == 91  # the course's, and three for each of the 30 moves
     log = Live(pg_url).json("hand", "log", "--all", "--json", "--table", "friday")
     assert {e["recorder"] for e in log} == {"league"}  # the false name shows; verify says it is false
 
@@ -212,8 +238,9 @@ def test_attack_owner_renames_every_recorder_of_a_hand(pg_url, league):
 def test_attack_owner_moves_the_times_back_three_days(pg_url):
     """event.entered, hand.closed and posting.created moved back three days: verify finds each
     (the times are in the journal's texts); with every journal text recomputed and the chain
-    hashed again (each row keeping its writer), verify finds nothing — and `verify --head` of
-    the head noted before finds the rewrite."""
+    hashed again (each row keeping its writer), the course finds the moves entered before their
+    hand was dealt; with the deal and the table's making moved back too, verify finds nothing —
+    and `verify --head` of the head noted before finds the rewrite."""
     noted = head_of(pg_url)
     with connected(pg_url) as conn:
         for table, column in (("event", "entered"), ("hand", "closed"), ("posting", "created")):
@@ -228,6 +255,22 @@ def test_attack_owner_moves_the_times_back_three_days(pg_url):
         closed = [line for line in found if line.startswith("table friday hand 1: it closed at ")]
         assert len(closed) == 1 and len(found) == 51
         rewrite_journal(conn)
+        found = problems(pg_url)  # the course: a table's writes in the order of their times
+        first = conn.execute("SELECT min(j.id) AS id FROM journal j JOIN event e ON e.id = j.subject "
+                             "WHERE j.kind = 'event'").fetchone().id
+        assert found[0].startswith(f"table friday hand 1 move 1: journal row {first} (event, written by ")
+        assert len(found) == 30  # each write: every move (the last, `end`, its postings and verdict with it)
+        assert all(line.endswith("a time earlier than the rows it follows") for line in found)
+        # the deal, its day and the table's making moved back too, the hand's content hash made again
+        hand = read_as_the_program(conn.execute("SELECT h.* FROM hand h JOIN card_table t ON t.id = h.table_id "
+                                                "WHERE t.name = 'friday'").fetchone(), "hand")
+        day = (datetime.fromisoformat(dict(hand.extra_tags)["Date"]) - timedelta(days=3)).date().isoformat()
+        hand = hand._replace(extra_tags=[("Date", day)], opened=hand.opened - timedelta(days=3))
+        digest = verdict_columns(judge(hand, [with_comment(m.line, m.comment) for m in friday_moves(conn)]))
+        conn.execute("UPDATE hand SET opened = %s, extra_tags = %s, content_hash = %s WHERE id = %s",
+                     (hand.opened, TAGS.encode(hand.extra_tags), digest["content_hash"], hand.id))
+        conn.execute("UPDATE card_table SET created = created - interval '3 days' WHERE name = 'friday'")
+        rewrite_journal(conn, "friday")
     assert verified(Live(pg_url)("verify").stdout).endswith(": all in order\n")  # consistent, but…
     assert problems(pg_url, "--head", noted) == [
         f"the book: {noted} is not a head of this book's journal: the history up to it was changed, or it is "
@@ -235,17 +278,33 @@ def test_attack_owner_moves_the_times_back_three_days(pg_url):
     assert Live(pg_url).json("hand", "log", "--all", "--json", "--table", "friday") == shown
 
 
-def rewrite_journal(conn) -> None:
-    """Every journal row's text recomputed from the rows it covers, and the whole chain hashed
-    again, each row keeping its writer: what an owner who rewrites the book does."""
+def read_as_the_program(row, table: str):
+    """A row read through psycopg with its JSON columns as the program's columns read them (each
+    column's codec, store/codecs.py): what an attacker with the source hands the journal's texts."""
+    from desmoche_ref.store.codecs import JSONText
+    from desmoche_ref.store.models import BookTable, Hand, core
+
+    model = {"hand": Hand, "card_table": BookTable}.get(table)
+    typed = [c for c in core(model).c if isinstance(c.type, JSONText)] if model is not None else []
+    return row._replace(**{c.name: c.type.process_result_value(getattr(row, c.name), None) for c in typed})
+
+
+def rewrite_journal(conn, table: str | None = None) -> None:
+    """Every journal row's text recomputed from the rows it covers (the rows of `table`'s state
+    too, when named), and the whole chain hashed again, each row keeping its writer: what an
+    owner who rewrites the book does."""
     previous = ""
+    made = conn.execute("SELECT id FROM card_table WHERE name = %s", (table,)).fetchone() if table else None
     for row in conn.execute("SELECT * FROM journal ORDER BY id").fetchall():
         covered = {J.EVENT: "event", J.POSTING: "posting", J.VERDICT: "hand", J.HAND: "hand"}.get(row.kind)
+        if row.kind == J.TABLE and made is not None and row.subject == made.id:
+            covered = "card_table"
         text = row.text
         if covered is not None:
-            target = conn.execute(f"SELECT * FROM {covered} WHERE id = %s", (row.subject,)).fetchone()
+            target = read_as_the_program(conn.execute(f"SELECT * FROM {covered} WHERE id = %s",
+                                                      (row.subject,)).fetchone(), covered)
             text = {J.EVENT: J.event_text, J.POSTING: J.posting_text, J.VERDICT: J.verdict_text,
-                    J.HAND: J.hand_text}[row.kind](target)
+                    J.HAND: J.hand_text, J.TABLE: J.table_text}[row.kind](target)
         previous = J.chain(previous, row.kind, row.subject, text, row.writer)
         conn.execute("UPDATE journal SET text = %s, hash = %s WHERE id = %s", (text, previous, row.id))
 
@@ -268,8 +327,10 @@ def test_attack_recorder_inserts_a_move_naming_league(pg_url, league):
     log = Live(pg_url).json("hand", "log", "--all", "--json", "--table", "friday")
     assert (log[-1]["seq"], log[-1]["recorder"]) == (31, clerk)
     found = problems(pg_url)
-    assert found[:3] == [
+    assert found[:4] == [
         f"the book: journal row {row} (event, written by {clerk}) does not match its hash: the journal was changed",
+        f"table friday hand 1 move 31: journal row {row} (event, written by {clerk}) is not what the program writes at "
+        f"this point of the table's course: its recorder is 'league', where the program writes '{clerk}'",
         "table friday hand 1 move 31: the stored move 'show Ana Jd' does not match its hash: it was changed after "
         f"it was recorded (entered by {clerk})",
         f"table friday hand 1 move 31: it is not what the journal says was written (entered by {clerk})"]
@@ -386,7 +447,9 @@ def test_attack_the_files_holder_drops_the_index_and_journals_a_move_again(tmp_p
     conn.commit()
     conn.close()
     found = problems(live.url)
-    assert found == [f"table friday hand 1 move 8: journal row {second} (written by mallory) journals this move a "
+    assert found == [f"table friday hand 1 move 8: journal row {second} (event, written by mallory) is not what the "
+                     "program writes at this point of the table's course: its seq is 8, where the program writes 9",
+                     f"table friday hand 1 move 8: journal row {second} (written by mallory) journals this move a "
                      f"second time (journal row {first} did first): the journal was tampered with"]
 
 

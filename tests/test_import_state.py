@@ -8,7 +8,7 @@ batch writer (store/batch.py `HandBatch`) and a live recorder between two of its
 import pytest
 
 from desmoche_ref.simulate import simulate_session
-from desmoche_ref.store import batch
+from desmoche_ref.store import batch, tablestate
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.identity import recorder
 from desmoche_ref.store.judging import Judging
@@ -43,9 +43,10 @@ def _prepared(book, data: bytes, table: str) -> list:
 
 def test_a_tables_hands_are_read_back_once_across_an_imports_transactions(book_url, monkeypatch):
     book = open_book(book_url)
-    reads = []
-    table_now = batch.table_now
-    monkeypatch.setattr(batch, "table_now", lambda *args, **kw: reads.append(args[1]) or table_now(*args, **kw))
+    reads = []  # the table's hands read back from the book (newest first) for the laws across them
+    newest_first = tablestate.newest_first
+    monkeypatch.setattr(tablestate, "newest_first",
+                        lambda *args, **kw: reads.append(args[1]) or newest_first(*args, **kw))
     hands = _prepared(book, _tiny(60), "tiny")
     writer = batch.HandBatch(book, "night.dsm", [])
     for start in range(0, 60, 6):

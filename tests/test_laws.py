@@ -159,14 +159,15 @@ def test_n9_4_side_stakes_refunded_were_put_in_no_pot():
 
 # ------------------------------------------------------------------ one value, two sources
 def test_facts_of_a_report_and_of_a_stored_row_are_the_same():
-    import json
+    """A row as the book's columns read it (their JSON decoded by the columns' own types,
+    store/codecs.py: the laws know no storage encoding)."""
     from types import SimpleNamespace
 
     text = peladilla_hand(carry="40", extra='[Side "oro 1 Ana Beto"]\n[SideCarry "oro 3"]')
     report = judge_text(text).hands[0]
     st = report.settlement
     row = SimpleNamespace(number=1, players="Ana Beto Carla Dani", dealer="Ana", bet=500, carry_in=4000,
-                          sides=json.dumps([["oro", 100, ["Ana", "Beto"]]]), side_carry='{"oro": 300}',
+                          sides=[("oro", 100, ["Ana", "Beto"])], side_carry={"oro": 300},
                           status="complete", carry_out=st.carry_out,
-                          side_carry_out=json.dumps({p.game: p.carry_out for p in st.side_games}))
+                          side_carry_out={p.game: p.carry_out for p in st.side_games})
     assert HandFacts.of_row(row) == HandFacts.of_report(report, 1)._replace(line=0)

@@ -167,11 +167,10 @@ def test_ledger_shows_each_posting_with_its_kind_and_counterparty(book_url):
 def test_live_recording_carries_on_after_an_import(book_url):
     """The table an import leaves is where a live `hand new` carries on: the deal passes to
     the right of the last imported dealer (R3.1) and the carried pot comes in (R2.3)."""
-    from desmoche_ref.store import course, hands as H
+    from desmoche_ref.store.tablebook import TableBook
 
     run("import", "--db", book_url, DATA / "north.dsm")  # hand 2: Beto dealt, 30 carried
     book = open_book(book_url)
-    with book.write() as s:
-        _, hand, _ = course.open_hand(s, H.find_table(s, "north"))
-        assert (hand.number, hand.dealer, hand.carry_in) == (3, "Carla", 3000)
+    hand = TableBook(book, "north").new_hand().hand
+    assert (hand.number, hand.dealer, hand.carry_in) == (3, "Carla", 3000)
     book.engine.dispose()

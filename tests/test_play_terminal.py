@@ -12,7 +12,8 @@ import pexpect
 import pytest
 from sqlmodel import select
 
-from desmoche_ref.store import course, hands as H
+from desmoche_ref.store import hands as H
+from desmoche_ref.store.tablebook import TableBook
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.models import Hand, Posting
 
@@ -29,9 +30,9 @@ def book_path(tmp_path):
     path = str(tmp_path / "book.db")
     book = open_book(path)
     with book.write() as s:
-        table = H.create_table(s, "Friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
-                               sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
-        course.open_hand(s, table, dealer="Ana")
+        H.create_table(s, "Friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
+                       sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
+    TableBook(book, "Friday").new_hand("Ana")
     book.engine.dispose()
     return path
 

@@ -93,7 +93,8 @@ Uso: python -m desmoche_ref draw [OPCIONES] JUGADOR CARTA
 Opciones:
   --expect N      El número de jugada que usted vio (`hand show`): se rechaza
                   con salida 3 si la mano avanzó desde entonces.  [x>=0]
-  --table NOMBRE  La mesa. Por omisión: la última mesa usada en este libro.
+  --table NOMBRE  La mesa. Por omisión: donde usted trabajó por última vez en
+                  este libro (su última escritura allí, o `table use`).
   --db URL        El libro: una URL de SQLAlchemy (sqlite:///RUTA,
                   postgresql+psycopg://USUARIO@SERVIDOR/BD) o la ruta de un
                   archivo. Por omisión: $DESMOCHE_DB, si no un libro en su

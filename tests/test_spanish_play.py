@@ -177,8 +177,8 @@ def test_the_help_of_play_in_spanish():
     lines = run.stdout.splitlines()
     assert lines[:3] == ["Uso: python -m desmoche_ref play [OPCIONES]", "",
                          "  Arbitra una mesa toda la noche: cada jugada, juzgada y guardada al instante."]
-    at = lines.index("  --table NOMBRE  La mesa donde anotar. Por defecto: la última mesa usada en")
-    assert lines[at + 1] == "                  este libro."
+    at = lines.index("  --table NOMBRE  La mesa donde anotar. Por defecto: donde usted trabajó por")
+    assert lines[at + 1] == "                  última vez en este libro."
     assert "  Ejemplos:" in lines and "Opciones:" in lines
     assert any(line.startswith("  --lang [en|es]") for line in lines)
     lang = subprocess.run([sys.executable, "-m", "desmoche_ref", "play", "--help", "--lang", "es"],

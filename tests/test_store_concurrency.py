@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from desmoche_ref.store import course, hands as H
+from desmoche_ref.store import hands as H
 from desmoche_ref.store.db import open_book
 from desmoche_ref.store.tablebook import HandChanged, TableBook, create_table
 from test_store_core import friday_lines
@@ -59,7 +59,7 @@ def test_two_processes_append_to_one_hand(book_url):
     assert all(proc.returncode == 0 for proc in procs)
     book = open_book(book_url)
     with book.read() as s:
-        rows = H.events(s, course.find_hand(s, H.find_table(s)))
+        rows = H.events(s, H.find_hand(s, H.find_table(s)))
     book.engine.dispose()
     assert [r.seq for r in rows] == list(range(1, len(OPENING) + 2 * MOVES + 1))
     for player, seqs in accepted.items():
@@ -67,17 +67,25 @@ def test_two_processes_append_to_one_hand(book_url):
 
 
 def test_the_slower_recorder_stores_nothing(book_url):
+    from sqlalchemy.exc import IntegrityError
+
+    from desmoche_ref.store import course
+    from desmoche_ref.store.tablestate import BookState
+    from desmoche_ref.store.writer import write
+
     book = new_book(book_url)
     first, second = TableBook(book), TableBook(book)  # both look at move 8
+    stale = second.hand().copy()
     assert first.record("knock Ana").seq == 9
     with pytest.raises(HandChanged) as changed:
         second.record("claim Carla")
     assert str(changed.value) == "the hand changed (now at move 9): look and try again"
     assert second.seq == 9  # it read the hand again
-    with pytest.raises(HandChanged):  # the (hand, seq) key stops a writer that skips the check
+    with pytest.raises(IntegrityError):  # the (hand, seq) key stops a writer that skips the check
         with book.write() as s:
-            hand = course.find_hand(s, H.find_table(s))
-            H.insert_event(s, hand, "claim Carla", None, 8, "")
+            state = BookState(s.connection(), second.table_id, "someone")
+            course.record(state, state.adopt(stale), "claim Carla")  # planned on the hand as it was at move 8
+            write(s.connection(), [state.plan])
     with book.read() as s:
-        assert [r.line for r in H.events(s, course.find_hand(s, H.find_table(s)))][-2:] == ["draw Beto 2d", "knock Ana"]
+        assert [r.line for r in H.events(s, H.find_hand(s, H.find_table(s)))][-2:] == ["draw Beto 2d", "knock Ana"]
     book.engine.dispose()

@@ -31,6 +31,19 @@ def two_books(book_url, tmp_path):
         give_back()
 
 
+def _journal(url: str) -> list:
+    """(kind, values) of each journal row, in order."""
+    from desmoche_ref.store.db import open_book
+
+    book = open_book(url)
+    try:
+        with book.read() as s:
+            return [(kind, json.loads(body)) for kind, body in s.execute(text("SELECT kind, text FROM journal "
+                                                                              "ORDER BY id")).all()]
+    finally:
+        book.engine.dispose()
+
+
 def _rows(url: str) -> dict:
     from desmoche_ref.store.db import open_book
 
@@ -78,30 +91,68 @@ def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
     live, imported = _rows(live_url), _rows(imported_url)
     assert len(live["events"]) == 30 and len(live["postings"]) == 20
     assert imported == live
+    # the journal: each says the same of the hand, in the grain each command writes (docs/rulings.md)
+    night, once = _journal(live_url), _journal(imported_url)
+    assert [kind for kind, _ in night] == ["table", "hand"] + ["event"] * 30 + ["posting"] * 20 + ["verdict"]
+    assert [kind for kind, _ in once] == ["table", "import", "follow"]
+    table, dealt, moves, made, closed = night[0][1], night[1][1], night[2:32], night[32:52], night[52][1]
+    assert once[0][1][:7] == table[:7] == once[2][1][:7]  # its seats and stakes, not yet closed
+    setup = once[1][1][:14]
+    aside = {0, 10, 12, 13}  # the table's id, the Table tag an import keeps, the source, when it was dealt
+    assert [v for i, v in enumerate(setup) if i not in aside] == [v for i, v in enumerate(dealt) if i not in aside]
+    assert once[1][1][14:17] == [len(moves), moves[-1][1][6], len(made)]  # its moves, their chain head, postings
+    assert closed[1] == "complete" and once[1][1][17] is not None
 
 
-def test_the_batch_rows_are_in_the_order_of_the_models_columns():
-    """The batch write hands the driver tuples: a hand's judged moves (judging.Prepared.event_rows)
-    and its postings (records.posting_rows, then their time) in the order of the models' columns
-    it inserts, the ones an import leaves NULL left out."""
-    from desmoche_ref.store.batch import EVENT_COLUMNS, HAND_COLUMNS, POSTING_COLUMNS
-    from desmoche_ref.store.models import Hand
-    from desmoche_ref.store.records import POSTING_FIELDS
+def test_the_rows_the_planners_make_are_the_models_columns():
+    """The planners' rows (records.ROWS) are the models' tables' columns, in order: the one writer
+    hands the driver their values as they are (writer.insert), and reads them back as they are
+    (tablestate); an imported hand's moves (judging.Prepared.event_rows) are the event table's
+    columns less the id and the undo's target, which an import leaves NULL."""
+    from desmoche_ref.store.models import BookTable, Event, Hand, Posting, core
+    from desmoche_ref.store.records import ROWS
+    from desmoche_ref.store.writer import TABLES
 
-    assert [c.name for c in EVENT_COLUMNS] == ["hand_id", "seq", "line", "comment", "entered", "hash", "recorder"]
-    assert [c.name for c in POSTING_COLUMNS] == [*POSTING_FIELDS, "created"]
-    assert list(HAND_COLUMNS) == list(Hand.__table__.c)
+    models = {"card_table": BookTable, "hand": Hand, "event": Event, "posting": Posting}
+    assert set(ROWS) == set(TABLES) == set(models)
+    for name, row in ROWS.items():
+        assert list(row._fields) == [c.name for c in core(models[name]).c] == [c.name for c in TABLES[name].c]
+    moved = [c for c in row._fields if c not in ("id", "supersedes")] if (row := ROWS["event"]) else []
+    assert moved == ["hand_id", "seq", "line", "comment", "entered", "hash", "recorder"]
 
 
-def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote():
-    from desmoche_ref.store.codecs import POTS, SIDES, TAGS
-    from desmoche_ref.store.models import BookTable, Hand
+def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote(book_url):
+    """Each JSON column of the models is typed with its codec (codecs.JSONText): what a program
+    writes through the model comes back as the same value, stored as the codec's text, and an
+    empty or NULL column reads as the codec says."""
+    from sqlalchemy import insert, select
 
-    assert BookTable.JSON == {"sides": SIDES}
-    assert Hand.JSON == {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS, "side_carry_out": POTS}
+    from desmoche_ref.store.codecs import CODECS, JSONText, POTS, SIDES, TAGS
+    from desmoche_ref.store.db import open_book
+    from desmoche_ref.store.models import BookTable, Hand, core
+
+    typed = {(model.__tablename__, c.name): c.type.codec for model in (BookTable, Hand)
+             for c in core(model).c if isinstance(c.type, JSONText)}
+    assert typed == {("card_table", "sides"): "sides", ("hand", "sides"): "sides", ("hand", "side_carry"): "pots",
+                     ("hand", "extra_tags"): "tags", ("hand", "side_carry_out"): "pots"}
     for codec, stored, value in ((SIDES, '[["oro", 500, ["Ana", "Beto"]]]', [("oro", 500, ["Ana", "Beto"])]),
                                  (POTS, '{"oro": 250}', {"oro": 250}),
                                  (TAGS, '[["Date", "2026-11-05"], ["Table", "north"]]',
                                   [("Date", "2026-11-05"), ("Table", "north")])):
+        assert CODECS[codec.name] is codec
         assert codec.decode(stored) == value and codec.encode(value) == stored
         assert codec.decode(None) == codec.decode("") == codec.decode(codec.encode(codec.empty))
+    book = open_book(book_url)
+    try:
+        with book.begin() as conn:
+            t = core(BookTable)
+            sides = [("oro", 500, ["Ana", "Beto"])]
+            conn.execute(insert(t).values(name="t", players="Ana Beto", bet=100, rules="desmoche", options="",
+                                          sides=sides, created=BookTable().created))
+            assert conn.execute(select(t.c.sides)).scalar() == sides
+            assert conn.exec_driver_sql("SELECT sides FROM card_table").scalar() == '[["oro", 500, ["Ana", "Beto"]]]'
+            conn.exec_driver_sql("UPDATE card_table SET sides = ''")
+            assert conn.execute(select(t.c.sides)).scalar() == []
+            conn.rollback()
+    finally:
+        book.engine.dispose()

@@ -44,8 +44,9 @@ def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(bare_book_ur
     """Schema 0002 drops two indexes no query needs (event.hand_id, posting.player_id), 0003
     adds who recorded each move, 0004 journals the book, 0005 widens a move's line and comment
     to a whole N1.5 line, 0006 names each journal row's writer and journals each row once,
-    0007 lets a recorder deal a hand again, 0008 keeps a SQLite book's recorders' PINs: a 0001
-    book opens at the head, with nothing lost and no drift, and verifies."""
+    0007 lets a recorder deal a hand again, 0008 keeps a SQLite book's recorders' PINs, 0009
+    indexes the journal by writer (a recorder's table): a 0001 book opens at the head, with
+    nothing lost and no drift, and verifies."""
     book_url = bare_book_url  # not made yet: no file, an empty database
     live = Live(book_url)
     from alembic import command
@@ -61,7 +62,7 @@ def test_a_book_of_the_first_schema_is_upgraded_with_its_hands_kept(bare_book_ur
     old.engine.dispose()
     live("import", "tests/conformance/friday.dsm")
     book = open_book(book_url)
-    assert schema_version(book) == schema_head() == "0008"
+    assert schema_version(book) == schema_head() == "0009"
     assert drift(book) == []
     with book.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM event")).scalar() == 29  # friday's moves

@@ -81,7 +81,8 @@ def db_option(f):
 
 def table_option(f):
     return click.option("--table", "table_name", metavar=N_("NAME"),
-                        help=N_("The table. Default: the table last used in this book."))(f)
+                        help=N_("The table. Default: where you last worked in this book (your last write there, "
+                                "or `table use`)."))(f)
 
 
 class HandNumber(click.ParamType):

@@ -91,7 +91,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
     if no_sides and sides:
         raise click.UsageError(_("--side and --no-sides do not go together"))
     chosen = [] if no_sides else ([list(parse_side(s)) for s in sides] or None)
-    book = TableBook(open_book(db), table_name, use=True)
+    book = TableBook(open_book(db), table_name)
     opened = book.new_hand(dealer, chosen)
     if opened.closed is not None:
         print_settlement(book.name, opened.closed_number, opened.closed)
@@ -139,7 +139,7 @@ def hand_void(reason, expect_seq, table_name, db):
     """
     from ..store.tablebook import TableBook
 
-    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    book = TableBook(open_book(db), table_name)
     click.echo(voided_text(book.void(reason, expect_seq), book.name, "desmoche-ref hand new"))
 
 

@@ -136,7 +136,7 @@ def undo(expect_seq, table_name, db):
     """
     from ..store.tablebook import TableBook
 
-    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    book = TableBook(open_book(db), table_name)
     done = book.undo(expect_seq)
     click.echo(undone_text(done))
     if book.ref is not None:
@@ -167,7 +167,7 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
     from ..store.tablebook import TableBook
     from .render import Style
 
-    book = TableBook(open_book(db), table_name, use=bool(table_name))
+    book = TableBook(open_book(db), table_name)
     done = book.record(line, expect_seq)
     style = Style()
     if done.unchanged:

@@ -29,13 +29,10 @@ OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
 def open_table(book, table_name=None):
     """The night's hold on one table of the book (store/tablebook.py: its latest hand's
-    referee kept in memory); named, it becomes the table the verbs go on at."""
+    referee kept in memory); the table the verbs go on at once the session writes there."""
     from ..store.tablebook import TableBook
 
-    table = TableBook(book, table_name)
-    if table_name is not None:
-        table.make_current()
-    return table
+    return TableBook(book, table_name)
 
 
 # ---------------------------------------------------------------- commands
@@ -417,7 +414,7 @@ MAIN = N_("main")  # the main pot (settle.MAIN_POT), as `settle` names it among 
 
 @click.command(cls=Command)
 @click.option("--table", "table_name", metavar=N_("NAME"), default=None,
-              help=N_("The table to record at. Default: the table last used in this book."))
+              help=N_("The table to record at. Default: where you last worked in this book."))
 @db_option
 @click.option("--keep-going", is_flag=True,
               help=N_("Piped input: go on past a refused line (by default the first one stops it)."))

@@ -219,4 +219,4 @@ def table_reopen(name, db):
     from ..words import reopened_message
     from .render import say
 
-    click.echo(say(reopened_message(TableBook(open_book(db), name, use=True).reopen())))
+    click.echo(say(reopened_message(TableBook(open_book(db), name).reopen())))

@@ -44,13 +44,18 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def tag_line(name: str, value: str) -> str:
+    """A tag as the canonical form writes it (N3, N7): `[Name "value"]`, the value quoted."""
+    return f"[{name} {_quote(value)}]"
+
+
 def write_hand(hand: HandRecord) -> str:
     rank = {name: i for i, name in enumerate(KNOWN_TAGS)}
     tags = sorted(hand.tags, key=lambda t: rank.get(t.name, len(KNOWN_TAGS)))  # stable sort
     out = _comment_lines(hand.lead)
     for tag in tags:
         out += _comment_lines(tag.lead)
-        out.append(with_comment(f"[{tag.name} {_quote(tag.value)}]", tag.comment))
+        out.append(with_comment(tag_line(tag.name, tag.value), tag.comment))
     if tags and (hand.events or hand.trailing):
         out.append("")
     for ev in hand.events:

@@ -11,8 +11,9 @@ from sqlalchemy import and_, func, or_, select
 
 from ..player_record import SideGame, Tally
 from ..rating import Ratings, hand_ranking
-from .league import _day, _total, card_table, event, hand, player_name, posting, table_id
+from .league import played_day, total_cents, card_table, event, hand, player_name, posting, table_id
 from .ratings import Filter, Point, filters, played
+from .terms import COMPLETE
 
 SIDE_KINDS = ("side-stake", "side-win", "side-refund")
 
@@ -48,8 +49,8 @@ def player_records(conn, names, flt: Filter = Filter()) -> dict:
     bonuses, sides = _bonuses(conn, names, flt), _sides(conn, names, flt)
     verdicts = _verdicts([*read, *_judge(details[0::2]), *theirs], tallies)
     standing = {r.player: r for r in book.table()[0]}
-    return {name: t.record(nets.get(name, 0), *verdicts[name], bonuses.get(name, ({}, {})), sides.get(name, {}),
-                           standing.get(name), curves[name])
+    return {name: t.record(nets.get(name, 0), verdicts[name][0], verdicts[name][1], bonuses.get(name, ({}, {})),
+                           sides.get(name, {}), standing.get(name), curves[name])
             for name, t in tallies.items()}
 
 
@@ -74,11 +75,11 @@ def _money(conn, tallies, flt) -> dict:
     time the hands were opened: an imported night's hands share their Date, so Python sees
     a row a night (a row a hand for hands recorded live)."""
     p, h = posting.c, hand.c
-    query = (_theirs(conn, tallies, flt, p.account, card_table.c.name, h.opened, _total(p.amount), join=True)
+    query = (_theirs(conn, tallies, flt, p.account, card_table.c.name, h.opened, total_cents(p.amount), join=True)
              .join(card_table, card_table.c.id == h.table_id).group_by(p.account, card_table.c.name, h.opened))
     nets = {}
     for name, table, opened, cents in conn.execute(query):
-        tallies[name].money(table, _day(opened), cents)
+        tallies[name].money(table, played_day(opened), cents)
         nets[name] = nets.get(name, 0) + cents
     return nets
 
@@ -91,7 +92,7 @@ def _bonuses(conn, names, flt) -> dict:
     original = p.reverses.is_(None)
     credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
     query = (_theirs(conn, names, flt, p.account, p.detail, credit.label("credit"), original.label("original"),
-                     func.count(), _total(p.amount))
+                     func.count(), total_cents(p.amount))
              .where(p.kind == "bonus").group_by(p.account, p.detail, credit, original))
     for name, detail, is_credit, is_original, count, cents in conn.execute(query):
         won, paid = out.setdefault(name, ({}, {}))
@@ -107,7 +108,7 @@ def _sides(conn, names, flt) -> dict:
     p = posting.c
     counts = {}
     query = (_theirs(conn, names, flt, p.account, p.detail, p.kind, func.count(), func.count(p.reverses),
-                     _total(p.amount))
+                     total_cents(p.amount))
              .where(p.kind.in_(SIDE_KINDS)).group_by(p.account, p.detail, p.kind))
     for name, game, kind, count, reversals, cents in conn.execute(query):
         c = counts.setdefault(name, {}).setdefault(game, [0, 0, 0])
@@ -221,9 +222,9 @@ def nights_played(conn, flt: Filter = Filter()) -> dict:
     seen = {}
     h = hand.c
     query = (select(h.table_id, h.opened, h.players).select_from(hand)
-             .where(h.status == "complete", *filters(conn, flt)).group_by(h.table_id, h.opened, h.players))
+             .where(h.status == COMPLETE, *filters(conn, flt)).group_by(h.table_id, h.opened, h.players))
     for table, opened, players in conn.execute(query):
         for name in players.split():
-            seen.setdefault(name, set()).add((table, _day(opened)))
+            seen.setdefault(name, set()).add((table, played_day(opened)))
     return {name: len(nights) for name, nights in seen.items()}
 

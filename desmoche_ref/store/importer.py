@@ -29,6 +29,7 @@ from sqlalchemy import text
 from ..findings import M
 from .batch import HandBatch
 from .forked import ChildGone
+from .hands import current_table
 from .identity import recorder
 from .judging import Judging, Rejected  # noqa: F401 (importer.Rejected: a hand not stored)
 from .locks import busy
@@ -83,36 +84,54 @@ def import_records(book, source, path: str, table: str | None = None, progress=N
     looks_like = None
     with closing(judged):
         with book.read() as session:
-            judged.begin(recorder(session))
+            who = recorder(session)
+            judged.begin(who)
+            before = current_table(session, who)  # the recorder's table stays theirs (tablebook.adopt_table)
         stopped = False
-        with _Writer(book, rejected, path) as writer:
-            try:
-                for prepared, refused, names, line, looks_like in judged:
-                    rejected += refused
-                    tables += [name for name in names if name not in tables]
-                    batch += prepared
-                    if len(batch) >= batch_size:
-                        writer.put(batch)
-                        batch = []
-                    if progress is not None:
-                        progress(line)
-            except ChildGone as gone:  # killed from outside: what was written stays whole
-                raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
-                                 "the import again to finish it", path=path, code=gone.exitcode)) from None
-            except KeyboardInterrupt:  # Ctrl-C: the batches put are stored whole, the rest not
-                stopped = True
-            if batch and not stopped:
-                writer.put(batch)
-        if stopped:
-            raise Interrupted(writer.hands.stored)
+        try:
+            with _Writer(book, rejected, path) as writer:
+                try:
+                    for prepared, refused, names, line, looks_like in judged:
+                        rejected += refused
+                        tables += [name for name in names if name not in tables]
+                        batch += prepared
+                        if len(batch) >= batch_size:
+                            writer.put(batch)
+                            batch = []
+                        if progress is not None:
+                            progress(line)
+                except ChildGone as gone:  # killed from outside: what was written stays whole
+                    raise _refused(M("{path}: the judging process ended unexpectedly (exit {code}): run "
+                                     "the import again to finish it", path=path, code=gone.exitcode)) from None
+                except KeyboardInterrupt:  # Ctrl-C: the batches put are stored whole, the rest not
+                    stopped = True
+                if batch and not stopped:
+                    writer.put(batch)
+            if stopped:
+                raise Interrupted(writer.hands.stored)
+        except BaseException:  # stopped or refused: the recorder's table stays theirs all the same
+            if before is not None:
+                _keep_table(book, before)
+            raise
     rejected.sort(key=lambda r: r.number)
     done = writer.hands
-    if done.stored:  # a new book's table in use: the one imported (tablebook.adopt_table)
+    if done.stored or before is not None:  # the recorder's table stays theirs, else is the one imported
         from .tablebook import adopt_table
 
-        adopt_table(book, tables)
+        adopt_table(book, before, tables)
     return Imported(path, done.stored, done.known, rejected, tables, looks_like,
                     sorted(done.warned, key=lambda r: r.number))
+
+
+def _keep_table(book, before: int) -> None:
+    """After an import that stopped: its recorder's table as it was (tablebook.adopt_table), if
+    the book still takes a write; the import's own error is the one said."""
+    from .tablebook import adopt_table
+
+    try:
+        adopt_table(book, before, [])
+    except Exception:  # noqa: BLE001 - the book refuses writes now: the import's error says why
+        pass
 
 
 class _Writer:

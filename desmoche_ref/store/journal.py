@@ -43,17 +43,18 @@ live commands with a Session. The kinds and their families are store/terms.py's.
 
 import hashlib
 import json
-from datetime import timezone
+from datetime import datetime, timezone
 
-from sqlalchemy import func, inspect, insert, select, text as sql
+from sqlalchemy import func, insert, select, text as sql
 
 from ..findings import M
 from .changes import announce
+from .codecs import POTS, SIDES, TAGS
 from .identity import recorder
 from .locks import lock_row
-from .models import BookTable, Event, Hand, Journal, Posting, core
+from .models import BookTable, Event, Hand, Journal, core
 from .terms import (BET, CLOSE, EVENT, FOLLOW, FORM_1, FORM_2, HAND, IMPORT, KINDS, LOCK_KEY,  # noqa: F401
-                    ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, VERDICT)  # (journal.KINDS, …)
+                    ONCE, POSTING, REDEAL, TABLE, TABLE_KINDS, UPGRADE, USE, VERDICT)  # (journal.KINDS, …)
 
 journal = core(Journal)
 
@@ -75,62 +76,121 @@ def _canonical(values) -> str:
     return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
 
 
+STAMP = "%Y-%m-%d %H:%M:%S.%f"
+
+
 def stamp(when) -> str | None:
-    """A stored time in one form whatever the engine gives back (SQLite: naive UTC)."""
+    """A stored time in one form whatever the engine gives back (SQLite: naive UTC, or the text it
+    stores: models.plain)."""
     if when is None:
         return None
+    if isinstance(when, str):
+        if len(when) == 26:
+            return when  # as SQLite stores a time: this form already
+        when = datetime.fromisoformat(when)
     when = when.replace(tzinfo=timezone.utc) if when.utcoffset() is None else when.astimezone(timezone.utc)
-    return when.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return when.strftime(STAMP)
 
 
 # ------------------------------------------------------------------ texts
-def table_text(t, timed: bool = True) -> str:
+# Each kind's text is the canonical JSON of its values (`*_values`): `verify` compares them with
+# what a planner would have written there value by value (store/replay.py).
+def table_values(t, timed: bool = True) -> list:
     """A table's state: what its next hands are dealt with, whether it broke up, and when it
     was made and closed (`timed`: since schema 0006)."""
-    values = [t.name, t.players, t.bet, t.rules, t.options, t.sides, t.closed is not None]
+    values = [t.name, t.players, t.bet, t.rules, t.options, SIDES.encode(t.sides), t.closed is not None]
     if timed:
         values += [stamp(t.created), stamp(t.closed)]
-    return _canonical(values)
+    return values
 
 
-def _hand_values(h) -> list:
-    return [h.table_id, h.number, h.players, h.dealer, h.rules, h.options, h.bet, h.carry_in,
-            h.sides, h.side_carry, h.extra_tags, h.notes, h.source, stamp(h.opened)]
-
-
-def hand_text(h) -> str:
+def hand_values(h) -> list:
     """A hand's setup as opened or imported, the time it was opened included: everything of
     its row but its verdict (which `verify` recomputes from its moves: models.py says which
     columns are derived) and its closing time (its `verdict` rows')."""
-    return _canonical(_hand_values(h))
+    return [h.table_id, h.number, h.players, h.dealer, h.rules, h.options, h.bet, h.carry_in,
+            SIDES.encode(h.sides), POTS.encode(h.side_carry), TAGS.encode(h.extra_tags), h.notes, h.source,
+            stamp(h.opened)]
 
 
-def import_text(h, count: int, head: str, postings: int | None = None, when=None) -> str:
+def import_values(h, count: int, head: str, postings: int | None = None, when=None) -> list:
     """An imported hand: its setup, how many moves it came with and their chain head; since
     schema 0006 also how many postings it came with and when it was stored (`when`: the time
     its moves were entered, its postings made, and it closed)."""
-    values = _hand_values(h) + [count, head]
+    values = hand_values(h) + [count, head]
     if postings is not None:
         values += [postings, when if isinstance(when, str) else stamp(when)]  # (verify: as journaled)
-    return _canonical(values)
+    return values
 
 
-def event_text(e, timed: bool = True) -> str:
+def event_values(e, timed: bool = True) -> list:
     """A move as stored, who entered it and (`timed`: since schema 0006) when."""
     values = [e.hand_id, e.seq, e.line, e.comment, e.supersedes, e.recorder, e.hash]
     if timed:
         values.append(stamp(e.entered))
-    return _canonical(values)
+    return values
+
+
+def posting_values(p) -> list:
+    return [p.hand_id, p.table_id, p.account, p.player_id, p.kind, p.detail, p.counterparty, p.amount,
+            p.reverses, stamp(p.created)]
+
+
+def verdict_values(h) -> list:
+    """A hand's state after it closed or reopened: its status and when it closed (None: open)."""
+    return [h.id, h.status, stamp(h.closed)]
+
+
+def table_text(t, timed: bool = True) -> str:
+    return _canonical(table_values(t, timed))
+
+
+def hand_text(h) -> str:
+    return _canonical(hand_values(h))
+
+
+def import_text(h, count: int, head: str, postings: int | None = None, when=None) -> str:
+    return _canonical(import_values(h, count, head, postings, when))
+
+
+def event_text(e, timed: bool = True) -> str:
+    return _canonical(event_values(e, timed))
 
 
 def posting_text(p) -> str:
-    return _canonical([p.hand_id, p.table_id, p.account, p.player_id, p.kind, p.detail, p.counterparty,
-                       p.amount, p.reverses, stamp(p.created)])
+    return _canonical(posting_values(p))
 
 
 def verdict_text(h) -> str:
-    """A hand's state after it closed or reopened: its status and when it closed (None: open)."""
-    return _canonical([h.id, h.status, stamp(h.closed)])
+    return _canonical(verdict_values(h))
+
+
+# the table of the row a journal row of each kind covers (a plan's row: store/plans.py)
+COVERED = {kind: {"table": "card_table", "use": "card_table", "verdict": "hand", "redeal": "hand"}.get(family, family)
+           for kind, family in KINDS.items() if family is not None}
+
+
+def values_of(kind: str, row, extra=None) -> list:
+    """The values of a journal row of `kind` covering `row` (as it stood when written); `extra`,
+    for an `import` row, what it covers beyond the hand's row (plans.Imported)."""
+    if kind in TABLE_KINDS:
+        return table_values(row)
+    if kind == USE:
+        return [row.name]  # the table its writer works at from then on
+    if kind == IMPORT:
+        return import_values(row, extra.moves, extra.head, extra.postings, extra.when)
+    if kind in (HAND, REDEAL):
+        return hand_values(row)
+    if kind == EVENT:
+        return event_values(row)
+    if kind == POSTING:
+        return posting_values(row)
+    return verdict_values(row)
+
+
+def text_of(kind: str, row, extra=None) -> str:
+    """The text of a journal row of `kind` covering `row`: its values' canonical JSON."""
+    return _canonical(values_of(kind, row, extra))
 
 
 # ------------------------------------------------------------------ writing
@@ -167,39 +227,6 @@ def append(db, rows) -> str:
     return previous
 
 
-def journal_table(db, t, kind: str = TABLE) -> None:
-    """A table created (`table`), its bet changed (`bet`), closed (`close`), followed (`follow`)."""
-    append(db, [(kind, t.id, table_text(t))])
-
-
-def journal_hand(db, h) -> None:
-    """A hand opened live, with its setup."""
-    append(db, [(HAND, h.id, hand_text(h))])
-
-
-def journal_redeal(db, h) -> None:
-    """A hand with no move dealt again (same number), with its new setup."""
-    append(db, [(REDEAL, h.id, hand_text(h))])
-
-
-def journal_event(db, e) -> None:
-    """A move or an undo stored live."""
-    append(db, [(EVENT, e.id, event_text(e))])
-
-
-def journal_postings(db, postings) -> None:
-    """Postings made live (Posting rows added to the Session `db`): one row each."""
-    postings = list(postings)
-    if postings:
-        db.flush()  # their ids
-        append(db, [(POSTING, p.id, posting_text(p)) for p in postings])
-
-
-def journal_verdict(db, h) -> None:
-    """A hand closed (or closed again), or reopened: its status and closing time."""
-    append(db, [(VERDICT, h.id, verdict_text(h))])
-
-
 def _dialect(db) -> str:
     bind = db.get_bind() if hasattr(db, "get_bind") else db
     return bind.dialect.name
@@ -224,51 +251,31 @@ def bet_changed_since(db, table_id: int, hand_id: int) -> bool:
 
 # ------------------------------------------------------------------ backfill
 def backfill(conn) -> int:
-    """Journal the book as it stands, appended to what the journal holds. Migration 0004
-    journaled a book written before the journal in the first form: each table's state, then
-    each of its hands in order with its moves (an imported hand as one `import` row). In the
-    form of schema 0006 (a journal with a writer), every hand, move and posting gets a row of
-    its own and every closed hand its verdict: what someone who rewrites a whole book (and
-    its journal) would write. The head then pins the book as it was. Returns the rows written.
-    (Every column of the tables it reads was there by schema 0004; the journal's writer came
-    with 0006.)"""
+    """Journal a book written before the journal, as migration 0004 did, in the first form (no
+    writer, no times: the journal had neither then): each table's state, then each of its
+    hands in order with its moves (an imported hand as one `import` row). The head then pins
+    the book as it was. Returns the rows written. (Every column of the tables it reads was
+    there by schema 0004.)"""
     card_table, hands, ev = core(BookTable), core(Hand), core(Event)
-    timed = "writer" in {c["name"] for c in inspect(conn).get_columns("journal")}
     out = []
     for t in conn.execute(select(card_table).order_by(card_table.c.id)).all():
-        out.append((TABLE, t.id, table_text(t, timed)))
+        out.append((TABLE, t.id, table_text(t, False)))
         for h in conn.execute(select(hands).where(hands.c.table_id == t.id)
                               .order_by(hands.c.number)).all():
             moves = conn.execute(select(ev).where(ev.c.hand_id == h.id).order_by(ev.c.seq)).all()
-            if h.source == "import" and not timed:
+            if h.source == "import":
                 out.append((IMPORT, h.id, import_text(h, len(moves), moves[-1].hash if moves else "")))
                 continue
             out.append((HAND, h.id, hand_text(h)))
-            out += [(EVENT, e.id, event_text(e, timed)) for e in moves]
-            if timed:
-                out += _postings_and_verdict(conn, h)
-    (append if timed else _append_first_form)(conn, out)
-    return len(out)
-
-
-def _postings_and_verdict(conn, h) -> list:
-    p = core(Posting)
-    out = [(POSTING, r.id, posting_text(r))
-           for r in conn.execute(select(p).where(p.c.hand_id == h.id).order_by(p.c.id)).all()]
-    if h.closed is not None:
-        out.append((VERDICT, h.id, verdict_text(h)))
-    return out
-
-
-def _append_first_form(conn, rows) -> None:
-    """Migration 0004's append: rows of the first form (no writer; the journal had none)."""
+            out += [(EVENT, e.id, event_text(e, False)) for e in moves]
     previous = head(conn)
     values = []
-    for kind, subject, text in rows:
+    for kind, subject, text in out:
         previous = chain(previous, kind, subject, text)
         values.append(dict(kind=kind, subject=subject, text=text, hash=previous))
     if values:
         conn.execute(insert(journal), values)  # no writer: the column came with schema 0006
+    return len(out)
 
 
 def mark_upgrade(conn) -> None:

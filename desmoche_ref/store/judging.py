@@ -16,12 +16,12 @@ from typing import NamedTuple
 
 from ..findings import M
 from ..limits import LINE, table_name, too_long, too_many_tags
-from ..notation.parser import KNOWN_TAGS, Lines, read_blocks
+from ..notation.lines import Lines, read_blocks
+from ..notation.parser import KNOWN_TAGS
 from ..notation.writer import write_event
 from ..referee import COMPLETE, INVALID, VOID, judge_stream
-from .codecs import POTS, SIDES, TAGS
 from .forked import forked
-from .records import VOID_LINE, chain_hashes, content_hash, enforced_fouls, pot_map
+from .records import VOID_LINE, chain_hashes, pot_map, verdict_columns
 
 JUDGED = 25            # hands per message from the judging process to the writing one
 AHEAD = 1024           # hands judged at most before the recorder's name comes
@@ -130,17 +130,16 @@ def _judged(recorder, source, path: str, table: str | None, encoding=None):
     for number, report in enumerate(chain(ahead, reports), 1):
         record = report.record
         given = table or _tag(record, "Table") or fallback
-        name, problem = table_name(given)
+        name, wrong = table_name(given)
         name = name or _shown(given)
         if name not in names:
             names.append(name)
-        if problem:
-            problem = (record.line, "N3", problem)
+        problem = (record.line, "N3", wrong) if wrong else None
         if report.status == INVALID or problem:
             refused.append(Rejected(path, number, record.line, name,
                                     [problem] if problem else report.findings()))
         else:
-            hand, problem = _prepare(number, name, report, who)
+            hand, problem = prepare_hand(number, name, report, who)
             if problem:
                 refused.append(Rejected(path, number, record.line, name, [problem]))
             else:
@@ -196,22 +195,18 @@ def played_on(record):
 EXPORT_ADDED = ("Table", "Date", "Closed")  # limits.too_many_tags counts them apart
 
 
-def _prepare(number: int, table: str, report, who: str):
-    """(Prepared, None), or (None, the N1.5 finding of a line too long as the book keeps it)."""
+def prepare_hand(number: int, table: str, report, who: str, canonical: list | None = None):
+    """(Prepared, None), or (None, the N1.5 finding of a line too long as the book keeps it).
+    `canonical`: the event rows' lines when the caller has them as the program wrote them (the
+    book's, in `verify`: their chain holds them), else written (N7) from the record's events."""
     record, setup = report.record, report.setup
     names = setup.players
     extra = []
     if setup.result is not None:  # the one N3 tag a stored setup leaves out (hands.hand_setup)
         extra.append(["Result", " ".join(setup.result) or "none"])
     extra += [[t.name, t.value] for t in record.tags if t.name not in KNOWN_TAGS]
-    values = dict(
-        notes=_notes(record),
-        players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
-        options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
-        sides=SIDES.encode([(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides]),
-        side_carry=POTS.encode(setup.side_carry), source="import", status=report.status,
-        outcome=None, winners=None, fouls=enforced_fouls(report), carry_out=None, side_carry_out=None)
-    canonical = [write_event(ev) for ev in record.events]  # the event rows' lines
+    if canonical is None:
+        canonical = [write_event(ev) for ev in record.events]  # the event rows' lines
     comments = [ev.comment for ev in record.events]
     lines = [line if comment is None else f"{line} #{comment}" for line, comment in zip(canonical, comments)]
     problem = _too_long(record, lines)
@@ -221,25 +216,26 @@ def _prepare(number: int, table: str, report, who: str):
     crowded = too_many_tags(own)  # N1.5 for the record the export writes (Result is in `extra`)
     if crowded:
         return None, (record.line, "N1.5", crowded)
-    digest = content_hash(setup, record.tags, lines)  # the stored row gives these tags back (a test holds it)
+    verdict = verdict_columns(report, lines)  # the stored row gives these tags back (a test holds it)
+    values = dict(
+        notes=_notes(record),
+        players=" ".join(names), dealer=names[setup.dealer], rules=setup.rules,
+        options=setup.options.changes_from(setup.rules), bet=setup.bet, carry_in=setup.carry,
+        sides=[(e.game, e.stake, [names[s] for s in e.players]) for e in setup.sides],
+        side_carry=dict(setup.side_carry), source="import",
+        **{k: v for k, v in verdict.items() if k != "content_hash"})
     if report.status == VOID:  # N9.6: stored as `hand void` leaves it — closed void, its pots passed on,
         # its moves and a `void` row holding the reason (the Void tag is not kept among its tags)
         values.update(carry_out=setup.carry, side_carry_out=values["side_carry"])
         canonical, comments = canonical + [VOID_LINE], comments + [setup.void]
     if not any(t[0] == "Table" for t in extra):
         extra.append(["Table", table])
-    values["extra_tags"] = TAGS.encode([("Table", table) if t[0] == "Table" else t for t in extra])
-    transfers = []
-    if report.status == COMPLETE:
-        st = report.settlement
-        outcome = report.outcome
-        values.update(outcome=outcome.kind, winners=" ".join(names[s] for s in outcome.winners),
-                      carry_out=st.carry_out,
-                      side_carry_out=POTS.encode({p.game: p.carry_out for p in st.side_games}))
-        transfers = [tuple(t) for t in st.transfers]  # plain tuples pickle in a third of the time
+    values["extra_tags"] = [("Table", table) if t[0] == "Table" else tuple(t) for t in extra]
+    # plain tuples pickle in a third of the time
+    transfers = [tuple(t) for t in report.settlement.transfers] if report.status == COMPLETE else []
     when = played_on(record)
     values["opened"] = when
     pots_before = pot_map(setup.carry, setup.side_carry)  # what its Carry and SideCarry say
     return Prepared(number, record.line, table, values, canonical, comments,
-                     chain_hashes(canonical, comments, who), who, transfers, digest, tuple(names),
+                     chain_hashes(canonical, comments, who), who, transfers, verdict["content_hash"], tuple(names),
                      pots_before, setup.closed), None

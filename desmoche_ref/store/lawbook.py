@@ -13,8 +13,7 @@ def table_now(db, table_id: int, closed: bool = False, below: int | None = None)
     """The table as its stored hands left it (laws.table_after); `closed` when it broke up;
     with `below`, as its hands numbered below it left it. Its hands are read newest first, a
     page at a time, only back to the last complete hand that carried nothing in."""
-    rows = newest_first(db, table_id, below)
-    return laws.table_after((laws.HandFacts.of_row(row) for row in rows), closed)
+    return laws.table_after((laws.HandFacts.of_row(row) for row in newest_first(db, table_id, below)), closed)
 
 
 def follow_on_laws(before, facts) -> list:

@@ -19,10 +19,9 @@ from ..findings import M
 from ..limits import nfc, unknown
 from ..money import fmt
 from .models import BookTable, Event, Hand, Player, Posting, core
-from .records import BROUGHT_IN, OUTSIDE, REFUND  # noqa: F401 (carried-in money: importer.py)
+from .records import BROUGHT_IN, OUTSIDE, REFUND, VOID_LINE  # noqa: F401 (carried-in money: importer.py)
+from .terms import COMPLETE, MAIN_POT, VOID  # noqa: F401 (league.MAIN_POT: the ledger's pot names)
 
-COMPLETE = "complete"      # a hand's status once settled (referee.COMPLETE)
-MAIN_POT = "main"          # the main pot's name (settle.MAIN_POT; its account is pot:main)
 
 # The book's tables: the models' own (one schema, models.py), in Core statements: a report
 # groups and sums rows, it needs no ORM object.
@@ -140,7 +139,7 @@ class Standings(NamedTuple):
         return sum(r.net for r in self.players) + self.unwon - self.brought_in
 
 
-def _hand_filters(session, sel: Selection) -> list:
+def hand_filters(session, sel: Selection) -> list:
     where = []
     if sel.table is not None:
         where.append(hand.c.table_id == table_id(session, sel.table))
@@ -154,7 +153,7 @@ def _hand_filters(session, sel: Selection) -> list:
 
 
 def _from_day(day, compare):
-    """`compare(the start of `day`)` as each hand's day is read (`_day`): an imported hand's
+    """`compare(the start of `day`)` as each hand's day is read (`played_day`): an imported hand's
     time is its Date at midnight UTC, a live hand's the time it was dealt, in local days."""
     imported = datetime.combine(day, time(), timezone.utc)
     try:
@@ -187,13 +186,13 @@ def player_name(session, name: str) -> str:
     return name
 
 
-def _total(value):
+def total_cents(value):
     """SUM as an integer (PostgreSQL sums BIGINT into NUMERIC: cents stay ints)."""
     return cast(func.coalesce(func.sum(value), 0), BigInteger)
 
 
 def _sum_if(condition, value):
-    return _total(case((condition, value), else_=0))
+    return total_cents(case((condition, value), else_=0))
 
 
 def account_sums(session, sel: Selection = Selection()) -> dict:
@@ -204,7 +203,7 @@ def account_sums(session, sel: Selection = Selection()) -> dict:
     by a second. A reversal (an undone hand's posting turned back) counts against what it
     reverses: a reversed side-game win is one win fewer."""
     p = posting.c
-    where = _hand_filters(session, sel)
+    where = hand_filters(session, sel)
     join = bool(sel.since or sel.until or sel.first is not None)
     if not join and sel.table is not None:  # the posting's own table column: no join needed
         where = [p.table_id == table_id(session, sel.table)]
@@ -215,7 +214,7 @@ def account_sums(session, sel: Selection = Selection()) -> dict:
 
     sums = {}
     for kind, account, player_id, total, count, reversals in session.execute(
-            query(p.kind, p.account, p.player_id, _total(p.amount), func.count(), func.count(p.reverses))
+            query(p.kind, p.account, p.player_id, total_cents(p.amount), func.count(), func.count(p.reverses))
             .group_by(p.kind, p.account, p.player_id)):
         row = sums.setdefault((account, player_id is not None), [0, 0, 0, 0])
         row[0] += total
@@ -224,7 +223,7 @@ def account_sums(session, sel: Selection = Selection()) -> dict:
     original = p.reverses.is_(None)
     credit = or_(and_(p.amount > 0, original), and_(p.amount < 0, ~original))
     for account, player_id, won, total in session.execute(
-            query(p.account, p.player_id, _sum_if(credit, p.amount), _total(p.amount))
+            query(p.account, p.player_id, _sum_if(credit, p.amount), total_cents(p.amount))
             .where(p.kind == "bonus").group_by(p.account, p.player_id)):
         row = sums[(account, player_id is not None)]
         row[1] += won
@@ -237,7 +236,7 @@ def hand_counts(session, sel: Selection = Selection()) -> dict:
     ix_hand_standings (status, players, outcome, winners, fouls): Python walks the groups."""
     h = hand.c
     query = (select(h.players, h.outcome, h.winners, h.fouls, func.count()).select_from(hand)
-             .where(h.status == COMPLETE, *_hand_filters(session, sel))
+             .where(h.status == COMPLETE, *hand_filters(session, sel))
              .group_by(h.players, h.outcome, h.winners, h.fouls))
     counts = {}
     for players, outcome, winners, fouls, n in session.execute(query):
@@ -304,9 +303,9 @@ def played(session, sel: Selection = Selection()) -> list:
     """The hands of the selection (its table and dates; not its player), by table and number."""
     h = hand.c
     query = (select(card_table.c.name, h.number, h.opened, h.status, h.source).select_from(hand)
-             .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(session, sel))
+             .join(card_table, card_table.c.id == h.table_id).where(*hand_filters(session, sel))
              .order_by(card_table.c.name, h.number))
-    return [Played(name, number, _day(opened, source), status)
+    return [Played(name, number, played_day(opened, source), status)
             for name, number, opened, status, source in session.execute(query)]
 
 
@@ -319,7 +318,7 @@ def voided(session, sel: Selection = Selection()) -> dict:
     undone = event.alias("undone")
     query = (select(card_table.c.name, h.number, e.comment).select_from(event)
              .join(hand, h.id == e.hand_id).join(card_table, card_table.c.id == h.table_id)
-             .where(e.line == "void", h.status == "void", *_hand_filters(session, sel),
+             .where(e.line == VOID_LINE, h.status == VOID, *hand_filters(session, sel),
                     ~exists().where(undone.c.supersedes == e.id)))
     return {(name, number): reason for name, number, reason in session.execute(query)}
 
@@ -348,7 +347,7 @@ class _EventRow(NamedTuple):
     line: str             # a move, or a `void` row (records.live_events leaves it out)
 
 
-def _day(opened, source: str = "import") -> date:
+def played_day(opened, source: str = "import") -> date:
     """The day a hand was played: an imported hand's time is its Date at midnight UTC (or the
     time it was stored), a live hand's the time it was dealt, whose day is local (the Date tag
     it is exported with). SQLite hands back naive UTC, PostgreSQL an aware time."""
@@ -432,31 +431,30 @@ def export_hands(session, table=None, hand_number=None, batch: int | None = None
     return _exported(session, session.execute(tables).all(), where, batch or batch_size())
 
 
-VOID = "void"  # hands.VOID, without loading the ORM
-
-
 def _exported(session, tables, where, batch: int):
-    """Each table's hands written, the last one held back until the table's end is reached:
-    a closed table's last hand written is the one that carries `[Closed "yes"]`."""
+    """Each table's hands written (records.export_text), the last one held back until the
+    table's end is reached: a closed table's last hand written is the one that carries
+    `[Closed "yes"]`."""
+    from .records import export_text
+
     for table_row in tables:
         held = None
-        for number, notes, tags, lines in _written(session, table_row, where, batch):
+        for row, moves in _written(session, table_row, where, batch):
             if held is not None:
-                yield table_row.name, held[0], _record(*held[1:])
-            held = (number, notes, tags, lines)
+                yield table_row.name, held[0].number, export_text(held[0], table_row.name, False, held[1])
+            held = (row, moves)
         if held is not None:
-            closing = [("Closed", "yes")] if table_row.closed is not None and _is_last(session, table_row,
-                                                                                       held[0]) else []
-            yield table_row.name, held[0], _record(held[1], held[2] + closing, held[3])
+            closes = table_row.closed is not None and _is_last(session, table_row, held[0].number)
+            yield table_row.name, held[0].number, export_text(held[0], table_row.name, closes, held[1])
 
 
 def _is_last(session, table_row, number: int) -> bool:
     """Whether no hand after `number` is written: the hands after it at the table (a void one
     never dealt, one begun) hold no move."""
-    h, e = hand.c, event.c
-    later = select(h.id).where(h.table_id == table_row.id, h.number > number)
     from .records import live_events
 
+    h, e = hand.c, event.c
+    later = select(h.id).where(h.table_id == table_row.id, h.number > number)
     for hand_id in session.execute(later).scalars():
         rows = session.execute(select(e.id, e.supersedes, e.recorder, e.line)
                                .where(e.hand_id == hand_id)).all()
@@ -465,15 +463,9 @@ def _is_last(session, table_row, number: int) -> bool:
     return True
 
 
-def _record(notes, tags, lines) -> str:
-    from .records import tagged_text
-
-    return notes + tagged_text(tags, lines)
-
-
 def _written(session, table_row, where, batch: int):
-    """(number, notes, tags, lines) of each hand of the table that is written, in number order."""
-    from .records import event_lines, exported_tags, void_row
+    """(hand row, its event rows) of each hand of the table that is written, in number order."""
+    from .records import event_lines
 
     h, e = hand.c, event.c
     query = select(hand).where(h.table_id == table_row.id, *where).order_by(h.number).limit(batch)
@@ -488,12 +480,8 @@ def _written(session, table_row, where, batch: int):
             events.setdefault(row.hand_id, []).append(row)
         for row in rows:
             moves = events.pop(row.id, [])
-            lines = event_lines(moves)
-            if not lines:  # begun, not played (or every move taken back), or never dealt: nothing to write
-                continue
-            voided = void_row(moves) if row.status == VOID else None
-            notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
-            yield row.number, notes, exported_tags(row, voided and voided.comment, table_row.name), lines
+            if event_lines(moves):  # begun, not played (or every move taken back), or never dealt: not written
+                yield row, moves
         if len(rows) < batch:
             break
         after = rows[-1].number  # the number is unique at a table (uq_hand_table_number)
@@ -509,13 +497,13 @@ def audit(session) -> list:
     problems = []
     names = dict(session.execute(select(card_table.c.id, card_table.c.name)).all())
     for table_, number, total in session.execute(
-            select(h.table_id, h.number, _total(p.amount)).select_from(posting)
+            select(h.table_id, h.number, total_cents(p.amount)).select_from(posting)
             .join(hand, h.id == p.hand_id).group_by(h.table_id, h.number)
             .having(func.sum(p.amount) != 0)):
         problems.append(M("table {table} hand {number}: its postings sum to {total}, not zero",
                           table=names[table_], number=number, total=fmt(total)))
     for table_, account, total in session.execute(
-            select(p.table_id, p.account, _total(p.amount)).select_from(posting)
+            select(p.table_id, p.account, total_cents(p.amount)).select_from(posting)
             .where(p.player_id.is_(None), p.account.like("pot:%"))
             .group_by(p.table_id, p.account).having(func.sum(p.amount) < 0)):
         problems.append(M("table {table}: {account} holds {total}, less than nothing",
@@ -533,7 +521,7 @@ def audit(session) -> list:
                           "carried in {carry_in} and out {carry_out}", table=names[table_], number=number,
                           total=fmt(total), carry_in=fmt(carry_in), carry_out=fmt(carry_out or 0)))
     shown = standings(session)
-    sums = dict(session.execute(select(p.account, _total(p.amount)).select_from(posting)
+    sums = dict(session.execute(select(p.account, total_cents(p.amount)).select_from(posting)
                                 .where(p.player_id.is_not(None)).group_by(p.account)).all())
     nets = {r.player: r.net for r in shown.players}
     for name in sorted(set(sums) | set(nets)):

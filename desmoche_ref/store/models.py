@@ -16,7 +16,7 @@
 
 What is written once and what is derived. Events, postings and journal rows are inserted
 and never updated or deleted. Players are inserted only; the `setting` rows are the book's
-own state (the table last used; on PostgreSQL the rows writers lock, store/locks.py), which
+own state (on PostgreSQL the rows writers lock, store/locks.py), which
 nothing counts. Two kinds of row are updated in place, and only in these columns:
 - a hand, on close, undo (reopening) and import: `status`, `outcome`, `winners`, `fouls`,
   `carry_out`, `side_carry_out`, `content_hash` and `closed` — its verdict, DERIVED from its
@@ -39,15 +39,17 @@ hand) and checks that hand numbers run 1, 2, … without a gap at every table.
 """
 
 from datetime import datetime, timezone
-from typing import ClassVar
+from typing import Any
 
 from sqlalchemy import BigInteger, Index, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
 from ..limits import LINE, NAME, TABLE
-from .codecs import POTS, SIDES, TAGS, Codec
+from .codecs import JSONText
 from .terms import ONCE
+
+SIDES, POTS, TAGS = JSONText("sides"), JSONText("pots"), JSONText("tags")  # the JSON columns' types (codecs.py)
 
 
 def now() -> datetime:
@@ -63,7 +65,7 @@ class _Row(SQLModel):
 
 
 class Setting(_Row, table=True):
-    """The book's own state (e.g. the table last used)."""
+    """The book's own state (the rows writers lock, store/locks.py)."""
 
     __tablename__ = "setting"
     key: str = Field(primary_key=True, max_length=64)
@@ -84,11 +86,9 @@ class BookTable(_Row, table=True):
     bet: int = Field(sa_type=BigInteger)  # cents
     rules: str = Field(default="desmoche", max_length=20)
     options: str = Field(default="", max_length=300)  # the Options tag text
-    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
+    sides: list[Any] = Field(default_factory=list, sa_type=SIDES)  # [(game, stake cents, [names])]
     created: datetime = Field(default_factory=now)
     closed: datetime | None = None
-
-    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES}  # its JSON columns' codecs (codecs.py)
 
 
 class Hand(_Row, table=True):
@@ -105,9 +105,9 @@ class Hand(_Row, table=True):
     options: str = Field(default="", max_length=300)
     bet: int = Field(sa_type=BigInteger)
     carry_in: int = Field(default=0, sa_type=BigInteger)
-    sides: str = Field(default="[]")                 # JSON: [[game, stake cents, [names]]]
-    side_carry: str = Field(default="{}")            # JSON: {game: cents}
-    extra_tags: str = Field(default="[]")            # JSON: [[name, value]] (Event, Date, Result, …)
+    sides: list[Any] = Field(default_factory=list, sa_type=SIDES)  # [(game, stake cents, [names])]
+    side_carry: dict[str, int] = Field(default_factory=dict, sa_type=POTS)  # {game: cents}
+    extra_tags: list[Any] = Field(default_factory=list, sa_type=TAGS)  # [(name, value)] (Event, Date, Result, …)
     notes: str | None = None                         # the comment lines written above its tags, "\n"-joined
     source: str = Field(default="live", max_length=10)  # live | import
     content_hash: str | None = Field(default=None, index=True, max_length=64)  # records.content_hash, once closed
@@ -116,12 +116,9 @@ class Hand(_Row, table=True):
     winners: str | None = Field(default=None, max_length=300)
     fouls: str = Field(default="", max_length=300)   # one name per enforced foul (standings)
     carry_out: int | None = Field(default=None, sa_type=BigInteger)
-    side_carry_out: str | None = None                # JSON: {game: cents}
+    side_carry_out: dict[str, int] | None = Field(default=None, sa_type=POTS)  # {game: cents}
     opened: datetime = Field(default_factory=now)
     closed: datetime | None = None
-
-    JSON: ClassVar[dict[str, Codec]] = {"sides": SIDES, "side_carry": POTS, "extra_tags": TAGS,
-                                        "side_carry_out": POTS}  # its JSON columns' codecs (codecs.py)
 
 
 class Event(_Row, table=True):
@@ -169,7 +166,9 @@ class Journal(_Row, table=True):
     """One row per write the book keeps, insert-only, each chained to the one before (journal.py)."""
 
     __tablename__ = "journal"
-    __table_args__ = tuple(_once(family, kinds) for family, kinds in ONCE.items())
+    __table_args__ = (*(_once(family, kinds) for family, kinds in ONCE.items()),
+                      # a recorder's last row: the table it works at (hands.current_table)
+                      Index("ix_journal_writer", "writer", "id"))
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=12)                 # journal.KINDS
     subject: int                                     # the id of the row it covers (table, hand, event, posting)
@@ -193,6 +192,18 @@ class RecorderPin(_Row, table=True):
     hash: str = Field(max_length=200)                # scrypt$N$r$p$salt$key (store/pins.py)
     granted: datetime = Field(default_factory=now)
     revoked: datetime | None = None
+
+
+def plain(table: Table, conn) -> list:
+    """The table's columns to read rows as they are stored, for `verify` and the replay: on SQLite
+    a time as its stored text (journal.stamp's form, as the journal's texts hold it), not parsed
+    into a datetime (a third of reading a season's moves); on PostgreSQL as they are."""
+    from sqlalchemy import DateTime, String, type_coerce
+
+    if conn.dialect.name != "sqlite":
+        return list(table.c)
+    return [type_coerce(c, String).label(c.name) if isinstance(getattr(c.type, "impl", c.type), DateTime) else c
+            for c in table.c]
 
 
 def on_dialect(name: str) -> None:

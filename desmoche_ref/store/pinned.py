@@ -16,19 +16,10 @@ seq, message) for the book. The messages are findings.Messages.
 
 import json
 from collections import defaultdict
-from typing import NamedTuple
 
 from ..findings import M, joined
 from . import journal as J
-
-
-class Row(NamedTuple):
-    id: int
-    kind: str
-    subject: int
-    text: str
-    hash: str
-    writer: str | None
+from .replay import Entry as Row  # a journal row
 
 
 def values_of(text: str):
@@ -38,6 +29,14 @@ def values_of(text: str):
     except ValueError:
         return None
     return values if isinstance(values, list) and len(values) >= 2 else None
+
+
+def _values(text: str):
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return None
+    return values if isinstance(values, list) else None
 
 
 def by(row: Row):
@@ -62,7 +61,7 @@ class Journal:
 
     KEEP = 4  # batches of journal rows (league.batch_size() * POSTINGS_A_HAND each) kept whole
 
-    def __init__(self, session, problems, head: str | None = None):
+    def __init__(self, session, problems, head: str | None = None, replay=None):
         self.tables = {}                  # table id -> its last state's text
         self.changes = defaultdict(list)  # table id -> [Row] of its changes (new, bet, close, follow), in order
         self.hands, self.events, self.postings = {}, {}, {}  # id -> its first Row (of the batch loaded)
@@ -72,7 +71,7 @@ class Journal:
         self.firsts = {}                  # (family, id) -> its first Row, of those with rows after it
         self.reported = set()             # (family, id) whose second rows verify has said
         self.upto = {"hand": 0, "event": 0, "posting": 0}  # written before the upgrade: ids up to these
-        self.head, self.count, self.session = "", 0, session
+        self.head, self.count, self.session, self.replay = "", 0, session, replay
         self.wanted = head.strip().lower() if head is not None else None
         self.found = False                # the head `wanted` is a hash of the chain
         # the rows of the families, verdicts and redeals, while the journal is small enough to keep
@@ -122,12 +121,14 @@ class Journal:
                                         "was changed", id=row.id, kind=row.kind, by=by(row))))
             previous = row.hash
             self.found = self.found or row.hash == self.wanted
+            if self.replay is not None:  # each table's course, replayed as the journal goes (replaybook.py)
+                self.replay.push(row._replace(values=_values(row.text)))
             if row.writer is None:
                 first_form = True
                 if newer:
                     problems.append(_book(M("journal row {id} is of the form before schema 0006 but follows "
                                             "rows of the newer form: the journal was changed", id=row.id)))
-            newer = newer or row.writer is not None
+            was_newer, newer = newer, newer or row.writer is not None
             family = J.KINDS.get(row.kind, "?")
             if family == "table":
                 self.tables[row.subject] = row.text
@@ -153,7 +154,15 @@ class Journal:
                     problems.append(_book(M("journal row {id} ({by}): hand row {subject} is dealt again before it "
                                             "is opened", id=row.id, by=by(row), subject=row.subject)))
                 self._redeals[row.subject] = row.id
-            elif row.kind == J.UPGRADE and not upgraded:
+            elif family == "use":
+                pass  # the table its writer works at: the course holds it (replay.py)
+            elif row.kind == J.UPGRADE and (upgraded or was_newer or not first_form):
+                # the migration's upgrade row is the first of the new form, after the first form's rows
+                why = M("it follows rows of the form since schema 0006") if was_newer or upgraded else \
+                    M("no row of the form before schema 0006 comes before it")
+                problems.append(_book(M("journal row {id} (upgrade, {by}) is not the upgrade's: {why}", id=row.id,
+                                        by=by(row), why=why)))
+            elif row.kind == J.UPGRADE:
                 upgraded = True
                 values = values_of(row.text) or [None, 0, 0, 0]
                 self.upto = dict(zip(("hand", "event", "posting"), values[1:4]))
@@ -252,7 +261,7 @@ def _family(name: str):
     return literal_column(f"'{name}'").label("family")
 
 
-_COLUMNS = tuple(J.journal.c[name] for name in Row._fields)
+_COLUMNS = tuple(J.journal.c[name] for name in Row._fields if name != "values")
 
 
 def _kinds(kinds, name: str = "journal"):
@@ -310,7 +319,7 @@ class HandPins:
         self.journal, self.hand = journal, hand
         self.row = journal.hands.get(hand.id)
         self.covered = 0      # how many of its first moves its import row covers
-        self.imported = None  # (moves, postings, when) the import row covers, in the new form
+        self.imported: tuple | None = None  # (moves, postings, when) the import row covers, in the new form
 
     def problems(self, moves) -> list:
         """Its setup, its moves and its closing time against the journal."""
@@ -365,6 +374,7 @@ class HandPins:
 
     def _imported_moves(self, moves) -> list:
         """The moves an import row of the new form covers: entered when it was stored, by its writer."""
+        assert self.imported is not None and self.row is not None  # (problems: an import row of the new form)
         _count, _postings, when = self.imported
         writer, found = self.row.writer, []
         if not moves:
@@ -428,7 +438,7 @@ class HandPins:
             return []  # journaled before the upgrade: its closing time was not
         if J.stamp(hand.closed) != expected:
             return [(None, M("it closed at {stored}, but its journal row {id} says {journaled}",
-                             stored=J.stamp(hand.closed), id=self.row.id,
+                             stored=J.stamp(hand.closed), id=self.row.id if self.row is not None else None,
                              journaled=expected or M("it was never closed")))]
         return []
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from .. import laws
 from ..settleup import Held, owned, settle_up
 from .lawbook import table_now
-from .league import POT_PARTY, Selection, _hand_filters, balances, card_table, hand
+from .league import POT_PARTY, Selection, hand_filters, balances, card_table, hand
 
 
 class Settlement(NamedTuple):
@@ -35,7 +35,7 @@ def held_pots(conn, sel: Selection = Selection()) -> tuple[list, list]:
     h = hand.c
     query = (select(card_table.c.id, card_table.c.name, card_table.c.closed, func.min(h.number),
                     func.max(h.number)).select_from(hand).join(card_table, card_table.c.id == h.table_id)
-             .where(*_hand_filters(conn, sel)).group_by(card_table.c.id, card_table.c.name, card_table.c.closed)
+             .where(*hand_filters(conn, sel)).group_by(card_table.c.id, card_table.c.name, card_table.c.closed)
              .order_by(card_table.c.name))
     after, before = [], []
     for table_id, name, closed, first, last in conn.execute(query).all():

@@ -10,12 +10,14 @@ the ratings at once, and a hand recorded again (or re-imported) comes back where
 played: the figures are those of a book that never held the hand taken back.
 """
 
+from datetime import date
 from typing import NamedTuple
 
 from sqlalchemy import select
 
 from ..rating import AUTO_WIN, WIN, Ratings, hand_ranking
-from .league import COMPLETE, Selection, _day, _hand_filters, card_table, hand, table_id
+from .league import Selection, card_table, hand, hand_filters, played_day, table_id
+from .terms import COMPLETE
 
 BATCH = 2000  # rows fetched at a time
 
@@ -24,8 +26,8 @@ class Filter(NamedTuple):
     """Which hands: some tables (none: every table), and the days they were played (inclusive)."""
 
     tables: tuple = ()
-    since: object = None
-    until: object = None
+    since: date | None = None
+    until: date | None = None
 
 
 class Played(NamedTuple):
@@ -55,7 +57,7 @@ class RatingTable(NamedTuple):
 
 def filters(conn, flt: Filter) -> list:
     """The WHERE clauses of `flt` over the hand table; StoreError for an unknown table."""
-    where = _hand_filters(conn, Selection(None, None, flt.since, flt.until))
+    where = hand_filters(conn, Selection(None, None, flt.since, flt.until))
     if flt.tables:
         where.append(hand.c.table_id.in_([table_id(conn, name) for name in flt.tables]))
     return where
@@ -71,7 +73,7 @@ def played(conn, flt: Filter = Filter()):
     result = conn.execution_options(yield_per=BATCH).execute(query)
     for rows in result.partitions():
         for id_, table, number, opened, players, outcome, winners, fouls in rows:
-            yield Played(id_, table, number, _day(opened), players.split(), outcome,
+            yield Played(id_, table, number, played_day(opened), players.split(), outcome,
                          (winners or "").split(), (fouls or "").split())
 
 

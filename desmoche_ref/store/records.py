@@ -1,16 +1,23 @@
-"""What the book stores of a hand besides its columns, ORM-free: the record text it exports,
-the hash chain of its events, the fouls its standings count, and its postings' rows (the one
-builder of the double entry: live closes, table closes and imports all post through
-`posting_rows`). The judging side of an import (store/judging.py, a process forked before the
-book's modules load) and the league's reports use these without loading the models."""
+"""What the book stores, as values, ORM-free: its rows (`TableRow`, `HandRow`, `EventRow`,
+`PostingRow`: the models' columns, a test holds them together), and each thing the book
+derives from a hand written ONCE — the record text it exports (`export_text`), the hash chain
+of its events (`chain_hash`), the verdict columns of a closed hand (`verdict_columns`: its
+status, outcome, fouls, carries and content hash), its postings' rows (`posting_rows`, the one
+builder of the double entry: live closes, table closes and imports all post through it),
+which of its rows and postings stand (`standing_rows`, `standing_postings`), and a line with
+its comment (notation/writer.with_comment). The planners (store/plans.py), the judging side
+of an import (store/judging.py, a process forked before the book's modules load), `verify`
+and the league's reports use these without loading the models."""
 
 import hashlib
+from typing import Any, NamedTuple
 
+from ..engine.found import COMPLETE
 from ..engine.setup import Setup
 from ..notation.parser import KNOWN_TAGS
-from ..notation.writer import _quote
+from ..notation.writer import tag_line, with_comment, write_event
 from ..settle import MAIN_POT, pot_account
-from .codecs import POTS, SIDES, TAGS
+from .terms import VOID
 
 OUTSIDE = "outside"        # the account carried-in money came from (batch.py)
 BROUGHT_IN = "brought-in"  # the kind of those postings
@@ -18,6 +25,86 @@ REFUND = "refund"          # the kind of R11.5's returns when a table breaks up
 VOID_LINE = "void"         # the line of the event row `hand void` stores (its comment: the reason)
 # a posting row as posting_rows gives it (the posting table's columns, less id, reverses, created)
 POSTING_FIELDS = ("hand_id", "table_id", "account", "player_id", "kind", "detail", "counterparty", "amount")
+
+
+# ------------------------------------------------------------------ the rows, as values
+class TableRow(NamedTuple):
+    """A row of card_table (models.BookTable)."""
+
+    id: int
+    name: str
+    players: str
+    bet: int
+    rules: str
+    options: str
+    sides: list
+    created: Any
+    closed: Any
+
+
+class HandRow(NamedTuple):
+    """A row of hand (models.Hand): its setup, then its verdict (the columns a close derives)."""
+
+    id: int
+    table_id: int
+    number: int
+    players: str
+    dealer: str
+    rules: str
+    options: str
+    bet: int
+    carry_in: int
+    sides: list
+    side_carry: dict
+    extra_tags: list
+    notes: str | None
+    source: str
+    content_hash: str | None
+    status: str
+    outcome: str | None
+    winners: str | None
+    fouls: str
+    carry_out: int | None
+    side_carry_out: dict | None
+    opened: Any
+    closed: Any
+
+
+class EventRow(NamedTuple):
+    """A row of event (models.Event): a move, an undo (`supersedes`) or a `void` row."""
+
+    id: int
+    hand_id: int
+    seq: int
+    line: str
+    comment: str | None
+    entered: Any
+    supersedes: int | None
+    hash: str
+    recorder: str | None
+
+
+class PostingRow(NamedTuple):
+    """A row of posting (models.Posting)."""
+
+    id: int
+    hand_id: int
+    table_id: int
+    account: str
+    player_id: int | None
+    kind: str
+    detail: str | None
+    counterparty: str
+    amount: int
+    reverses: int | None
+    created: Any
+
+
+ROWS: dict[str, Any] = {"card_table": TableRow, "hand": HandRow, "event": EventRow, "posting": PostingRow}
+# the columns a close derives from the moves (verify recomputes them), and what they are while open
+VERDICT = ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "content_hash")
+OPEN_VERDICT = {"status": "open", "outcome": None, "winners": None, "fouls": "", "carry_out": None,
+                "side_carry_out": None, "content_hash": None}
 
 
 def chain_hash(previous: str, seq: int, line: str, comment, supersedes, recorder=None) -> str:
@@ -43,7 +130,7 @@ def chain_hashes(lines, comments, recorder=None) -> list:
 
 def tagged_text(tags, lines) -> str:
     """A record from its (name, value) tags and its event lines (N7)."""
-    out = [f"[{name} {_quote(value)}]" for name, value in tags] + [""]
+    out = [tag_line(name, value) for name, value in tags] + [""]
     return "\n".join(out + list(lines)) + "\n"
 
 
@@ -60,7 +147,7 @@ def exported_tags(hand, void: str | None = None, table: str | None = None) -> li
     """A stored hand's tags as `export` writes them: its setup's, the Void tag of a hand voided
     at the table (`void`: the reason, N9.6), then its own others — with `Table` when it has none
     (a live hand: where it was played). `hand`: a Hand, or a row of its columns."""
-    extra = TAGS.decode(hand.extra_tags)
+    extra = list(hand.extra_tags)
     if table is not None and not any(t[0] == "Table" for t in extra):
         extra.append(("Table", table))
     return hand_setup(hand).tags() + ([("Void", void)] if void is not None else []) + extra
@@ -126,8 +213,7 @@ def brought_in_moves(carried: dict, held: dict) -> list:
 def hand_setup(hand) -> Setup:
     """The setup a stored hand is judged by, from its row (a Hand, or a row of its columns)."""
     return Setup.from_values(hand.players.split(), hand.dealer, bet=hand.bet, carry=hand.carry_in,
-                             rules=hand.rules, options=hand.options, sides=SIDES.decode(hand.sides),
-                             side_carry=POTS.decode(hand.side_carry))
+                             rules=hand.rules, options=hand.options, sides=hand.sides, side_carry=hand.side_carry)
 
 
 def standing_rows(rows) -> list:
@@ -147,4 +233,47 @@ def void_row(rows):
 
 
 def event_lines(rows) -> list:
-    return [r.line if r.comment is None else f"{r.line} #{r.comment}" for r in live_events(rows)]
+    """The lines of the moves that stand, each with its comment: the hand's record's moves."""
+    return [with_comment(r.line, r.comment) for r in live_events(rows)]
+
+
+def standing_postings(rows) -> list:
+    """The postings that stand: neither a reversal nor reversed — less what was brought in from
+    outside, which came with the hand's setup, not its moves (a reopened hand keeps it)."""
+    reversed_ids = {r.reverses for r in rows if r.reverses is not None}
+    return [r for r in rows if r.reverses is None and r.id not in reversed_ids and r.kind != BROUGHT_IN]
+
+
+def posting_key(row) -> tuple:
+    """What a posting moves, without its ids: (account, kind, detail, counterparty, cents)."""
+    return (row.account, row.kind, row.detail, row.counterparty, row.amount)
+
+
+def verdict_columns(report, lines=None) -> dict:
+    """The verdict columns of a hand closed with this HandReport (VERDICT): what `close`, an
+    import and `verify` each store or expect, from here alone. `lines`: the record's event
+    lines as the book keeps them, when the caller has them (the importer), else written again."""
+    if lines is None:
+        lines = [with_comment(write_event(ev), ev.comment) for ev in report.record.events]
+    columns = dict(OPEN_VERDICT, status=report.status, fouls=enforced_fouls(report),
+                   content_hash=content_hash(report.setup, report.record.tags, lines))
+    if report.status == COMPLETE:
+        st, out = report.settlement, report.outcome
+        names = report.setup.players
+        columns.update(outcome=out.kind, winners=" ".join(names[s] for s in out.winners), carry_out=st.carry_out,
+                       side_carry_out={p.game: p.carry_out for p in st.side_games})
+    return columns
+
+
+def export_text(hand, table: str, closes_table: bool, moves) -> str:
+    """A hand's record as the book exports it (N7): the club's notes above its tags, its setup's
+    tags, the Void tag of a hand voided at the table (its reason, N9.6) and those it keeps (a live
+    hand says the table it was played at; the last hand of a closed table says `[Closed "yes"]`,
+    N3), then the lines of its moves that stand (`moves`: its event rows). What `export`, the
+    report's pages and a hand's key read back."""
+    voided = void_row(moves) if hand.status == VOID else None
+    tags = exported_tags(hand, voided.comment if voided is not None else None, table)
+    if closes_table:
+        tags.append(("Closed", "yes"))
+    notes = "".join(f"#{line}\n" for line in hand.notes.split("\n")) if hand.notes is not None else ""
+    return notes + tagged_text(tags, event_lines(moves))

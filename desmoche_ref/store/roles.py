@@ -32,7 +32,7 @@ PRIVATE = ("recorder_pin",)
 # (docs/rulings.md). hand: its verdict on close, cleared on undo (store/hands.py close_hand,
 # close_if_over, reverse_postings), and the setup of a hand with no move dealt again
 # (store/course.py deal_again, journaled); card_table: `table bet`, `table close`, and an
-# import's seats and stakes (importer._follow); setting: the table last used (hands.use_table).
+# import's seats and stakes (course.follow_import); setting: the rows writers lock (store/locks.py).
 UPDATABLE = {
     "hand": ("status", "outcome", "winners", "fouls", "carry_out", "side_carry_out", "closed",
              "content_hash", "dealer", "carry_in", "sides", "side_carry", "extra_tags", "opened"),
@@ -224,7 +224,7 @@ def expected(conn, access: str) -> set:
         "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = :schema AND c.relkind IN ('r', 'p', 'v', 'S')"), {"schema": b.schema}).all()
     tables = [name for name, kind in relations if kind != "S" and name not in PRIVATE]
-    out = {(t, None, "SELECT") for t in tables}
+    out: set[tuple[str, str | None, str]] = {(t, None, "SELECT") for t in tables}
     if access == READER:
         return out
     out |= {(t, None, "INSERT") for t in tables if t != VERSION_TABLE}

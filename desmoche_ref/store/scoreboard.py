@@ -8,7 +8,7 @@ public view (public.py): no hidden card is ever in a snapshot.
 
 The tables in play tonight: those named, else every table that changed less than
 tonight.GAP ago (a table made, closed, a hand opened or closed, a move entered), by name. A
-table's hand is the one it is at (course.current_hand: its earliest open hand, else its
+table's hand is the one it is at (tablestate.current_key: its earliest open hand, else its
 latest), read as the book keeps it: its standing moves (records.live_events: an undone move
 and a `void` row are no move), a `void` row's reason, the undo that came last, a hand dealt
 again. A table's night is tonight.tonight's: its settled and voided hands, its nets
@@ -216,7 +216,7 @@ def _activity(s):
     """[(table row, (the hand it is at, its last move's number) or (None, 0), when it last
     changed)] of every table, by name, and when the book last changed. A few small queries on
     the tables' keys (no scan of the moves), rows without the ORM (the board asks after every
-    move). The hand a table is at: its earliest open hand, else its latest (course.current_hand)."""
+    move). The hand a table is at: its earliest open hand, else its latest (tablestate.current_key)."""
     from sqlalchemy import and_, func, select
 
     from .models import BookTable, Event, Hand, core

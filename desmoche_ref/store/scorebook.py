@@ -117,7 +117,8 @@ class Scorebook:
         with self.book.begin() as conn:
             return grant(conn, role, access)
 
-    def revoke(self, role: str) -> bool:
+    def revoke(self, role: str) -> str | None:
+        """What `role` had (roles.RECORDER, READER, OTHER), or None if nothing."""
         from .roles import revoke
 
         with self.book.begin() as conn:

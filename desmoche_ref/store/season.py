@@ -13,17 +13,16 @@ standing. Its money is what its postings moved into each player's account (the p
 the pots' share (league.POT_PARTY): what the players' nets leave, as settle-up clears them.
 """
 
-import json
 from typing import NamedTuple
 
 from sqlalchemy import func, select
 
 from ..settleup import settle_up
-from .league import (POT_PARTY, Row, Selection, Standings, _day, _hand_filters, card_table, event, hand,
+from .league import (POT_PARTY, Row, Selection, Standings, played_day, hand_filters, card_table, event, hand,
                      posting, standings, table_id)
-from .records import event_lines, hand_setup, live_events, tagged_text
+from .records import export_text, live_events
+from .terms import VOID
 
-VOID = "void"          # hands.VOID, without loading the ORM
 BATCH = 400            # hands a batch of records()
 
 
@@ -138,10 +137,10 @@ def _hands(conn, sel: Selection) -> list:
     lasts = {t: n for t, n in conn.execute(last).all()}
     query = (select(h.id, card_table.c.name, h.number, h.opened, h.status, h.source, h.table_id,
                     card_table.c.closed, h.closed, h.content_hash).select_from(hand)
-             .join(card_table, card_table.c.id == h.table_id).where(*_hand_filters(conn, sel)))
+             .join(card_table, card_table.c.id == h.table_id).where(*hand_filters(conn, sel)))
     shared, out = {}, []
     for id_, name, number, opened, status, source, t, shut, closed, digest in conn.execute(query):
-        day = _day(opened, source)
+        day = played_day(opened, source)
         day, name, status = (shared.setdefault(v, v) for v in (day, name, status))
         is_last = shut is not None and lasts.get(t) == number
         key = f"{id_}.{status}.{closed}.{digest}.{day}.{int(is_last)}.{name}"
@@ -176,7 +175,7 @@ def _sums(conn, sel: Selection) -> dict:
     (the pots and `outside` are no player's)."""
     p, h = posting.c, hand.c
     query = (select(p.hand_id, p.account, func.sum(p.amount)).select_from(posting)
-             .join(hand, h.id == p.hand_id).where(p.player_id.is_not(None), *_hand_filters(conn, sel))
+             .join(hand, h.id == p.hand_id).where(p.player_id.is_not(None), *hand_filters(conn, sel))
              .group_by(p.hand_id, p.account))
     out, names = {}, {}
     for hand_id, account, cents in conn.execute(query):
@@ -230,19 +229,8 @@ def records(conn, hands, batch: int = BATCH):
             moves.setdefault(row.hand_id, []).append(row)
         for x in part:
             row, rows_ = rows[x.id], moves.get(x.id, [])
-            yield HandRecord(x, _text(row, rows_, x.closes_table),
+            yield HandRecord(x, export_text(row, row.table_name, x.closes_table, rows_),
                              tuple(r.recorder for r in live_events(rows_)))
-
-
-def _text(row, moves, closes_table: bool) -> str:
-    """A hand's record as league.export_hands writes it (a test holds the two together)."""
-    extra = [tuple(t) for t in json.loads(row.extra_tags)]
-    if not any(t[0] == "Table" for t in extra):  # a live hand: say where it was played
-        extra.append(("Table", row.table_name))
-    if closes_table:
-        extra.append(("Closed", "yes"))
-    notes = "".join(f"#{line}\n" for line in row.notes.split("\n")) if row.notes is not None else ""
-    return notes + tagged_text(hand_setup(row).tags() + extra, event_lines(moves))
 
 
 __all__ = ["Season", "SeasonNight", "SeasonHand", "HandRecord", "season", "records", "merged"]

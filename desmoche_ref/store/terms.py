@@ -2,13 +2,14 @@
 that imports nothing of SQLAlchemy or the ORM (so that no module needs an import inside a
 function to reach them, and `check` may name them without loading a database library)."""
 
+from ..engine.found import COMPLETE  # noqa: F401 (a hand's status once settled: terms.COMPLETE)
 from ..findings import M
+from ..laws import OPEN, VOID  # noqa: F401 (a hand's status while recorded, and closed void: never dealt, or voided)
+from ..settle import MAIN_POT  # noqa: F401 (the main pot's name: its account is pot:main)
 
 # ------------------------------------------------------------------ rows
-LAST_TABLE = "table"  # Setting key: the table last used in this book
 UNDO = "undo"         # the line of an event row that supersedes another (a correction)
 END = "end"           # the line of the event that ends a hand (N4.4)
-VOID = "void"         # the status of a hand closed void: never dealt, or voided (`hand void`)
 LIVE, IMPORTED = "live", "import"  # a hand's source
 IMPORT_LOCK = "lock:import"  # the setting row PostgreSQL imports lock: the content-hash dedupe
 
@@ -18,13 +19,14 @@ REOPEN = "reopen"  # a closed table opened again (`undo` after `table close`, `t
 HAND, EVENT, IMPORT, POSTING, VERDICT = "hand", "event", "import", "posting", "verdict"
 REDEAL = "redeal"  # a hand with no move dealt again: its setup anew (store/course.py)
 UPGRADE = "upgrade"  # where a book upgraded to schema 0006 begins the new form
+USE = "use"          # `table use`: the table its writer works at from then on (hands.current_table)
 # What a row of each kind covers: the hand, move or posting it journals once (a unique index
 # of the journal per family: models.Journal), a table's or a hand's state after a change (many
 # rows, in order), or nothing (the upgrade). A new kind is one line here, and one text function.
 KINDS = {
     TABLE: "table", BET: "table", CLOSE: "table", FOLLOW: "table", REOPEN: "table",
     HAND: "hand", IMPORT: "hand", EVENT: "event", POSTING: "posting",
-    VERDICT: "verdict", REDEAL: "redeal", UPGRADE: None,
+    VERDICT: "verdict", REDEAL: "redeal", USE: "use", UPGRADE: None,
 }
 ONCE = {"hand": (HAND, IMPORT), "event": (EVENT,), "posting": (POSTING,)}  # family -> its kinds
 TABLE_KINDS = tuple(kind for kind, family in KINDS.items() if family == "table")

@@ -23,7 +23,7 @@ class Played(NamedTuple):
     """A hand of a table, as the night reads it."""
 
     number: int
-    day: date            # the day it was played (its Date; league._day)
+    day: date            # the day it was played (its Date; league.played_day)
     start: datetime      # when it was dealt (aware); an imported hand: its Date at midnight UTC
     end: datetime        # when it last changed: closed, else its last move, else dealt
     imported: bool       # its record gives only its day
@@ -90,7 +90,7 @@ def played(session, table_id: int) -> list:
     of the last move of each open one (two queries on the tables' keys)."""
     from sqlalchemy import func, select
 
-    from .league import _day, event, hand
+    from .league import event, hand, played_day
 
     h, e = hand.c, event.c
     rows = session.execute(select(h.id, h.number, h.opened, h.closed, h.source)
@@ -102,7 +102,7 @@ def played(session, table_id: int) -> list:
     for r in rows:
         start = _aware(r.opened)
         ends = [start] + [_aware(t) for t in (r.closed, moved.get(r.id)) if t is not None]
-        out.append(Played(r.number, _day(r.opened, r.source), start, max(ends), r.source == "import"))
+        out.append(Played(r.number, played_day(r.opened, r.source), start, max(ends), r.source == "import"))
     return out
 
 
