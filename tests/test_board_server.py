@@ -342,13 +342,19 @@ def sections(text, tables):
 
 
 @pytest.mark.slow
-def test_no_card_still_hidden_in_anything_the_server_sent_over_two_simulated_nights(sqlite_url, served):
+def test_no_card_still_hidden_in_anything_the_server_sent_over_two_simulated_nights(sqlite_url, served, monkeypatch):
     """Two tables' nights recorded move by move (the simulator's hands: side-game claims, shows,
     automatic-win declarations, a closed record): after each move the event pushed to an open
     page, the JSON, now and then the page and the TV page — every byte the server sent is
     scanned, table by table, for each card that table's hand still hid at that moment (Q♦ as
-    the board writes cards, Qd as the notation does). Outside the tables, no card at all."""
+    the board writes cards, Qd as the notation does). Outside the tables, no card at all.
+    The test waits for each move's drawing before the next: the board's pace between two looks
+    at the book (PACE, 0.1 s, what keeps a flood of changes one look: test_board_attacks) is
+    cut to 5 ms here, or the ~200 moves would wait ~20 s on it alone."""
+    from desmoche_ref.board import hub
     from desmoche_ref.store.tablebook import TableBook, create_table
+
+    monkeypatch.setattr(hub, "PACE", 0.005)
 
     nights = {"north": night(16, 4), "south": night(20, 3)}
     book = open_book(sqlite_url)

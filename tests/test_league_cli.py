@@ -9,6 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from conftest import invoke  # in-process, answered as the process would answer (a traceback fails the test)
 from desmoche_ref.cli import main
 
 DATA = pathlib.Path(__file__).parent / "league_data"
@@ -24,6 +25,7 @@ def run(*args, env=None):
 
 
 def proc(*args):
+    """The command in its own process (a piped one: no terminal anywhere)."""
     return subprocess.run([sys.executable, "-m", "desmoche_ref", *map(str, args)],
                           capture_output=True, text=True, timeout=120)
 
@@ -49,17 +51,17 @@ def test_main_help_lists_the_league_commands():
 @pytest.mark.slow
 def test_bad_requests_are_one_line_and_exit_2(tmp_path, args, message):
     run("table", "new", "t", "--players", "Ana Beto", "--bet", "1", "--db", tmp_path / "book.db")
-    done = proc(*args, "--db", tmp_path / "book.db")  # (a read never makes a book: test_fourth_night.py)
+    done = invoke(*args, "--db", tmp_path / "book.db")  # (a read never makes a book: test_fourth_night.py)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(message)
 
 
 @pytest.mark.slow
 def test_a_book_in_a_missing_folder_is_one_line_and_exit_2(tmp_path):
-    done = proc("table", "new", "t", "--players", "Ana Beto", "--bet", "1", "--db", tmp_path / "no" / "book.db")
+    done = invoke("table", "new", "t", "--players", "Ana Beto", "--bet", "1", "--db", tmp_path / "no" / "book.db")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "the folder" in done.stderr and "does not exist" in done.stderr
-    done = proc("standings", "--db", tmp_path / "no" / "book.db")  # a read makes nothing either
+    done = invoke("standings", "--db", tmp_path / "no" / "book.db")  # a read makes nothing either
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "does not exist" in done.stderr
     assert not (tmp_path / "no").exists()
 

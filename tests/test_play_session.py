@@ -62,6 +62,15 @@ def play_process(url, text, *args):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
+def play_piped(url, text, *args):
+    """`play` fed `text` on a standard input that is no terminal, in this process
+    (conftest.invoke: answered as play_process's process would answer), for the tests of what
+    it says and stores, not of its process."""
+    from conftest import invoke
+
+    return invoke("play", "--db", url, *args, input=text)
+
+
 def book_hands(book, table="Friday") -> list:
     """Each hand of the table: (number, dealer, status of the row, nets from the book's
     postings, nets `check` gives its stored record, and its status)."""
@@ -127,9 +136,9 @@ def test_friday_piped_into_play_ends_as_check_ends_it(book_url):
         "hand 1 is over but not yet settled in the book (`end` or `new` posts it): "
         "Ana -25.00, Beto -10.00, Carla 35.00",
     ] + FRIDAY_CLOSING + FRIDAY_SETTLE + ["30 lines stored"]  # issue 33: what the moves did
-    checked = json.loads(subprocess.run(
-        [sys.executable, "-m", "desmoche_ref", "check", "--json", str(FRIDAY)],
-        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout)
+    from conftest import invoke
+
+    checked = json.loads(invoke("check", "--json", str(FRIDAY)).stdout)  # check's own process adds nothing
     hand = checked["files"][0]["hands"][0] if "files" in checked else checked["hands"][0]
     assert hand["status"] == "complete" and hand["net"] == FRIDAY_NETS
     book = open_book(book_url)
@@ -260,17 +269,17 @@ def test_a_foul_is_stored_and_said(book_url, capsys):
 
 @pytest.mark.slow
 def test_no_table_or_a_bad_book_is_one_line_and_exit_2(tmp_path):
-    run = play_process(str(tmp_path / "empty.db"), "")
+    run = play_piped(str(tmp_path / "empty.db"), "")
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == (f"new book at {tmp_path / 'empty.db'}\n"  # made here: said once (issue 25)
                           "error: no table yet in this book: start one with `desmoche-ref table new "
                           "NAME --players \"Ana Beto Carla\" --bet 10`\n")
-    run = play_process(str(tmp_path / "no" / "such" / "book.db"), "")
+    run = play_piped(str(tmp_path / "no" / "such" / "book.db"), "")
     assert run.returncode == 2
     assert run.stderr == (f"error: cannot open the book {tmp_path}/no/such/book.db: the folder "
                           f"{tmp_path}/no/such does not exist\n")
     table_book(str(tmp_path / "b.db")).engine.dispose()
-    run = play_process(str(tmp_path / "b.db"), "", "--table", "Saturday")
+    run = play_piped(str(tmp_path / "b.db"), "", "--table", "Saturday")
     assert (run.returncode, run.stderr) == (
         2, "error: there is no table 'Saturday' in this book (`desmoche-ref table list`)\n")
 
@@ -486,9 +495,9 @@ def test_piped_input_stops_at_the_first_refused_line(book_url, capsys):
                       "from it again (--keep-going goes on past a refused line)")
     assert len(out) == 3
     assert stored_lines(book) == ["deal Beto 2s 3s"]
-    run = play_process(book.url, "deal Carla 2h\nknock Zed\ndeal Carla 3h\n", "--table", "Friday")
+    run = play_piped(book.url, "deal Carla 2h\nknock Zed\ndeal Carla 3h\n", "--table", "Friday")
     assert run.returncode == 1 and run.stdout.splitlines()[-1].startswith("stopped at line 2: 1 line before")
     assert stored_lines(book) == ["deal Beto 2s 3s", "deal Carla 2h"]
-    run = play_process(book.url, "knock Zed\ndeal Carla 3h\n", "--table", "Friday", "--keep-going")
+    run = play_piped(book.url, "knock Zed\ndeal Carla 3h\n", "--table", "Friday", "--keep-going")
     assert run.returncode == 1 and stored_lines(book) == ["deal Beto 2s 3s", "deal Carla 2h", "deal Carla 3h"]
     book.engine.dispose()
