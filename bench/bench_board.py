@@ -174,8 +174,8 @@ def night_lines(moves: int):
 def record_night(url: str, rate: float, seconds: float) -> dict:
     """Record the night at `rate` moves a second: {book head: (move index, commit time)}."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.journal import head
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.trust.journal import head
+    from desmoche_ref.store.write.tablebook import TableBook
 
     book = open_book(url)
     table = TableBook(book, "club")
@@ -251,7 +251,7 @@ def recorder_for(engine: str, url: str, pg: str | None):
     SQLite; on PostgreSQL a login role made for the run, granted --recorder (no password: the
     test server trusts its users)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.scorebook import Scorebook
+    from desmoche_ref.store.read.scorebook import Scorebook
 
     book = open_book(url)
     try:
@@ -279,8 +279,8 @@ def record_night_by_phone(url: str, port: int, who, rate: float, seconds: float)
     """record_night, each move entered by a phone at the board's entry; its time the moment
     the phone sends it. Each hand is dealt through the scorebook service (not timed)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.journal import head
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.trust.journal import head
+    from desmoche_ref.store.write.tablebook import TableBook
 
     book = open_book(url)
     table = TableBook(book, "club")
@@ -310,7 +310,7 @@ def record_night_by_phone(url: str, port: int, who, rate: float, seconds: float)
 def new_book(engine: str, pg: str | None, folder: str):
     """(URL of a fresh book with table `club`, a function that drops it)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import create_table
+    from desmoche_ref.store.write.tablebook import create_table
 
     if engine == "sqlite":
         url = "sqlite:///" + os.path.join(folder, f"board-{uuid.uuid4().hex[:6]}.db")

@@ -139,7 +139,7 @@ def read_loop(path: str, folder: Path, number: int, stop: threading.Event, done:
 
 
 def prepare(folder: Path, args) -> str:
-    from desmoche_ref.store import hands as H
+    from desmoche_ref.store.read import hands as H
     from desmoche_ref.store.db import open_book
 
     path = str(folder / "club.db")

@@ -38,7 +38,7 @@ OPENING = [line.split("#")[0].strip() for line in FRIDAY.read_text().splitlines(
 def new_book(url: str, knocks: int) -> None:
     """A book with table `bench` and one hand: friday's first 8 moves (2d on offer), then knocks."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     book = open_book(url)
     create_table(book, "bench", ["Ana", "Beto", "Carla"], 1000)
@@ -85,7 +85,7 @@ def recorder(url: str, player: str, moves: int, results) -> None:
     """One recorder: `moves` accepted moves, each stored only on the seq it looked at (a
     single-shot verb's way: look, judge, store expecting what it saw)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import HandChanged, TableBook
+    from desmoche_ref.store.write.tablebook import HandChanged, TableBook
 
     book = open_book(url)
     accepted, changed = [], 0
@@ -100,7 +100,7 @@ def recorder(url: str, player: str, moves: int, results) -> None:
 
 
 def race(url: str, label: str, moves: int) -> None:
-    from desmoche_ref.store import hands as H
+    from desmoche_ref.store.read import hands as H
     from desmoche_ref.store.db import open_book
 
     new_book(url, 0)

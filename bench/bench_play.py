@@ -40,7 +40,7 @@ def night(hands: int, seed: int, options: str):
 
 
 def new_book(path: str, setup, options: str, synchronous: str | None = None):
-    from desmoche_ref.store import hands
+    from desmoche_ref.store.read import hands
     from desmoche_ref.store.db import open_book
 
     book = open_book(path)

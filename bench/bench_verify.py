@@ -47,8 +47,8 @@ def small_book(kind: str, folder: Path, server):
     from desmoche_ref.notation.parser import split_comment
     from desmoche_ref.sim.night import simulate_session
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.importer import import_records
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     url, drop = empty_book(kind, folder, server)
     book = open_book(url)
@@ -70,7 +70,7 @@ def per_call(url: str, calls: int) -> tuple:
     """(median wall seconds, median CPU seconds of this process, hands) of one verify_book
     call on the book at `url`, in its own read session."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.verify import verify_book
+    from desmoche_ref.store.trust.verify import verify_book
 
     book = open_book(url, readonly=True)
     walls, cpus = [], []

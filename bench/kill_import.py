@@ -43,7 +43,7 @@ def fingerprint(url: str) -> dict:
     from sqlalchemy import select
 
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.models import BookTable, Event, Hand, Posting
+    from desmoche_ref.store.schema.models import BookTable, Event, Hand, Posting
 
     book = open_book(url)
     out = {}
@@ -60,7 +60,7 @@ def fingerprint(url: str) -> dict:
         for p in s.execute(select(Posting).order_by(Posting.id)).scalars():
             out[hands[p.hand_id]][2].append((p.account, p.kind, p.detail, p.counterparty, p.amount))
     problems = []
-    from desmoche_ref.store.league import audit
+    from desmoche_ref.store.read.league import audit
 
     with book.read() as s:
         problems = audit(s)

@@ -7,11 +7,11 @@ its carried pots as R11.5 says (N9.4). A book's hands also run 1, 2, … without
 follow the table's close, nor a hand still being recorded. Every path judges by these same
 functions, so one case gets one code and one decision whoever meets it:
 - `check --session` (session.py): a file's hands of one table, as a session;
-- `import` (store/importer.py): a file's hands, each against the book's last hand of its
+- `import` (store/write/importer.py): a file's hands, each against the book's last hand of its
   table; a hand with an error is refused with its code;
-- the live writer (store/hands.py): `hand new` and `table bet` before they commit, `table
+- the live writer (store/read/hands.py): `hand new` and `table bet` before they commit, `table
   close` for what it returns;
-- `verify` (store/verify.py): every table's stored hands and its journaled changes.
+- `verify` (store/trust/verify.py): every table's stored hands and its journaled changes.
 
 Which laws refuse and which only warn is said once, in docs/rulings.md: every law here is an
 error except N9.3's dealer, a warning everywhere (the hand was played and its money stands).

@@ -1,6 +1,6 @@
 """A player's record over the hands of a season (pure: values in, values out).
 
-The store reads the book (store/career.py) and feeds this: the complete hands in the order
+The store reads the book (store/read/career.py) and feeds this: the complete hands in the order
 they were played (each with its verdict), what the player's postings added up to per hand
 and per kind, and the verdicts of the few hands whose details the columns do not hold (the
 kind of an automatic win, the rule of a foul). Money is integer cents throughout.

@@ -377,7 +377,7 @@ def reopened_message(done):
 
 
 def already_message(done, line: str | None = None):
-    """A line that is a move of the hand sent again (store/repeats.py, tablebook.Recorded.unchanged):
+    """A line that is a move of the hand sent again (store/write/repeats.py, tablebook.Recorded.unchanged):
     not stored twice; `line` as the front end says it (in Spanish its Spanish verb)."""
     return M("already recorded (move {seq}): {line} changes nothing, nothing stored", seq=done.seq,
              line=done.line if line is None else line)

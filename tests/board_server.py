@@ -41,7 +41,7 @@ class BoardServer:
         self.entry_app = None
         if self.entry:
             from desmoche_ref.board.entry import Entry
-            from desmoche_ref.store.desk import Desk
+            from desmoche_ref.store.write.desk import Desk
 
             desk = Desk(self.db)
             desk.open()
@@ -186,7 +186,7 @@ def until(condition, timeout=10.0, step=0.01):
 def book_head(book):
     """The book head (journal.py) as the book has it now: `book` a URL, or a Book open already."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.journal import head
+    from desmoche_ref.store.trust.journal import head
 
     opened = open_book(book, readonly=True) if isinstance(book, str) else None
     try:

@@ -106,7 +106,7 @@ def friday_sqlite(folder) -> str:
 def friday_table_book(book):
     """friday's table made on `book` through the scorebook service (bet 10.00, `todo`, the
     oro side game) and its first hand dealt by Ana: the TableBook to record its moves on."""
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000, options="todo",
                  sides=[("oro", 500, ["Ana", "Beto", "Carla"])])
@@ -381,7 +381,7 @@ def recorder_of(url: str) -> str:
     URL's user on PostgreSQL (the tests connect as a named user), the login name on SQLite."""
     from sqlalchemy.engine import make_url
 
-    from desmoche_ref.store.identity import login_name
+    from desmoche_ref.store.trust.identity import login_name
 
     return make_url(url).username if url.startswith("postgresql") else login_name()
 

@@ -20,12 +20,12 @@ from psycopg.rows import namedtuple_row
 from sqlalchemy.engine import make_url
 
 from conftest import FRIDAY_LINES as FRIDAY, Live, _pg_conninfo, _pg_server, friday_table_book, template_book, verified
-from desmoche_ref.store import journal as J
+from desmoche_ref.store.trust import journal as J
 from desmoche_ref.store import locks
 from desmoche_ref.notation.writer import with_comment
-from desmoche_ref.store.codecs import TAGS
-from desmoche_ref.store.plans import judge
-from desmoche_ref.store.records import chain_hash, verdict_columns
+from desmoche_ref.store.schema.codecs import TAGS
+from desmoche_ref.store.write.plans import judge
+from desmoche_ref.store.schema.records import chain_hash, verdict_columns
 
 LEAGUE = ("tests/league_data/north.dsm", "tests/league_data/north2.dsm", "tests/league_data/south.dsm")
 OLD_JOURNAL_LOCK = 0x6A6F75726E616C  # the advisory locks writers waited on before schema 0006
@@ -53,8 +53,8 @@ def as_role(url: str, role: str) -> str:
 
 
 def grant(url: str, league: dict) -> None:
-    """The owner grants the recorders and the reader (store/roles.py, as `db grant` does)."""
-    from desmoche_ref.store import roles
+    """The owner grants the recorders and the reader (store/trust/roles.py, as `db grant` does)."""
+    from desmoche_ref.store.trust import roles
     from desmoche_ref.store.db import open_book
 
     book = open_book(url)
@@ -70,7 +70,7 @@ def record_night(league):
     imported by the clerk."""
     def build(url):
         from desmoche_ref.store.db import open_book
-        from desmoche_ref.store.importer import import_records
+        from desmoche_ref.store.write.importer import import_records
 
         grant(url, league)
         book = open_book(as_role(url, league["clerk"]))
@@ -154,10 +154,10 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
     so the owner drops it — and the hand posted again by the program's own functions: verify,
     and verify --head of the head noted before, hold each move to its first journal row and
     name the second rows and who wrote them."""
-    from desmoche_ref.store import course
+    from desmoche_ref.store.write import course
     from desmoche_ref.store.db import make_engine
-    from desmoche_ref.store.tablestate import BookState
-    from desmoche_ref.store.writer import write
+    from desmoche_ref.store.write.tablestate import BookState
+    from desmoche_ref.store.write.writer import write
 
     noted = head_of(pg_url)
     owner = make_url(pg_url).username
@@ -280,9 +280,9 @@ def test_attack_owner_moves_the_times_back_three_days(pg_url):
 
 def read_as_the_program(row, table: str):
     """A row read through psycopg with its JSON columns as the program's columns read them (each
-    column's codec, store/codecs.py): what an attacker with the source hands the journal's texts."""
-    from desmoche_ref.store.codecs import JSONText
-    from desmoche_ref.store.models import BookTable, Hand, core
+    column's codec, store/schema/codecs.py): what an attacker with the source hands the journal's texts."""
+    from desmoche_ref.store.schema.codecs import JSONText
+    from desmoche_ref.store.schema.models import BookTable, Hand, core
 
     model = {"hand": Hand, "card_table": BookTable}.get(table)
     typed = [c for c in core(model).c if isinstance(c.type, JSONText)] if model is not None else []
@@ -428,7 +428,7 @@ def test_attack_the_files_holder_drops_the_index_and_journals_a_move_again(tmp_p
     from sqlmodel import select
 
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.models import Event
+    from desmoche_ref.store.schema.models import Event
 
     book = open_book(live.url, readonly=True)
     with book.read() as session:

@@ -17,7 +17,7 @@ import pytest
 
 from board_server import BoardServer, book_head
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import TableBook
+from desmoche_ref.store.write.tablebook import TableBook
 from test_board_server import FRIDAY, friday_book, sqlite_url  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.slow
@@ -211,7 +211,7 @@ def club_night(url, tables, hands):
     """A club's night: `tables` tables, each with `hands` hands played tonight (imported, of
     today) and the next half played live; a long name at each."""
     from desmoche_ref.simulate import simulate_session
-    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.write.importer import import_records
 
     book = open_book(url)
     for k in range(tables):

@@ -132,9 +132,9 @@ def test_the_leak_finder_reads_every_notation_where_a_reader_would():
 def board_of(view, number=1, night=None):
     """A Snapshot holding one table whose hand has `view` (and tonight `night`): the board drawn
     from it."""
-    from desmoche_ref.store.league import Standings
-    from desmoche_ref.store.scoreboard import BoardTable, Snapshot
-    from desmoche_ref.store.tonight import Tonight
+    from desmoche_ref.store.read.league import Standings
+    from desmoche_ref.store.read.scoreboard import BoardTable, Snapshot
+    from desmoche_ref.store.read.tonight import Tonight
 
     hand = {**view, "verdict": view["status"], "number": number, "status": "open", "closed": False,
             "void": None, "undone": None, "redealt": False}

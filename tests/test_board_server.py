@@ -15,7 +15,7 @@ import pytest
 from board_server import BoardServer, Stream, book_head, head_of, until
 from conftest import Live, _pg_conninfo
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import TableBook, create_table
+from desmoche_ref.store.write.tablebook import TableBook, create_table
 from test_board_public import Seen, leaks
 from test_report import HOSTILE_TABLE
 
@@ -352,7 +352,7 @@ def test_no_card_still_hidden_in_anything_the_server_sent_over_two_simulated_nig
     at the book (PACE, 0.1 s, what keeps a flood of changes one look: test_board_attacks) is
     cut to 5 ms here, or the ~200 moves would wait ~20 s on it alone."""
     from desmoche_ref.board import hub
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     monkeypatch.setattr(hub, "PACE", 0.005)
 

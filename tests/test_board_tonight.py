@@ -1,5 +1,5 @@
 """What the board shows of a table (issue 34), in this process over a real SQLite book through
-the scoreboard service: tonight only (store/tonight.py's rule, the night's nets and settle-up
+the scoreboard service: tonight only (store/read/tonight.py's rule, the night's nets and settle-up
 from the book's own services), and every state of a hand as it is — void with its reason, an
 undo, a hand dealt again, its end taken back, a closed table — also to a board that starts
 after it, with the words a person wrote masked where they name a card the room has not seen."""
@@ -13,9 +13,9 @@ from conftest import FRIDAY_LINES, Live
 from desmoche_ref.cards import CARD_NAME
 from desmoche_ref.board.render import Renderer, dumps, snapshot_json
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.scoreboard import Scoreboard
-from desmoche_ref.store.tablebook import TableBook
-from desmoche_ref.store.tonight import Played, night_start
+from desmoche_ref.store.read.scoreboard import Scoreboard
+from desmoche_ref.store.write.tablebook import TableBook
+from desmoche_ref.store.read.tonight import Played, night_start
 from test_board_public import leaks
 from test_board_server import friday_book, sqlite_url  # noqa: F401 (a fixture)
 
@@ -66,7 +66,7 @@ def test_a_table_reused_every_week_shows_tonight_only(sqlite_url):  # noqa: F811
     """Two earlier nights imported (their Date), then tonight's hand recorded live: the night on
     the board is that hand alone — its nets, its settle-up — the season every hand; a pause of
     more than four hours and the next hand begins another night."""
-    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.write.importer import import_records
 
     records, lines = _night()
     dated = [r.replace('[Players', '[Date "2025-03-07"]\n[Players', 1) if k < 3 else

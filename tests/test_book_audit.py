@@ -323,7 +323,7 @@ def test_verify_read_one_hand_a_batch_finds_what_it_finds_at_once(live, monkeypa
     carried, two void hands later) reaches back past its batch, and every edit is found
     the same, in the same order."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.scorebook import Scorebook
+    from desmoche_ref.store.read.scorebook import Scorebook
 
     def found():
         book = open_book(live.url, readonly=True)
@@ -369,9 +369,9 @@ def test_an_edit_whose_hashes_were_recomputed_is_caught_by_the_head(book):
     course of every table as it was: verify alone cannot know, the head kept before can."""
     from sqlalchemy import select
 
-    from desmoche_ref.store import journal as J
-    from desmoche_ref.store.models import Event, core
-    from desmoche_ref.store.records import chain_hash
+    from desmoche_ref.store.trust import journal as J
+    from desmoche_ref.store.schema.models import Event, core
+    from desmoche_ref.store.schema.records import chain_hash
 
     event = core(Event)
 

@@ -275,7 +275,7 @@ SNAPSHOT_READER = """
 import sys
 from sqlalchemy import text
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.verify import verify_book
+from desmoche_ref.store.trust.verify import verify_book
 book = open_book(sys.argv[1], readonly=True)
 with book.read() as s:
     print(s.execute(text("SELECT count(*) FROM hand")).scalar(), flush=True)
@@ -617,7 +617,7 @@ def test_db_check_and_stamp_of_an_empty_book(bare_book_url):
 def test_the_book_tables_are_the_models():
     from sqlmodel import SQLModel
 
-    from desmoche_ref.store import models  # noqa: F401
+    from desmoche_ref.store.schema import models  # noqa: F401
 
     assert set(SQLModel.metadata.tables) == BOOK_TABLES
 

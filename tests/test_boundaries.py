@@ -149,7 +149,7 @@ def test_only_the_board_imports_the_board_libraries():
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "board").glob("*.py")), ids=lambda p: p.name)
 def test_the_board_is_a_front_end_that_holds_no_sql(path):
-    """It reads through a store service (store/scoreboard.py) and renders what it returns: no
+    """It reads through a store service (store/read/scoreboard.py) and renders what it returns: no
     SQLAlchemy, no SQL, nothing of cli/ or report/ but the templates it shares."""
     assert {"sqlalchemy", "sqlmodel", "psycopg", "sqlite3"}.isdisjoint(imported_modules(path))
     text = path.read_text()
@@ -346,3 +346,15 @@ def test_every_module_reads_in_one_sitting():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 79:
                 long_functions.append(f"{path.relative_to(package)}:{node.name}")
     assert (long_modules, long_functions) == ([], [])
+
+
+def test_one_name_one_module_outside_the_commands():
+    """Issue 32: outside cli/ (whose files are named after their commands) no two modules share
+    a name, so that `judging.py` or `replay.py` says which one is meant (the migrations aside)."""
+    seen = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).parts
+        if path.name == "__init__.py" or parts[0] == "cli" or "migrations" in parts:
+            continue
+        seen.setdefault(path.name, []).append("/".join(parts))
+    assert {name: places for name, places in seen.items() if len(places) > 1} == {}

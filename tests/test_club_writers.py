@@ -148,7 +148,7 @@ def test_live_writes_go_between_an_imports_short_transactions(book_path, tmp_pat
     from sqlalchemy import event
 
     from desmoche_ref.simulate import simulate_session
-    from desmoche_ref.store import importer
+    from desmoche_ref.store.write import importer
 
     source = tmp_path / "night.dsm"
     source.write_text(simulate_session(120, 3, seed=5), encoding="utf-8")
@@ -197,8 +197,8 @@ def test_an_import_waits_for_another_and_takes_over_from_one_killed(book_path, t
     """A SQLite book's imports store one at a time, each whole (so two imports of one record at
     once store it at one table): another waits for the one storing, past importer.IMPORT_WAIT
     `Busy` (exit 3, nothing stored); the hold of an import whose process is gone is taken over."""
-    from desmoche_ref.store import importer
-    from desmoche_ref.store.terms import IMPORT_LOCK
+    from desmoche_ref.store.write import importer
+    from desmoche_ref.store.schema.terms import IMPORT_LOCK
 
     monkeypatch.setattr(importer, "IMPORT_WAIT", 0.3)
     friday = os.path.join(os.path.dirname(__file__), "conformance", "friday.dsm")
@@ -256,7 +256,7 @@ def test_a_reader_reads_a_snapshot_and_holds_no_writer_back(book_url):
     """`report` (a Core connection: Book.connect) and `standings`, the board (a book opened
     read-only) read the book at one moment, and a writer goes on meanwhile, without waiting:
     SQLite WAL readers; PostgreSQL REPEATABLE READ READ ONLY transactions."""
-    from desmoche_ref.store.tablebook import create_table, list_tables
+    from desmoche_ref.store.write.tablebook import create_table, list_tables
 
     book, reader = open_book(book_url), open_book(book_url, readonly=True)
     create_table(book, "friday", ["Ana", "Beto"], 100)

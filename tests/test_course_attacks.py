@@ -19,11 +19,12 @@ from sqlalchemy import create_engine
 
 from conftest import FRIDAY_LINES as FRIDAY, Live, recorder_of, template_book, verified
 from desmoche_ref.notation.parser import split_comment
-from desmoche_ref.store import course, journal as J
-from desmoche_ref.store.codecs import TAGS
-from desmoche_ref.store.records import chain_hash
-from desmoche_ref.store.tablestate import BookState
-from desmoche_ref.store.writer import write
+from desmoche_ref.store.write import course
+from desmoche_ref.store.trust import journal as J
+from desmoche_ref.store.schema.codecs import TAGS
+from desmoche_ref.store.schema.records import chain_hash
+from desmoche_ref.store.write.tablestate import BookState
+from desmoche_ref.store.write.writer import write
 from test_attacks import as_role, connected, grant, league, read_as_the_program  # noqa: F401 (the roles)
 
 SEED = 4  # simulate_session(5, 3, seed=4, vary=False): five hands, each won, nothing carried
@@ -48,7 +49,7 @@ def session_hands(count: int, seed: int = SEED) -> list:
 def record_night(url: str, league: dict) -> None:
     """club's four hands by the clerk, friday's first moves by clerk2 (each through TableBook)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     grant(url, league)
     book = open_book(as_role(url, league["clerk"]))

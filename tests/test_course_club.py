@@ -13,11 +13,11 @@ from sqlalchemy import create_engine, text
 
 from conftest import FRIDAY_LINES as FRIDAY, Live, friday_table_book, recorder_of, template_book, verified
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.importer import import_records
-from desmoche_ref.store.scorebook import Scorebook
-from desmoche_ref.store.tablestate import BookState
-from desmoche_ref.store.terms import REOPEN
-from desmoche_ref.store.writer import write
+from desmoche_ref.store.write.importer import import_records
+from desmoche_ref.store.read.scorebook import Scorebook
+from desmoche_ref.store.write.tablestate import BookState
+from desmoche_ref.store.schema.terms import REOPEN
+from desmoche_ref.store.write.writer import write
 
 
 def _journal_kinds(book) -> list:
@@ -110,7 +110,7 @@ def test_verify_keeps_a_window_of_a_long_tables_hands(tmp_path, monkeypatch):
     read (older than the latest complete hand that carried nothing in): its memory a window of
     the table's, not the table — and the book verifies as whole as before."""
     from desmoche_ref.sim.night import simulate_session
-    from desmoche_ref.store import replaybook
+    from desmoche_ref.store.trust import book_replay as replaybook
 
     path = tmp_path / "book.db"
     shutil.copy(template_book("sqlite"), path)
@@ -123,7 +123,7 @@ def test_verify_keeps_a_window_of_a_long_tables_hands(tmp_path, monkeypatch):
     held = []
     forget = replaybook.forget
     monkeypatch.setattr(replaybook, "forget", lambda c: forget(c) or held.append(len(c.hands)))
-    from desmoche_ref.store.verify import verify_book
+    from desmoche_ref.store.trust.verify import verify_book
 
     book = open_book(f"sqlite:///{path}")
     try:

@@ -1,4 +1,4 @@
-"""The board's entry desk (store/desk.py, issue 36), below the web pages, on SQLite and on
+"""The board's entry desk (store/write/desk.py, issue 36), below the web pages, on SQLite and on
 PostgreSQL: a recorder signs in (a PIN; a league login), enters friday's hand and closes it
 with `check`'s verdict and nets, each move naming them; a resent form stores nothing twice; a
 form made on a hand that moved since is refused naming what changed, nothing stored; two
@@ -12,9 +12,9 @@ import pytest
 
 from conftest import friday_sqlite, with_friday, FRIDAY_LINES, Live, verified
 from desmoche_ref.store.db import BookError
-from desmoche_ref.store.desk import Desk, Moved, Seen, SignedOut
-from desmoche_ref.store.signin import SignInRefused
-from desmoche_ref.store.tablebook import TableBook
+from desmoche_ref.store.write.desk import Desk, Moved, Seen, SignedOut
+from desmoche_ref.store.trust.signin import SignInRefused
+from desmoche_ref.store.write.tablebook import TableBook
 from test_live_entry import FRIDAY_NETS
 from test_store_roles import as_role, granted_book, owner_url, roles  # noqa: F401 (fixtures)
 
@@ -209,7 +209,7 @@ def connections(url, *users, expected: int) -> int:
 def test_the_server_refuses_a_readers_connection_whatever_the_board_does(owner_url, roles):
     """Were the board's own check skipped, a move written through a reader's connection is
     refused by the server: nothing stored."""
-    from desmoche_ref.store.signin import Recorder
+    from desmoche_ref.store.trust.signin import Recorder
 
     owner, (clerk,) = granted_book(owner_url, roles, "--recorder")
     with_friday(owner_url)

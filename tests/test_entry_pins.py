@@ -9,10 +9,10 @@ import sqlite3
 import pytest
 
 from conftest import new_sqlite_book, FRIDAY_LINES, Live, friday_table_book, invoke, verified
-from desmoche_ref.store import pins
+from desmoche_ref.store.trust import pins
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.identity import entered_by, login_name
-from desmoche_ref.store.tablebook import TableBook
+from desmoche_ref.store.trust.identity import entered_by, login_name
+from desmoche_ref.store.write.tablebook import TableBook
 from desmoche_ref.store.db import describe
 from test_store_roles import granted_book, owner_url, psql, roles  # noqa: F401 (fixtures)
 

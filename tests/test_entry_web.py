@@ -14,7 +14,7 @@ from board_server import BoardServer
 from conftest import friday_sqlite, with_friday, FRIDAY_LINES, Live
 from desmoche_ref.board.sessions import Sessions, Throttle
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import TableBook
+from desmoche_ref.store.write.tablebook import TableBook
 from entry_client import Phone
 from test_store_roles import as_role, granted_book, owner_url, roles  # noqa: F401 (fixtures)
 

@@ -156,8 +156,8 @@ def five_hands() -> bytes:
 
 def test_an_import_into_a_new_book_makes_its_table_the_one_in_use(book_url):
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.tablebook import TableBook, list_tables
+    from desmoche_ref.store.write.importer import import_records
+    from desmoche_ref.store.write.tablebook import TableBook, list_tables
 
     book = open_book(book_url)
     done = import_records(book, five_hands(), "five.dsm")
@@ -170,8 +170,8 @@ def test_an_import_into_a_new_book_makes_its_table_the_one_in_use(book_url):
 
 def test_an_import_leaves_the_table_in_use_where_it_was(book_url):
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.tablebook import create_table, list_tables
+    from desmoche_ref.store.write.importer import import_records
+    from desmoche_ref.store.write.tablebook import create_table, list_tables
 
     book = open_book(book_url)
     create_table(book, "friday", ["Ana", "Beto", "Carla"], 1000)

@@ -3,17 +3,17 @@ the table's hands are read back once, not once a transaction (200,000 hands that
 what the one before held were read back whole every batch), and the state carried is read
 again whenever another writer changed the table's newest hand meanwhile: a hand dealt live,
 or the last imported hand taken back. On SQLite and PostgreSQL, through the import's own
-batch writer (store/batch.py `HandBatch`) and a live recorder between two of its batches."""
+batch writer (store/write/batch.py `HandBatch`) and a live recorder between two of its batches."""
 
 import pytest
 
 from desmoche_ref.simulate import simulate_session
-from desmoche_ref.store import batch, tablestate
+from desmoche_ref.store.write import batch, tablestate
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.identity import recorder
-from desmoche_ref.store.judging import Judging
-from desmoche_ref.store.tablebook import TableBook
-from desmoche_ref.store.terms import StoreError
+from desmoche_ref.store.trust.identity import recorder
+from desmoche_ref.store.write.judging import Judging
+from desmoche_ref.store.write.tablebook import TableBook
+from desmoche_ref.store.schema.terms import StoreError
 
 PLAYERS = ["Ana", "Beto", "Carla"]
 
@@ -101,7 +101,7 @@ def test_an_imports_journal_is_the_same_however_its_transactions_were_cut(tmp_pa
     where the batch ends."""
     from sqlalchemy import text
 
-    from desmoche_ref.store import importer
+    from desmoche_ref.store.write import importer
 
     data = _two_tables(12)
     dumps = []

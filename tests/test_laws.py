@@ -160,7 +160,7 @@ def test_n9_4_side_stakes_refunded_were_put_in_no_pot():
 # ------------------------------------------------------------------ one value, two sources
 def test_facts_of_a_report_and_of_a_stored_row_are_the_same():
     """A row as the book's columns read it (their JSON decoded by the columns' own types,
-    store/codecs.py: the laws know no storage encoding)."""
+    store/schema/codecs.py: the laws know no storage encoding)."""
     from types import SimpleNamespace
 
     text = peladilla_hand(carry="40", extra='[Side "oro 1 Ana Beto"]\n[SideCarry "oro 3"]')

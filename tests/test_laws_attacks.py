@@ -1,7 +1,7 @@
 """Issue 24's attacks on the laws across hands (laws.py, NOTATION N9), each tried as the one who
 would try it: on SQLite by anyone with the file, on the PostgreSQL test server by a recorder
 made with `db grant`, through its own connection, computing what the program would write with
-the program's own functions (store/journal.py) as an attacker with the source would. Each is
+the program's own functions (store/trust/journal.py) as an attacker with the source would. Each is
 refused, or found by `verify` naming the table, the hand and the rule. docs/security.md cites
 these tests by name (`test_attack_…`)."""
 
@@ -52,8 +52,8 @@ def problems(live) -> list:
 
 
 def test_attack_a_bet_forged_while_a_pot_is_carried_is_found_by_verify(attacker):
-    from desmoche_ref.store import journal as J
-    from desmoche_ref.store.league import card_table
+    from desmoche_ref.store.trust import journal as J
+    from desmoche_ref.store.read.league import card_table
 
     owner, recorder, url = attacker
     recorder("table", "bet", "north", "500", "--all-agree", status=2)  # refused: R2.3
@@ -75,8 +75,8 @@ def test_attack_a_bet_forged_while_a_pot_is_carried_is_found_by_verify(attacker)
 
 
 def test_attack_a_hand_inserted_that_drops_the_carried_pot_is_found_by_verify(attacker):
-    from desmoche_ref.store import journal as J
-    from desmoche_ref.store.league import card_table, hand
+    from desmoche_ref.store.trust import journal as J
+    from desmoche_ref.store.read.league import card_table, hand
 
     owner, recorder, url = attacker
     engine, transaction = connected(url)
@@ -146,7 +146,7 @@ def _writer(url: str) -> str:
 
 def _last_journal_row(live) -> int:
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.journal import rows
+    from desmoche_ref.store.trust.journal import rows
 
     book = open_book(live.url, readonly=True)
     with book.engine.connect() as conn:

@@ -18,7 +18,7 @@ PELADILLA = ["deal Beto As 3c 4d 7h 8s Td Js Qh Kd", "deal Carla 5s 5h 5d 2c 9d 
 def record(url, table, lines):
     """The lines recorded at the table through the scorebook service, as `rec` records them."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.write.tablebook import TableBook
 
     at = TableBook(open_book(url), table)
     for line in lines:

@@ -143,6 +143,6 @@ def test_standings_formats(tmp_path):
 def test_the_reports_status_word_is_the_referees():
     # league.py spells it out rather than import the referee (start-up): they must agree
     from desmoche_ref.referee import COMPLETE
-    from desmoche_ref.store import league
+    from desmoche_ref.store.read import league
 
     assert league.COMPLETE == COMPLETE

@@ -12,13 +12,13 @@ from desmoche_ref.cli import main
 from desmoche_ref.referee import COMPLETE, judge_text
 from desmoche_ref.simulate import simulate_session
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.league import audit, standings
+from desmoche_ref.store.read.league import audit, standings
 
 # Each process imports its file 15 hands per transaction, so their transactions interleave.
 IMPORTER = """
 import sys
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.importer import import_records
+from desmoche_ref.store.write.importer import import_records
 url, path = sys.argv[1], sys.argv[2]
 result = import_records(open_book(url), open(path, "rb").read(), path, batch_size=15)
 print(result.stored, len(result.rejected))

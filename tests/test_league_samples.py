@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from desmoche_ref.cli import main
 from desmoche_ref.referee import COMPLETE, INVALID, judge_text
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.league import audit
+from desmoche_ref.store.read.league import audit
 
 SAMPLES = sorted((pathlib.Path(__file__).parent.parent / "sample_logs").glob("*.dsm"))
 PG = os.environ.get("DESMOCHE_TEST_PG")

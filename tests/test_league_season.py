@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from desmoche_ref.cli import main
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.league import audit
+from desmoche_ref.store.read.league import audit
 
 DATA = pathlib.Path(__file__).parent / "league_data"
 SEASON = [DATA / "north.dsm", DATA / "north2.dsm", DATA / "south.dsm"]
@@ -167,7 +167,7 @@ def test_ledger_shows_each_posting_with_its_kind_and_counterparty(book_url):
 def test_live_recording_carries_on_after_an_import(book_url):
     """The table an import leaves is where a live `hand new` carries on: the deal passes to
     the right of the last imported dealer (R3.1) and the carried pot comes in (R2.3)."""
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.write.tablebook import TableBook
 
     run("import", "--db", book_url, DATA / "north.dsm")  # hand 2: Beto dealt, 30 carried
     book = open_book(book_url)

@@ -14,7 +14,7 @@ from conftest import recorder_of
 
 from desmoche_ref.referee import judge_text
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.models import Posting
+from desmoche_ref.store.schema.models import Posting
 from conftest import verified
 
 CONFORMANCE = pathlib.Path(__file__).parent / "conformance"

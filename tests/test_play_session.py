@@ -18,9 +18,9 @@ from desmoche_ref.notation.parser import parse_text
 from desmoche_ref.play.script import night_script
 from desmoche_ref.referee import judge_text
 from desmoche_ref.session import check_session
-from desmoche_ref.store import hands as H
+from desmoche_ref.store.read import hands as H
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.models import Event, Hand, Posting
+from desmoche_ref.store.schema.models import Event, Hand, Posting
 
 ROOT = pathlib.Path(__file__).parent.parent
 FRIDAY = ROOT / "tests" / "conformance" / "friday.dsm"

@@ -12,10 +12,10 @@ import pexpect
 import pytest
 from sqlmodel import select
 
-from desmoche_ref.store import hands as H
-from desmoche_ref.store.tablebook import TableBook
+from desmoche_ref.store.read import hands as H
+from desmoche_ref.store.write.tablebook import TableBook
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.models import Hand, Posting
+from desmoche_ref.store.schema.models import Hand, Posting
 
 ROOT = pathlib.Path(__file__).parent.parent
 FRIDAY = [line for line in (ROOT / "tests" / "conformance" / "friday.dsm").read_text().splitlines()

@@ -193,7 +193,7 @@ def test_a_knock_is_made_anew_at_each_card_on_offer(_built, tmp_path):
 def test_two_recorders_typing_one_move_store_it_once(friday):
     """The second sends the line after the move it saw (`--expect`): the move the first stored."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.write.tablebook import TableBook
 
     friday("undo")  # the show of Beto's card taken back: the hand at move 29
     first = TableBook(open_book(friday.url), "friday")

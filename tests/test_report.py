@@ -516,12 +516,12 @@ def test_a_hand_page_says_who_entered_each_move(tmp_path):
 
 # ------------------------------------------------------- the report's data (issue 26)
 def test_the_season_service_reads_what_export_and_the_ledger_say(season):
-    """store/season.py: each hand shown is one export writes, its record the same text (read a
+    """store/read/season.py: each hand shown is one export writes, its record the same text (read a
     few hands a batch), its money the sum of its postings into each player's account, each
     night's balances what `balances` of that table and day says."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.league import Selection, balances, export_hands, ledger, recorders
-    from desmoche_ref.store.season import records, season as season_of
+    from desmoche_ref.store.read.league import Selection, balances, export_hands, ledger, recorders
+    from desmoche_ref.store.read.season import records, season as season_of
 
     book = open_book(season.url, migrate=False)
     try:

@@ -1,6 +1,6 @@
 """2,000 random lines through the scorebook on SQLite, 800 on PostgreSQL (issue 16): random verbs
 with real and wrong cards and players, the simulator's legal moves among them, `end`, `undo` and new hands, typed at one
-table through the service every front end uses (store/tablebook.py). Whatever is refused
+table through the service every front end uses (store/write/tablebook.py). Whatever is refused
 changes nothing; afterwards `verify` finds nothing, the money audit finds nothing, and each
 stored hand's verdict is `check`'s on its exported record."""
 
@@ -11,7 +11,8 @@ import pytest
 from desmoche_ref.notation.parser import VERBS
 from desmoche_ref.sim.night import simulate_session
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
+from desmoche_ref.store.write.tablebook import (HandChanged, Refused, StoreError, TableBook,
+                                                create_table)
 
 LINES = {"sqlite": 2000, "postgresql": 800}  # PostgreSQL: its own store's paths, not the referee again
 PLAYERS = ["Ana", "Beto", "Carla"]
@@ -53,8 +54,8 @@ def counts(book) -> tuple:
 @pytest.mark.slow
 def test_two_thousand_random_lines_leave_a_sound_book(book_url):
     from desmoche_ref.referee import judge_text
-    from desmoche_ref.store.league import audit, export_hands
-    from desmoche_ref.store.verify import verify_book
+    from desmoche_ref.store.read.league import audit, export_hands
+    from desmoche_ref.store.trust.verify import verify_book
 
     rng = random.Random(16)
     budget = LINES["sqlite" if book_url.startswith("sqlite") else "postgresql"]

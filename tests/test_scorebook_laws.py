@@ -2,7 +2,7 @@
 PostgreSQL: random sequences of scorebook commands — tables, hands, the simulator's legal
 moves and lines the rules refuse, undo, bet changes, closes, imports of simulated records,
 two tables, two recorders interleaved — through the one service every front end uses
-(store/tablebook.py). After every step:
+(store/write/tablebook.py). After every step:
 - `verify` finds nothing and the money audit finds nothing (every hand's postings sum to
   zero, the standings are the postings' sums);
 - a refused or lost command changed nothing (row counts and the last move's hash equal);
@@ -25,7 +25,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from conftest import _pg_conninfo, fresh_pg_book, template_book
 from desmoche_ref.sim.night import simulate_session
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import HandChanged, Refused, StoreError, TableBook, create_table
+from desmoche_ref.store.write.tablebook import (HandChanged, Refused, StoreError, TableBook,
+                                                create_table)
 
 PLAYERS = ["Ana", "Beto", "Carla"]
 NOT_PLAYED = ["draw Zed 2d", "pay Ana 1x", "meld Beto", "cut", "knock Dani", "deal Ana 2s 2s"]
@@ -122,7 +123,7 @@ def snapshot(book) -> tuple:
 def money(book) -> dict:
     """Standings, settle-up balances and ledger totals per account and kind: what an export
     must carry over exactly."""
-    from desmoche_ref.store.league import balances, ledger, standings
+    from desmoche_ref.store.read.league import balances, ledger, standings
 
     with book.connect() as conn:
         totals = {}
@@ -335,7 +336,7 @@ class Laws(RuleBasedStateMachine):
     @precondition(lambda self: "imported" not in self.tables)
     @rule()
     def import_a_season(self):
-        from desmoche_ref.store.importer import import_records
+        from desmoche_ref.store.write.importer import import_records
 
         done = import_records(self.book, SESSION.encode(), "season.dsm", "imported")
         assert done.stored == 4 and not done.rejected
@@ -350,8 +351,8 @@ class Laws(RuleBasedStateMachine):
     def the_book_passes_its_own_audit(self):
         """After every step; a step that committed nothing (a refusal, a line sent twice) left
         the book the audit last passed, byte for byte: not audited again (Book.unchanged)."""
-        from desmoche_ref.store.league import audit
-        from desmoche_ref.store.verify import verify_book
+        from desmoche_ref.store.read.league import audit
+        from desmoche_ref.store.trust.verify import verify_book
 
         if self.store.unchanged():
             return
@@ -365,8 +366,8 @@ class Laws(RuleBasedStateMachine):
         """Each hand's stored verdict is `check`'s on its record; the export imports back
         into a fresh book with the same money."""
         from desmoche_ref.referee import judge_text
-        from desmoche_ref.store.importer import import_records
-        from desmoche_ref.store.league import export_hands
+        from desmoche_ref.store.write.importer import import_records
+        from desmoche_ref.store.read.league import export_hands
 
         with self.book.connect() as conn:
             exported = list(export_hands(conn))
@@ -427,7 +428,7 @@ _in_parts(PostgresLaws, "TestLawsPostgreSQL", int(os.environ.get("DESMOCHE_LAWS_
 def test_every_simulated_hand_plays_to_its_end_through_the_service(tmp_path):
     """The machine's legal moves are legal: each simulated hand, recorded move by move, ends
     as `check` ends its record, and the book verifies."""
-    from desmoche_ref.store.verify import verify_book
+    from desmoche_ref.store.trust.verify import verify_book
 
     book = open_book(str(tmp_path / "b.db"))
     create_table(book, "t", PLAYERS, 1000)

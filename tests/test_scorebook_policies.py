@@ -1,4 +1,4 @@
-"""One policy per case, the same answer from every front end (store/tablebook.py): the verbs,
+"""One policy per case, the same answer from every front end (store/write/tablebook.py): the verbs,
 `rec` and `play` give a line the same verdict and exit status, store it once, and agree with
 `check` of the hand's exported record (docs/rulings.md, N3.1, N4.4)."""
 
@@ -148,7 +148,7 @@ def test_a_move_that_loses_to_hand_new_is_told_the_table_moved_on(live):
     """The recorder looked at hand 1; before it stored its move another dealt hand 2: the
     move is not judged against the new hand (exit 3, nothing stored)."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import HandChanged, TableBook
+    from desmoche_ref.store.write.tablebook import HandChanged, TableBook
 
     new_night(live)
     for line in MOVES:

@@ -1,7 +1,7 @@
 """Writers racing at one table, on SQLite and PostgreSQL (issue 16): two and eight threads,
 each with its own connection, type the same night's moves, then race `end` against `hand
 new`, then `hand new` against `hand new`. Every write locks the table's row and reads the
-hand afresh under it (store/tablebook.py): the loser of each race is told so (HandChanged:
+hand afresh under it (store/write/tablebook.py): the loser of each race is told so (HandChanged:
 exit 3 at the command line) and changes nothing. After each round the laws hold: each move
 stored once, in order, with no gap; the hand closed and posted once; `verify` and the money
 audit find nothing."""
@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import HandChanged, StoreError, TableBook, create_table
+from desmoche_ref.store.write.tablebook import HandChanged, StoreError, TableBook, create_table
 from test_store_core import friday_lines
 
 MOVES = friday_lines()
@@ -43,8 +43,8 @@ def race(url: str, writers: int, act) -> list:
 
 
 def laws(book) -> None:
-    from desmoche_ref.store.league import audit
-    from desmoche_ref.store.verify import verify_book
+    from desmoche_ref.store.read.league import audit
+    from desmoche_ref.store.trust.verify import verify_book
 
     with book.read() as s:
         assert verify_book(s)[0] == []

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from desmoche_ref.cli import main
 from desmoche_ref.cli.book import book_command
 from desmoche_ref.store.db import schema_head
-from desmoche_ref.store.hands import StoreError
+from desmoche_ref.store.read.hands import StoreError
 from conftest import recorder_of, verified
 from test_live_entry import friday_table, moves_of
 
@@ -230,7 +230,7 @@ def test_the_stores_errors_in_spanish(es, book_url, tmp_path):
 
 
 def test_a_plain_message_prints_as_it_is():
-    """The league's commands raise StoreError with a plain str (store/importer.py, league.py):
+    """The league's commands raise StoreError with a plain str (store/write/importer.py, league.py):
     book_command prints it as it is, in either language."""
     import click
 

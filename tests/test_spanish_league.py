@@ -87,8 +87,8 @@ def test_a_record_that_forgets_the_tables_pot_is_rejected_in_spanish(tmp_path):
     assert ledger[-1].split() == ["empty-table", "1", "Carla", "devolución", "principal", "bote:principal", "10.00"]
     # a closed table refuses an import: the book's error is a message with its Spanish
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.hands import StoreError
-    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.read.hands import StoreError
+    from desmoche_ref.store.write.importer import import_records
 
     book = open_book(f"sqlite:///{db}")
     try:
@@ -170,8 +170,8 @@ def test_errors_in_spanish(tmp_path):
     assert bad_date.stderr.splitlines()[-1].endswith(": '2026-13-01' no tiene el formato '%Y-%m-%d'.")
     # an unknown table: the store's error is a message, shown in the language of the run
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.hands import StoreError
-    from desmoche_ref.store.league import Selection, standings
+    from desmoche_ref.store.read.hands import StoreError
+    from desmoche_ref.store.read.league import Selection, standings
 
     book = open_book(f"sqlite:///{db}")
     try:
@@ -240,9 +240,9 @@ def test_json_csv_and_records_are_the_same_in_spanish(book_url):
 
 
 def test_the_ledgers_pot_names_are_the_settlements():
-    # store/league.py spells out the main pot's name (start-up: no settle.py): they must agree
+    # store/read/league.py spells out the main pot's name (start-up: no settle.py): they must agree
     from desmoche_ref import settle
-    from desmoche_ref.store import league
+    from desmoche_ref.store.read import league
 
     assert league.MAIN_POT == settle.MAIN_POT
     assert settle.pot_account(settle.MAIN_POT) == "pot:main" and settle.pot_account("oro") == "pot:oro"

@@ -20,9 +20,9 @@ from desmoche_ref.notation.parser import VERBS
 from desmoche_ref.play.complete import candidates
 from desmoche_ref.play.typed import SHORT, Command, help_text, read
 from desmoche_ref.play.prompt import prompt_text, state_lines
-from desmoche_ref.store import hands as H
+from desmoche_ref.store.read import hands as H
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.models import Hand
+from desmoche_ref.store.schema.models import Hand
 from test_play_lines import friday_referee
 from test_play_terminal import ACCEPTED, PROMPT, book_path, expect_shown, stored, type_line  # noqa: F401
 

@@ -1,5 +1,5 @@
 """Two recorders at once, on SQLite and PostgreSQL, as two real processes: each looks at the
-hand, judges its move and stores it expecting the seq it saw (store/tablebook.py). Nothing is
+hand, judges its move and stores it expecting the seq it saw (store/write/tablebook.py). Nothing is
 lost or duplicated: the log holds every accepted move once, in seq order with no gap; the
 slower recorder is told "the hand changed" and stores nothing."""
 
@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from desmoche_ref.store import hands as H
+from desmoche_ref.store.read import hands as H
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import HandChanged, TableBook, create_table
+from desmoche_ref.store.write.tablebook import HandChanged, TableBook, create_table
 from test_store_core import friday_lines
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -21,7 +21,7 @@ OPENING = friday_lines()[:8]  # to `draw Beto 2d`
 RECORDER = """\
 import sys
 from desmoche_ref.store.db import open_book
-from desmoche_ref.store.tablebook import HandChanged, TableBook
+from desmoche_ref.store.write.tablebook import HandChanged, TableBook
 
 book = open_book(sys.argv[1])
 accepted = []
@@ -69,9 +69,9 @@ def test_two_processes_append_to_one_hand(book_url):
 def test_the_slower_recorder_stores_nothing(book_url):
     from sqlalchemy.exc import IntegrityError
 
-    from desmoche_ref.store import course
-    from desmoche_ref.store.tablestate import BookState
-    from desmoche_ref.store.writer import write
+    from desmoche_ref.store.write import course
+    from desmoche_ref.store.write.tablestate import BookState
+    from desmoche_ref.store.write.writer import write
 
     book = new_book(book_url)
     first, second = TableBook(book), TableBook(book)  # both look at move 8

@@ -7,8 +7,8 @@ import pytest
 from sqlmodel import select
 
 from desmoche_ref.store.db import alembic_config, open_book, schema_head, schema_version
-from desmoche_ref.store.models import Event, Posting
-from desmoche_ref.store.tablebook import Refused, TableBook, create_table
+from desmoche_ref.store.schema.models import Event, Posting
+from desmoche_ref.store.write.tablebook import Refused, TableBook, create_table
 
 FRIDAY = pathlib.Path(__file__).parent / "conformance" / "friday.dsm"
 
@@ -51,7 +51,7 @@ def test_friday_recorded_move_by_move(book_url):
 def test_chain_hashes_are_chain_hash_in_turn():
     """The importer hashes a hand's events in one loop (records.chain_hashes): the same
     hashes as chain_hash, event by event, with or without a recorder."""
-    from desmoche_ref.store.records import chain_hash, chain_hashes
+    from desmoche_ref.store.schema.records import chain_hash, chain_hashes
 
     lines, comments = ["deal Ána ?x9", "draw Ána 5c", "end"], [None, " ünïcode ☃", ""]
     for recorder in ("Ána", None):

@@ -26,7 +26,7 @@ CLOSED = HERE / "conformance" / "closed-win.dsm"
 def build(url: str) -> None:
     """The commands: live entry, an undo, a bet change, a table close, three imports."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
+    from desmoche_ref.store.write.importer import import_records
 
     book = open_book(url)
     try:
@@ -65,7 +65,7 @@ def dump(url: str, recorder: str) -> dict:
 def _dump(conn, recorder: str) -> dict:
     """(A live hand's Date tag is the day it was dealt: `<today>`, and its content hash, which
     holds it, aside.)"""
-    from desmoche_ref.store.hands import played_today
+    from desmoche_ref.store.read.hands import played_today
 
     tables = {r["id"]: r for r in _rows(conn, "SELECT * FROM card_table ORDER BY id")}
     players = {r["id"]: r["name"] for r in _rows(conn, "SELECT id, name FROM player ORDER BY id")}

@@ -1,4 +1,4 @@
-"""The importer's judging process (store/forked.py): items arrive in order, an exception in
+"""The importer's judging process (store/write/forked.py): items arrive in order, an exception in
 the child is raised in the parent, a child that dies is an error and not a hang, and the
 child never outlives the reading (stopped early, or the parent killed)."""
 
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from desmoche_ref.store.forked import ChildGone, forked
+from desmoche_ref.store.write.forked import ChildGone, forked
 
 
 def numbers(n, fail_at=None):
@@ -80,7 +80,7 @@ def test_reading_stopped_early_ends_the_child():
 def test_the_child_does_not_outlive_a_parent_killed_with_sigkill(tmp_path):
     program = textwrap.dedent("""
         import os, sys, time
-        from desmoche_ref.store.forked import forked
+        from desmoche_ref.store.write.forked import forked
         def endless():
             while True:
                 yield os.getpid(), b"x" * 10000  # the pipe fills: the child waits to send
@@ -126,7 +126,7 @@ def test_an_inbox_closed_untold_ends_the_child():
 def test_the_child_waiting_to_be_told_does_not_outlive_a_parent_killed_with_sigkill():
     program = textwrap.dedent("""
         import os, sys, time
-        from desmoche_ref.store.forked import forked
+        from desmoche_ref.store.write.forked import forked
         def waits(inbox):
             yield os.getpid()  # the pipe holds it: the parent reads it untold
             inbox.read()
@@ -144,9 +144,9 @@ def test_the_child_waiting_to_be_told_does_not_outlive_a_parent_killed_with_sigk
 
 
 def test_a_judging_closed_before_it_began_ends_its_child():
-    """The command line starts judging a file before it opens the book (store/judging.py):
+    """The command line starts judging a file before it opens the book (store/write/judging.py):
     a book that cannot be opened closes it, untold, and the child goes."""
-    from desmoche_ref.store.judging import Judging
+    from desmoche_ref.store.write.judging import Judging
 
     before = {p.pid for p in multiprocessing.active_children()}
     judging = Judging(b"[Players \"Ana Beto\"]\n[Dealer \"Ana\"]\n[Bet \"10\"]\n", "night.dsm")

@@ -69,8 +69,8 @@ def _rows(url: str) -> dict:
 @pytest.mark.slow
 def test_a_night_recorded_live_and_imported_stores_the_same_rows(two_books):
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.scorebook import Scorebook
+    from desmoche_ref.store.write.importer import import_records
+    from desmoche_ref.store.read.scorebook import Scorebook
 
     live_url, imported_url = two_books
     book = open_book(live_url)
@@ -109,9 +109,9 @@ def test_the_rows_the_planners_make_are_the_models_columns():
     hands the driver their values as they are (writer.insert), and reads them back as they are
     (tablestate); an imported hand's moves (judging.Prepared.event_rows) are the event table's
     columns less the id and the undo's target, which an import leaves NULL."""
-    from desmoche_ref.store.models import BookTable, Event, Hand, Posting, core
-    from desmoche_ref.store.records import ROWS
-    from desmoche_ref.store.writer import TABLES
+    from desmoche_ref.store.schema.models import BookTable, Event, Hand, Posting, core
+    from desmoche_ref.store.schema.records import ROWS
+    from desmoche_ref.store.write.writer import TABLES
 
     models = {"card_table": BookTable, "hand": Hand, "event": Event, "posting": Posting}
     assert set(ROWS) == set(TABLES) == set(models)
@@ -127,9 +127,9 @@ def test_each_json_column_has_one_codec_that_reads_back_what_it_wrote(book_url):
     empty or NULL column reads as the codec says."""
     from sqlalchemy import insert, select
 
-    from desmoche_ref.store.codecs import CODECS, JSONText, POTS, SIDES, TAGS
+    from desmoche_ref.store.schema.codecs import CODECS, JSONText, POTS, SIDES, TAGS
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.models import BookTable, Hand, core
+    from desmoche_ref.store.schema.models import BookTable, Hand, core
 
     typed = {(model.__tablename__, c.name): c.type.codec for model in (BookTable, Hand)
              for c in core(model).c if isinstance(c.type, JSONText)}

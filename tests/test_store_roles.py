@@ -283,7 +283,7 @@ def test_a_book_its_owner_upgrades_works_for_both_roles(owner_url, roles):
     would have none — is covered again), and both roles work."""
     from alembic import command
 
-    from desmoche_ref.store import roles as R
+    from desmoche_ref.store.trust import roles as R
 
     old = Book(owner_url, make_engine(owner_url))
     cfg = alembic_config(old)

@@ -206,7 +206,7 @@ def test_each_batch_is_one_query_of_at_most_a_batch(many, monkeypatch):
     from sqlalchemy import event
 
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.scorebook import Scorebook
+    from desmoche_ref.store.read.scorebook import Scorebook
 
     book = open_book(many.url, readonly=True)
     statements = []

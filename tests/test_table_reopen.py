@@ -21,7 +21,7 @@ def carried_night(url):
     """Table T (Ana Beto Carla Dani, bet 5.00): hand 1 nobody wins, its pot of 20.00 carried."""
     from desmoche_ref.play.script import night_script
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     setup, lines = night_script(NO_WINNER)
     book = open_book(url)

@@ -27,7 +27,7 @@ def friday_book(lines):
     """build(url): table friday (NOTATION's example, oro 5 for all) and hand 1 with `lines`."""
     def build(url):
         from desmoche_ref.store.db import open_book
-        from desmoche_ref.store.tablebook import TableBook, create_table
+        from desmoche_ref.store.write.tablebook import TableBook, create_table
 
         book = open_book(url)
         create_table(book, "friday", PLAYERS, 1000, options="todo", sides=[("oro", 500, PLAYERS)])
@@ -205,7 +205,7 @@ def _carried_night(url):
     from test_live_tables import NO_WINNER
 
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     book = open_book(url)
     seated = ["Ana", "Beto", "Carla", "Dani"]
@@ -429,7 +429,7 @@ def test_a_command_that_makes_a_book_says_so_once(tmp_path):
 
 def test_ctrl_c_during_import_says_what_was_stored_and_how_to_finish(tmp_path, monkeypatch):
     from conftest import invoke
-    from desmoche_ref.store import importer, judging
+    from desmoche_ref.store.write import importer, judging
 
     monkeypatch.setattr(importer, "BATCH", 2)
     monkeypatch.setattr(judging, "JUDGED", 2)

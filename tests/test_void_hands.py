@@ -112,7 +112,7 @@ def void_night(url):
     """Table t (Ana Beto Carla, bet 10.00): hand 1 nobody wins; hand 2, dealt by Beto, voided at
     the table after two deal lines; hand 3 Beto deals again and Ana wins the pot; the table closed."""
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.tablebook import TableBook, create_table
+    from desmoche_ref.store.write.tablebook import TableBook, create_table
 
     first, second = sim_hands()
     book = open_book(url)
@@ -137,9 +137,9 @@ def test_n9_6_a_hand_voided_at_the_table_keeps_its_number_in_exports_and_imports
     from desmoche_ref.session import check_session
     from desmoche_ref.referee import judge_text
     from desmoche_ref.store.db import open_book
-    from desmoche_ref.store.importer import import_records
-    from desmoche_ref.store.scorebook import Scorebook, Selection
-    from desmoche_ref.store.tablebook import TableBook
+    from desmoche_ref.store.write.importer import import_records
+    from desmoche_ref.store.read.scorebook import Scorebook, Selection
+    from desmoche_ref.store.write.tablebook import TableBook
 
     book = void_night(book_url)
     scores = Scorebook(book)

@@ -10,7 +10,7 @@
     GET  /entry/events         a server-sent event each time the book changes
     GET  /entry/assets/NAME    its style sheet and its script
 
-The desk below it (store/desk.py) signs recorders in and stores what they send through the
+The desk below it (store/write/desk.py) signs recorders in and stores what they send through the
 scorebook service; this module holds the web's part of the promise (docs/security.md):
 - the session cookie holds a random token only, HttpOnly and SameSite=Strict, for /entry;
   a session ends on signing out, after 12 hours, or when its recorder may no longer record;
@@ -43,7 +43,7 @@ NO_STORE = {"cache-control": "no-store"}
 
 
 class Entry:
-    """The entry routes of one board: `desk` (store/desk.py) on its book, `hub` its changes."""
+    """The entry routes of one board: `desk` (store/write/desk.py) on its book, `hub` its changes."""
 
     def __init__(self, desk, hub, lang: str, version: str = "", tables=()):
         self.desk, self.hub = desk, hub
@@ -89,7 +89,7 @@ class Entry:
             said = self.words.say(M("too many tries to sign in as {name} or from this phone: wait {seconds} "
                                     "seconds (nothing was checked)", name=name, seconds=wait))
             return self._sign_in_page(request, said, name, 429)
-        from ..store.signin import SignInRefused
+        from ..store.trust.signin import SignInRefused
 
         try:
             recorder = await run_in_threadpool(self.desk.sign_in, name, secret)
@@ -134,7 +134,7 @@ class Entry:
         return await self._show(session, name, request.query_params.get("line", ""), whole=True)
 
     async def _show(self, session, name: str, typed: str, whole: bool, seen: str | None = None):
-        from ..store.desk import SignedOut
+        from ..store.write.desk import SignedOut
 
         if self.tables and name not in self.tables:
             said = self.words.say(M("there is no table {name!r} on this board", name=name))
@@ -174,7 +174,7 @@ class Entry:
         form = await _form(request)
         if not _same_origin(request) or not session.form_ok(form.get("csrf")):
             return self._forbidden()
-        from ..store.desk import Seen, SignedOut
+        from ..store.write.desk import Seen, SignedOut
 
         what = form.get("action", "")
         arg = {"line": choices.long_form(form.get("line", "")), "new": form.get("dealer"),
@@ -222,7 +222,7 @@ class Entry:
         """The book's reason (a BookError, a StoreError) in the board's language; another
         failure is the board's own fault: raised."""
         from ..store.db import BookError
-        from ..store.terms import StoreError
+        from ..store.schema.terms import StoreError
 
         if isinstance(exc, (BookError, StoreError)):
             return self.words.say(exc.args[0])

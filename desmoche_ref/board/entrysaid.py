@@ -71,8 +71,8 @@ def closing_lines(words, number, report) -> list:
 
 def refusal_lines(words, exc):
     """What a refused form says: None for a failure that is not a refusal (said elsewhere)."""
-    from ..store.desk import Moved
-    from ..store.terms import HandChanged, Refused
+    from ..store.write.desk import Moved
+    from ..store.schema.terms import HandChanged, Refused
 
     if isinstance(exc, Refused):
         return [words._("refused: {code} {message} (nothing stored)").format(

@@ -1,8 +1,8 @@
 """The board kept up to date: one thread watches the book and draws the board once per change;
 every open page is handed the same drawing.
 
-The watching thread (`Hub._run`) opens the book read-only, waits for a change (store/changes.py:
-PostgreSQL's NOTIFY, SQLite's data_version), reads a Snapshot (store/scoreboard.py) and renders
+The watching thread (`Hub._run`) opens the book read-only, waits for a change (store/read/changes.py:
+PostgreSQL's NOTIFY, SQLite's data_version), reads a Snapshot (store/read/scoreboard.py) and renders
 it (render.py) — the page's body, its server-sent event already encoded, its JSON — then hands
 the result to the server's event loop, where every stream waiting for a newer version wakes.
 Changes that come while it draws are folded into the next drawing, and a change told of is
@@ -24,9 +24,9 @@ from .sentences import trouble_words
 if TYPE_CHECKING:
     import anyio
 
-    from ..store.changes import Watcher
+    from ..store.read.changes import Watcher
     from ..store.db import Book
-    from ..store.scoreboard import Scoreboard
+    from ..store.read.scoreboard import Scoreboard
 
 WAIT = 1.0          # seconds a wait for a change lasts (then a stop is heeded, a server's absence found)
 RETRY = 2.0         # seconds between two tries at a book it cannot read
@@ -191,8 +191,8 @@ class Hub:
         self._close(opened)
 
     def _open(self) -> "Opened":
-        from ..store.changes import watch
-        from ..store.scoreboard import Scoreboard, open_watched
+        from ..store.read.changes import watch
+        from ..store.read.scoreboard import Scoreboard, open_watched
 
         book = open_watched(self.db)
         try:

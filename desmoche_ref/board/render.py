@@ -1,4 +1,4 @@
-"""The board drawn: a Snapshot (store/scoreboard.py) as the page's HTML, the fragment pushed to
+"""The board drawn: a Snapshot (store/read/scoreboard.py) as the page's HTML, the fragment pushed to
 open pages, and the JSON. Rendered once per change whoever watches (board/hub.py), in the
 language the board was started in.
 
@@ -18,7 +18,7 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..money import fmt
-from ..store.league import POT_PARTY
+from ..store.read.league import POT_PARTY
 from .sentences import Words, card_html, cards_html
 
 HERE = os.path.dirname(__file__)

@@ -1,7 +1,7 @@
 """The board's entry sessions and its sign-in limits (issue 36). In memory only: a board
 restarted signs every phone out.
 
-- A **session** is a signed-in recorder (store/signin.py) behind a random token, the one
+- A **session** is a signed-in recorder (store/trust/signin.py) behind a random token, the one
   thing its cookie holds (HttpOnly, SameSite=Strict: board/entry.py); with it a CSRF token
   every form carries, and the one answer the next page shows. It ends on signing out, after
   HOURS (the night), or when its recorder may no longer record (a PIN or a role revoked: the

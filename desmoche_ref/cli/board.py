@@ -109,7 +109,7 @@ def _entry(db, hub, lang, tables, sock):
 
     from ..board.entry import Entry
     from ..store.db import BookError
-    from ..store.desk import Desk
+    from ..store.write.desk import Desk
     from .render import say
 
     desk = Desk(db)

@@ -124,7 +124,7 @@ def book_command(f):
             return f(*args, **kwargs)
         except Exception as exc:
             from ..store.db import BookError
-            from ..store.hands import HandChanged, Refused, StoreError
+            from ..store.read.hands import HandChanged, Refused, StoreError
             from ..store.locks import Busy
             from .render import say
 

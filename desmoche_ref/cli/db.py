@@ -137,7 +137,7 @@ ACCESS = {"owner": N_("owner"), "recorder": N_("recorder"), "reader": N_("reader
 def _server_book(db):
     """The PostgreSQL book named by --db (a SQLite book has no roles: exit 2 saying so)."""
     from ..store.db import resolve_url
-    from ..store.roles import postgres_only
+    from ..store.trust.roles import postgres_only
 
     postgres_only(resolve_url(db))
     return open_book(db)
@@ -178,8 +178,8 @@ def db_grant(role, recorder, reader, pin, db):
       desmoche-ref db grant Beto --recorder --pin --db club.db
     """
     from ..store.db import describe
-    from ..store.roles import READER, RECORDER
-    from ..store.scorebook import Scorebook
+    from ..store.trust.roles import READER, RECORDER
+    from ..store.read.scorebook import Scorebook
     from .render import say
 
     if recorder == reader:
@@ -199,7 +199,7 @@ def db_grant(role, recorder, reader, pin, db):
 
 def _grant_pin(name, reader, db) -> None:
     from ..store.db import describe
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     if reader:
         raise click.UsageError(_("--pin goes with --recorder: anyone who may open the board reads it"))
@@ -245,7 +245,7 @@ def db_revoke(role, db):
       desmoche-ref db revoke Beto --db club.db
     """
     from ..store.db import describe, resolve_url
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     if resolve_url(db).startswith("sqlite"):
         book = _pin_book(db)
@@ -281,7 +281,7 @@ def db_roles(as_json, db):
     import json
 
     from ..store.db import resolve_url
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
     from .render import simple_table
 
     if resolve_url(db).startswith("sqlite"):

@@ -84,7 +84,7 @@ def hand_new(dealer, sides, no_sides, table_name, db):
       desmoche-ref hand new --side "oro 5 Ana Beto" --side "flor 2 Ana Beto Carla"
       desmoche-ref hand new --no-sides --table friday
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
     from .moves import print_settlement
 
     refuse_words_left_over()
@@ -137,7 +137,7 @@ def hand_void(reason, expect_seq, table_name, db):
       desmoche-ref hand void --reason "the deck was short a card"
       desmoche-ref hand void --table friday --reason "players left"
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     book = TableBook(open_book(db), table_name)
     click.echo(voided_text(book.void(reason, expect_seq), book.name, "desmoche-ref hand new"))
@@ -170,7 +170,7 @@ def hand_show(number, as_json, record, table_name, db):
       desmoche-ref hand show --hand 2 --json
       desmoche-ref hand show --record > friday.dsm
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     shown = TableBook(open_book(db, readonly=True), table_name).view(number)
     if record:
@@ -244,7 +244,7 @@ def hand_log(number, everything, as_json, utc, table_name, db):
       desmoche-ref hand log --json
       desmoche-ref hand log --utc
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
     from .moves import said_line
 
     shown = TableBook(open_book(db, readonly=True), table_name).view(number)

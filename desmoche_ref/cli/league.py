@@ -1,6 +1,6 @@
 """The league's commands: `import`, `export`, `standings`, `ledger`, `settle-up`.
 
-A thin shell over the book-wide scorebook service (store/scorebook.py) and settleup.py:
+A thin shell over the book-wide scorebook service (store/read/scorebook.py) and settleup.py:
 options in, one call (one transaction or one read), output as a table (tabulate), JSON or CSV. What a person reads is
 in the language of the run (cli/lang.py): the help, the lines, the tables' headers and the
 ledger's words; --json and --csv keep their English keys and values.
@@ -50,7 +50,7 @@ def echo_json(value) -> None:
 
 
 def _selection(table, player, since, until):
-    from ..store.league import Selection
+    from ..store.read.league import Selection
 
     return Selection(table, player, since.date() if since else None, until.date() if until else None)
 
@@ -106,10 +106,10 @@ def _import_files(files, table, db, encoding) -> int:
     from .render import Style, print_file_error, print_findings
 
     # The first file's hands are judged from before the book is opened: the judging process
-    # works while this one loads SQLAlchemy and connects (store/judging.py)
+    # works while this one loads SQLAlchemy and connects (store/write/judging.py)
     first = _Source(files[0], table, encoding)
     try:
-        from ..store.scorebook import Scorebook
+        from ..store.read.scorebook import Scorebook
 
         book = Scorebook(open_book(db))
     except BaseException:
@@ -161,11 +161,11 @@ def _import_files(files, table, db, encoding) -> int:
 
 class _Source:
     """A file to import, read block by block: opened (else its `problem`), and its hands being
-    judged by a process of their own (store/judging.py) from the moment this is made. A
+    judged by a process of their own (store/write/judging.py) from the moment this is made. A
     progress bar on a terminal for a big one."""
 
     def __init__(self, path: str, table, encoding):
-        from ..store.judging import Judging
+        from ..store.write.judging import Judging
         from .files import open_binary
         from .runtime import collector_paused
 
@@ -255,7 +255,7 @@ def export(table, hand, out, force, db):
       desmoche-ref export -o season.dsm --force
     """
     from ..store.db import sqlite_path
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
     from .files import OutputRefused, check_output, write_output
 
     book = open_book(db, readonly=True)
@@ -344,7 +344,7 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
       desmoche-ref standings --fmt github
       desmoche-ref standings --min-nights 4
     """
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     check_format(fmt_name)
     book = Scorebook(open_book(db, readonly=True))
@@ -352,7 +352,7 @@ def standings(table, since, until, player, min_nights, as_json, as_csv, fmt_name
     table_ = book.standings(sel)
     nights = None
     if min_nights is not None:
-        from ..store.ratings import Filter
+        from ..store.read.ratings import Filter
 
         nights = book.nights_played(Filter((sel.table,) if sel.table else (), sel.since, sel.until))
     if as_json:
@@ -423,7 +423,7 @@ def _in_words():
     postings)."""
     from functools import lru_cache
 
-    from ..store.league import BROUGHT_IN, MAIN_POT, OUTSIDE
+    from ..store.read.league import BROUGHT_IN, MAIN_POT, OUTSIDE
 
     @lru_cache(maxsize=None)
     def account(name, kind):
@@ -518,7 +518,7 @@ def ledger(player, table, hand, as_json, as_csv, db):
       desmoche-ref ledger --table 3 --hand 2
       desmoche-ref ledger --csv > postings.csv
     """
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     with Scorebook(open_book(db, readonly=True)).ledger(player, table, hand) as rows:
         if as_json:
@@ -561,8 +561,8 @@ def settle_up(table, since, until, as_json, db):
       desmoche-ref settle-up --table 3 --since 2026-11-26 --until 2026-11-26
       desmoche-ref settle-up --json
     """
-    from ..store.league import POT_PARTY
-    from ..store.scorebook import Scorebook
+    from ..store.read.league import POT_PARTY
+    from ..store.read.scorebook import Scorebook
 
     done = Scorebook(open_book(db, readonly=True)).settlement(_selection(table, None, since, until))
     if as_json:

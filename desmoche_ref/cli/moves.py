@@ -134,7 +134,7 @@ def undo(expect_seq, table_name, db):
       desmoche-ref undo
       desmoche-ref undo --table friday --expect 12
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     book = TableBook(open_book(db), table_name)
     done = book.undo(expect_seq)
@@ -162,9 +162,9 @@ def undone_text(done) -> str:
 
 
 def record_move(db, table_name, line: str, expect_seq) -> None:
-    """Record `line` at the table's current hand (store/tablebook.py); print what it did and
+    """Record `line` at the table's current hand (store/write/tablebook.py); print what it did and
     the table's next state."""
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
     from .render import Style
 
     book = TableBook(open_book(db), table_name)
@@ -188,7 +188,7 @@ def record_move(db, table_name, line: str, expect_seq) -> None:
 
 
 def already_text(done) -> str:
-    """A line that is a move of the hand sent again (store/repeats.py): not stored twice."""
+    """A line that is a move of the hand sent again (store/write/repeats.py): not stored twice."""
     from .render import say
     from ..words import already_message
 

@@ -28,9 +28,9 @@ OK, REFUSED, CHANGED, QUIT = "ok", "refused", "changed", "quit"
 
 
 def open_table(book, table_name=None):
-    """The night's hold on one table of the book (store/tablebook.py: its latest hand's
+    """The night's hold on one table of the book (store/write/tablebook.py: its latest hand's
     referee kept in memory); the table the verbs go on at once the session writes there."""
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     return TableBook(book, table_name)
 
@@ -40,12 +40,12 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
            tally=None) -> str:
     """Do what one typed line says; `where` prefixes what is refused (`LINE: ` when piped);
     `echo` (a terminal) says each accepted move in a line; `follow` (piped): the lines may be
-    a hand sent again, matched move by move (store/repeats.py); `tally` (a Counter) counts
+    a hand sent again, matched move by move (store/write/repeats.py); `tally` (a Counter) counts
     the moves `stored` and those `already` recorded. Returns OK, REFUSED, CHANGED (another
     recorder moved the hand first) or QUIT."""
     from ..play.typed import Command, Usage, read, spoken
     from ..play.prompt import echo_text, foul_text
-    from ..store.hands import HandChanged, Refused, StoreError
+    from ..store.read.hands import HandChanged, Refused, StoreError
 
     item = read(typed, recorder.seq + 1)
     if item is None:
@@ -92,7 +92,7 @@ def handle(recorder, typed: str, where: str = "", echo: bool = False, follow: bo
 def hand_or_fail(recorder) -> None:
     """The table's hand (TableBook.hand: read again if none was held), or the session's own
     word for a table with none yet: `new` deals it here."""
-    from ..store.hands import StoreError
+    from ..store.read.hands import StoreError
 
     try:
         recorder.hand()
@@ -446,7 +446,7 @@ def play(table_name, db, keep_going):
       desmoche-ref play --keep-going < night.txt
     """
     from ..store.db import BookError, open_book
-    from ..store.hands import StoreError
+    from ..store.read.hands import StoreError
 
     from .book import say_if_made
 

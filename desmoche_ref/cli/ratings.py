@@ -1,8 +1,8 @@
 """`ratings` and `player`: who plays best, and one player's record (issue 29).
 
 A thin shell: options in, one call of the scorebook service (Scorebook.ratings, .player),
-output as a table, JSON or CSV. The rating is rating.py's; the reading, store/ratings.py
-and store/career.py's. What a person reads is in the language of the run; --json and
+output as a table, JSON or CSV. The rating is rating.py's; the reading, store/read/ratings.py
+and store/read/career.py's. What a person reads is in the language of the run; --json and
 --csv keep their English keys and the book's own words.
 """
 
@@ -21,7 +21,7 @@ RATING_HEADERS = [N_("rank"), N_("player"), N_("rating"), N_("mean"), N_("deviat
 
 
 def _filter(tables, since, until):
-    from ..store.ratings import Filter
+    from ..store.read.ratings import Filter
 
     return Filter(tuple(dict.fromkeys(tables)), since.date() if since else None, until.date() if until else None)
 
@@ -65,7 +65,7 @@ def ratings(tables, since, until, min_hands, as_json, as_csv, fmt_name, db):
       desmoche-ref ratings --table north --table south --since 2026-09-01
       desmoche-ref ratings --min-hands 50 --json
     """
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     check_format(fmt_name)
     table_ = Scorebook(open_book(db, readonly=True)).ratings(_filter(tables, since, until), min_hands)
@@ -123,7 +123,7 @@ def player(name, tables, since, until, as_json, db):
       desmoche-ref player Ana --since 2026-09-01 --json
       desmoche-ref --lang es player Ana --table norte
     """
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     record = Scorebook(open_book(db, readonly=True)).player(name, _filter(tables, since, until))
     if as_json:

@@ -111,7 +111,7 @@ def _hand_line(path, number, out, hand, live: bool = False) -> str:
 
 def print_hand(path: str, number: int, hand, style: Style | None = None, live: bool = False) -> None:
     """One hand: its header line, its findings (PATH:LINE: CODE message) under it, then
-    its money and nets. `live`: a hand of the book, judged by move number (store/tablebook.py):
+    its money and nets. `live`: a hand of the book, judged by move number (store/write/tablebook.py):
     the findings cite moves."""
     style = style or Style()
     out = hand.as_json()

@@ -107,7 +107,7 @@ def _report(out, tables, since, until, force, db, min_nights=None):
 
     from ..report.site import build
     from ..store.db import open_book as open_unchanged, schema_head, schema_version
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
 
     book_file = _book_file(db)
     single = _check_target(out, book_file, force)

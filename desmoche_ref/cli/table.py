@@ -56,7 +56,7 @@ def table_new(name, players, bet, rules, options, sides, db):
           --rules conquien --options "todo strict" --side "oro 5 Ana Beto Carla"
     """
     from ..money import fmt
-    from ..store.tablebook import create_table
+    from ..store.write.tablebook import create_table
     from .hand import parse_side, refuse_words_left_over
 
     refuse_words_left_over()
@@ -89,7 +89,7 @@ def table_list(as_json, db):
       desmoche-ref table list --json
     """
     from ..money import fmt
-    from ..store.tablebook import list_tables
+    from ..store.write.tablebook import list_tables
 
     rows = [{"name": t.name, "players": t.players, "bet": fmt(t.bet), "rules": t.rules,
              "options": t.options, "sides": [[g, fmt(st), n] for g, st, n in t.sides],
@@ -124,7 +124,7 @@ def table_use(name, db):
     Examples:
       desmoche-ref table use friday
     """
-    from ..store.tablebook import use_table
+    from ..store.write.tablebook import use_table
 
     use_table(open_book(db), name)
     click.echo(_("using table {name}").format(name=name))
@@ -146,7 +146,7 @@ def table_bet(name, amount, all_agree, db):
       desmoche-ref table bet friday 20 --all-agree
     """
     from ..money import fmt
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     if not all_agree:
         click.echo(error_line(_("R2.2 the bet changes only if every player agrees: add --all-agree")), err=True)
@@ -174,7 +174,7 @@ def table_close(name, yes, db):
       desmoche-ref table close friday
       desmoche-ref table close friday --yes
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
 
     book = TableBook(open_book(db), name)
     if not yes and sys.stdin.isatty() and not click.confirm(close_question(book.name)):
@@ -215,7 +215,7 @@ def table_reopen(name, db):
     Examples:
       desmoche-ref table reopen friday
     """
-    from ..store.tablebook import TableBook
+    from ..store.write.tablebook import TableBook
     from ..words import reopened_message
     from .render import say
 

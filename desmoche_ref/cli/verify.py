@@ -42,7 +42,7 @@ def verify(head, as_json, db):
       desmoche-ref verify --head 3f1c…e9a0
       desmoche-ref verify --json
     """
-    from ..store.scorebook import Scorebook
+    from ..store.read.scorebook import Scorebook
     from .render import say
 
     problems, counts, book_head = Scorebook(open_book(db, readonly=True)).verify(head)

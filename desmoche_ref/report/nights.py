@@ -74,7 +74,7 @@ def make(reader, season, parts, paths, base, root, old, new, writer, progress) -
     """Every hand's summary (JSON, in the season's order), the night pages written into `root`
     (None: no page, the summaries only): a page whose key the manifest holds is kept, the
     others made, their hands read from the book a batch at a time."""
-    from ..store.season import BATCH
+    from ..store.read.season import BATCH
 
     everything = key(sorted(paths.players.items()), sorted(paths.tables.items()))
     summaries, todo = [None] * len(season.hands), []
@@ -113,7 +113,7 @@ def _shared(items, parts, root, base, paths):
     """The pages of `items` made: about half of their hands in a child forked for it, the rest here."""
     from itertools import zip_longest
 
-    from ..store.forked import forked
+    from ..store.write.forked import forked
 
     mine, theirs, weight = [], [], [0, 0]
     for item in sorted(items, key=lambda i: -len(i[1])):

@@ -1,5 +1,5 @@
 """The report's pages: Jinja2 templates (autoescaped: whatever a record holds is text) filled
-from a Season (store/season.py) and the hands judged again (judge.py; a hand's record and
+from a Season (store/read/season.py) and the hands judged again (judge.py; a hand's record and
 replay are handtext.py's text). Where the pages sit and how they link is `Paths`. The words are
 the run's language (cli/lang.py): the templates call `_`, `ngettext` as the Python code does."""
 
@@ -16,7 +16,7 @@ from ..i18n import translations
 from ..words import Style, _, outcome_sentence, rating_scale, say
 from ..money import fmt
 from ..rating import figure
-from ..store.league import POT_PARTY
+from ..store.read.league import POT_PARTY
 from . import svg
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")

@@ -2,7 +2,7 @@
 page a player), or the season page alone as one self-contained file. Nothing is fetched from
 anywhere: the style sheet and the replay's script sit beside the pages (or inside the one file).
 
-The season's data comes from the store (store/season.py: a `reader` with `.season` and
+The season's data comes from the store (store/read/season.py: a `reader` with `.season` and
 `.records(hands)`); this package renders it. The night pages are most of the work (each hand
 judged again and its table replayed after every move: nights.py). Every page is bounded
 whatever the season's size (issue 35): a night page holds at most pages.PART hands, the

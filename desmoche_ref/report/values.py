@@ -1,4 +1,4 @@
-"""What the season and player pages show, from the season (store/season.py) and each hand's
+"""What the season and player pages show, from the season (store/read/season.py) and each hand's
 summary (pages.summary, kept between reports as JSON): the money is the postings' (each
 hand's SeasonHand.money), never figures parsed back from words."""
 
@@ -91,7 +91,7 @@ def season_values(season, shown, paths) -> dict:
 
 
 def player_values(name, season, shown, paths) -> dict:
-    """The player page: their record (store/career.py, as `desmoche-ref player` prints it),
+    """The player page: their record (store/read/career.py, as `desmoche-ref player` prints it),
     the course of their rating and of their net (hand by hand: a chart keeps at most
     svg.MOST_POINTS points), each side game and bonus summed, their fouls by rule with the
     rule's words, and their nights (net, total after, rating after, each foul a link to its

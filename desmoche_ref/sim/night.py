@@ -56,7 +56,7 @@ def vary_options(rng: random.Random, preset: str) -> str:
 
 
 class Verdict(NamedTuple):
-    """A simulated hand's verdict, as the book keeps it (store/ratings.py reads the same)."""
+    """A simulated hand's verdict, as the book keeps it (store/read/ratings.py reads the same)."""
 
     players: tuple
     outcome: str     # win, auto-win, no-winner

@@ -15,7 +15,8 @@ import os
 from contextlib import contextmanager
 
 from ..findings import M, joined
-from . import locks, roles, sqlitefile
+from . import locks, sqlitefile
+from .trust import roles
 from .errors import BookError, Unstamped
 from .location import (ENV_VAR, cannot_write_here, default_path, describe, explain, parse_url, resolve_url,
                        scrub, sqlite_path)
@@ -188,7 +189,7 @@ class Book:
         SQLite it begins IMMEDIATE (the book's write lock taken first: store/locks.py) and is on
         disk when it commits; a `bulk` one (an import's batch) is not flushed to disk at its
         commit, only at SQLite's next checkpoint: a power cut before it takes batches a rerun
-        stores again (store/importer.py)."""
+        stores again (store/write/importer.py)."""
         from sqlmodel import Session
 
         with self._failures():
@@ -347,7 +348,7 @@ def schema_version(book: Book):
 
 
 def _migrations() -> str:
-    return os.path.join(os.path.dirname(__file__), "migrations")
+    return os.path.join(os.path.dirname(__file__), "schema", "migrations")
 
 
 @functools.cache
@@ -463,7 +464,7 @@ def drift(book: Book) -> list:
     from sqlalchemy.exc import DBAPIError
     from sqlmodel import SQLModel
 
-    from . import models  # (registers the tables)
+    from .schema import models  # (registers the tables)
 
     models.on_dialect(book.dialect)
     try:

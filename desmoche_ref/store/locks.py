@@ -1,9 +1,9 @@
 """How the program waits for the locks of a book: never for ever, never on a lock a reader
 can hold.
 
-PostgreSQL: writers serialise on row locks: the table's row (store/hands.py `lock_table`),
-the setting row of the journal's head (store/journal.py `lock`), the setting row of imports
-(store/importer.py). PostgreSQL lets a role lock a row only if it may UPDATE the table (a
+PostgreSQL: writers serialise on row locks: the table's row (store/read/hands.py `lock_table`),
+the setting row of the journal's head (store/trust/journal.py `lock`), the setting row of imports
+(store/write/importer.py). PostgreSQL lets a role lock a row only if it may UPDATE the table (a
 column of it is enough), and a reader may update nothing: no reader can hold a writer up (an
 advisory lock, which any role may take, was what writers waited on before schema 0006).
 Every connection the program opens waits at most LOCK_TIMEOUT for a lock (`lock_timeout`,
@@ -15,7 +15,7 @@ on, nothing written — never a hang. A schema upgrade waits longer for another 
 SQLite: the book has one write lock, SQLite's own. A write begins IMMEDIATE, taking it before
 it reads anything, and SQLite waits for it at most WRITE_TIMEOUT (`busy_timeout`,
 store/sqlitefile.py); past it, `Busy`: exit 3, one line, nothing written. Every write holds it
-for milliseconds: a move, and each of an import's transactions (store/importer.py keeps them
+for milliseconds: a move, and each of an import's transactions (store/write/importer.py keeps them
 short). Readers read a snapshot of the WAL and wait for no writer.
 """
 
