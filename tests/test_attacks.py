@@ -157,7 +157,7 @@ def test_attack_owner_edits_two_moves_appends_journal_rows_and_reposts(pg_url):
     from desmoche_ref.store.write import course
     from desmoche_ref.store.db import make_engine
     from desmoche_ref.store.write.tablestate import BookState
-    from desmoche_ref.store.write.writer import write
+    from desmoche_ref.store.write.book_writer import write
 
     noted = head_of(pg_url)
     owner = make_url(pg_url).username

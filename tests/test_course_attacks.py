@@ -24,7 +24,7 @@ from desmoche_ref.store.trust import journal as J
 from desmoche_ref.store.schema.codecs import TAGS
 from desmoche_ref.store.schema.records import chain_hash
 from desmoche_ref.store.write.tablestate import BookState
-from desmoche_ref.store.write.writer import write
+from desmoche_ref.store.write.book_writer import write
 from test_attacks import as_role, connected, grant, league, read_as_the_program  # noqa: F401 (the roles)
 
 SEED = 4  # simulate_session(5, 3, seed=4, vary=False): five hands, each won, nothing carried

@@ -17,7 +17,7 @@ from desmoche_ref.store.write.importer import import_records
 from desmoche_ref.store.read.scorebook import Scorebook
 from desmoche_ref.store.write.tablestate import BookState
 from desmoche_ref.store.schema.terms import REOPEN
-from desmoche_ref.store.write.writer import write
+from desmoche_ref.store.write.book_writer import write
 
 
 def _journal_kinds(book) -> list:

@@ -71,7 +71,7 @@ def test_the_slower_recorder_stores_nothing(book_url):
 
     from desmoche_ref.store.write import course
     from desmoche_ref.store.write.tablestate import BookState
-    from desmoche_ref.store.write.writer import write
+    from desmoche_ref.store.write.book_writer import write
 
     book = new_book(book_url)
     first, second = TableBook(book), TableBook(book)  # both look at move 8

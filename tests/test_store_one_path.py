@@ -111,7 +111,7 @@ def test_the_rows_the_planners_make_are_the_models_columns():
     columns less the id and the undo's target, which an import leaves NULL."""
     from desmoche_ref.store.schema.models import BookTable, Event, Hand, Posting, core
     from desmoche_ref.store.schema.records import ROWS
-    from desmoche_ref.store.write.writer import TABLES
+    from desmoche_ref.store.write.book_writer import TABLES
 
     models = {"card_table": BookTable, "hand": Hand, "event": Event, "posting": Posting}
     assert set(ROWS) == set(TABLES) == set(models)

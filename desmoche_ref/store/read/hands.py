@@ -1,6 +1,6 @@
 """A book's tables and hands as the commands read them: the table named (or in use), a hand
 of it, its rows, the night its postings settled. Writing is the planners' (store/write/course.py)
-and the writer's (store/write/writer.py); every function here reads inside the caller's session.
+and the writer's (store/write/book_writer.py); every function here reads inside the caller's session.
 
 The store never judges a move itself: a hand's record is rebuilt from its rows (its setup's
 tags and its live event lines, `record_text`), and the referee judges it exactly as `check`

@@ -7,7 +7,7 @@ referee's verdict (the judging side, store/write/judging.py, judges each hand as
 carried in from hands the book never saw brought in from `outside` — then the table's seats and
 stakes become its last hand's (`course.follow_import`, a `follow` row), and a hand tagged
 `[Closed "yes"]` closes its table after it as `table close` does (`course.close_table`: the R11.5
-refunds, the close); the batch's plan is stored by store/write/writer.py in one transaction, its
+refunds, the close); the batch's plan is stored by store/write/book_writer.py in one transaction, its
 hands, moves and postings each in one statement, one `import` journal row a hand.
 
 Each batch is one transaction of `Book.write()` — or several (store/write/importer.py cuts a batch
@@ -35,7 +35,7 @@ from .plans import Ids, Plan
 from ..schema.records import TableRow
 from .tablestate import BookState, now_of
 from ..schema.terms import IMPORT_LOCK, TABLE, StoreError
-from .writer import ensure_players, insert_ignoring, write
+from .book_writer import ensure_players, insert_ignoring, write
 
 card_table, hands = core(BookTable), core(Hand)
 

@@ -2,7 +2,7 @@
 plans.TableState) — a line, `undo`, `hand new` (a hand dealt, or dealt again), `hand void`,
 `table new|bet|close`, a hand imported whole. Pure: each planner reads the table through its
 state and adds the rows it writes to the state's plan (store/write/plans.py); the writer stores the
-plan (store/write/writer.py), and `verify` plans each command again where the journal says it was
+plan (store/write/book_writer.py), and `verify` plans each command again where the journal says it was
 written (store/trust/course_replay.py), so the course the live writer follows and the one `verify` holds
 the book to are these functions. docs/rulings.md lists each decision:
 

@@ -1,6 +1,6 @@
 """A write is a value: the rows a command appends, as a `Plan`, made by a planner (store/write/course.py)
 from a table's state (`TableState`) and the command. Pure: no SQL, no session; the one writer
-(store/write/writer.py) stores a list of plans in one transaction, and `verify` (store/trust/course_replay.py)
+(store/write/book_writer.py) stores a list of plans in one transaction, and `verify` (store/trust/course_replay.py)
 asks the same planners what the program would have written at each point of a table's course.
 
 - `Plan`: the rows to insert (tables, hands, moves, postings; a new row's id is a placeholder,

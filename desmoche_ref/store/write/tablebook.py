@@ -11,7 +11,7 @@ this one looked — so the loser of any race changes nothing (exit 3).
 It returns plain values and raises only `Refused` (a finding: the rules forbid the line),
 `HandChanged` (with the move the hand is at) or `StoreError` (a message). What each command
 writes is planned by store/write/course.py (the table's course: a policy lives there once, and
-`verify` holds the book to it) and stored by store/write/writer.py: a line sent twice is stored
+`verify` holds the book to it) and stored by store/write/book_writer.py: a line sent twice is stored
 once (`Recorded.unchanged`, store/write/repeats.py), a hand voided takes no move, a closed table is
 opened again by `undo` or `reopen`. Live messages cite the move number (the event's seq), as
 `hand log` shows it.
@@ -36,7 +36,7 @@ from .live import standing_findings
 from ..schema.records import live_events, void_record, void_row
 from .tablestate import BookState, make_table, read_current
 from ..schema.terms import COMPLETE, USE, VOID, HandChanged, Refused, StoreError, closed_table
-from .writer import write
+from .book_writer import write
 
 __all__ = ["TableBook", "HandChanged", "Refused", "StoreError", "adopt_table", "create_table", "list_tables",
            "use_table"]
@@ -155,7 +155,7 @@ class TableBook:
     the night, a single-shot verb makes one per call. Each write plans the command on the
     table as the book holds it (course.py, on a tablestate.BookState: the table's row locked
     first), the held hand used as it is when the book's hand is still it, and stores the plan
-    (writer.py) in one transaction."""
+    (book_writer.py) in one transaction."""
 
     def __init__(self, book, table: str | None = None):
         self.book = book

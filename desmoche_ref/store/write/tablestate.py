@@ -169,7 +169,7 @@ def make_table(conn: Any, name: str, players: list, bet: int, rules: str = "desm
     from sqlalchemy.exc import IntegrityError
 
     from . import course
-    from .writer import write
+    from .book_writer import write
 
     found = conn.execute(select(card_table.c.closed).where(card_table.c.name == nfc(name).strip())).first()
     row = course.new_table(name, players, bet, rules, options, sides, now=now_of(conn), taken=found is not None,
