@@ -450,11 +450,15 @@ LONGEST_FIRST = {"test_scorebook_laws.py", "test_scorebook_fuzz.py", "test_repor
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: one worker more than the cores. A good share of the suite waits — on a
-    browser, a server, a process it started — while its worker holds no core: on 2 cores the
-    slow lane's heaviest files ran in 153 s with three workers against 305 s with two, in
-    the same hour."""
-    return (os.cpu_count() or 1) + 1
+    """`-n auto`: for the whole suite, one worker more than the cores. A good share of it waits
+    — on a browser, a server, a process it started — while its worker holds no core: on 2
+    cores the slow lane's heaviest files ran in 153 s with three workers against 305 s with
+    two, in the same hour. The fast lane waits on nothing: a worker a core (37 s with three
+    workers against 32 s with two)."""
+    cores = os.cpu_count() or 1
+    if "slow" in (config.option.markexpr or ""):  # the fast lane (-m "not slow") is all CPU
+        return cores
+    return cores + 1
 
 
 def pytest_collection_modifyitems(config, items):
