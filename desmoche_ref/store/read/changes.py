@@ -53,7 +53,7 @@ class _SqliteWatcher(Watcher):
         self.path, self.poll = path, poll
         self.conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None,
                                     check_same_thread=False, timeout=5)
-        self.version = None
+        self.version: int | None = None  # PRAGMA data_version, once read
 
     def _version(self) -> int:
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
@@ -139,4 +139,6 @@ def watch(book, poll: float = POLL) -> Watcher:
 
     if book.dialect == "postgresql":
         return _PostgresWatcher(book.url)
-    return _SqliteWatcher(sqlite_path(book.url), poll)
+    path = sqlite_path(book.url)
+    assert path is not None  # a book is SQLite or PostgreSQL (db.make_engine refuses the rest)
+    return _SqliteWatcher(path, poll)
