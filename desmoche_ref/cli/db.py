@@ -217,7 +217,7 @@ def _pin_book(db):
     import os
 
     from ..findings import M
-    from ..store.db import BookError, describe, resolve_url, sqlite_path
+    from ..store.db import BookError, describe, no_book, resolve_url, sqlite_path
 
     url = resolve_url(db)
     path = sqlite_path(url)
@@ -225,7 +225,7 @@ def _pin_book(db):
         raise BookError(M("{book} is a league server: a recorder signs in to the board with their own "
                           "login (`desmoche-ref db grant NAME --recorder`), not with a PIN", book=describe(url)))
     if path and not os.path.exists(path):
-        raise BookError(M("there is no book at {path}: nothing is recorded there yet", path=path))
+        raise no_book(url)
     return open_book(db)
 
 
